@@ -1,0 +1,1 @@
+//! Holds the workspace's integration tests (see `tests/`); no library code.

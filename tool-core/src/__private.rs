@@ -1,0 +1,24 @@
+//! The only items generated code names (`::tool_core::__private::…`). Not
+//! public API: may change in any release.
+
+pub use crate::constraints::{
+    Bound, HasLength, Numeric, apply_max, apply_max_length, apply_min, apply_min_length, check_max,
+    check_max_length, check_min, check_min_length,
+};
+pub use crate::derive_support::{
+    ObjectJson, ObjectSchema, deny_unknown_fields, describe, enum_schema, expect_object,
+    expected_one_of, missing, set_default,
+};
+pub use crate::{ParamError, ParamPath, ParamValue, ToolParams};
+pub use core::option::Option::{self, None, Some};
+pub use serde_json::{Map, Value};
+
+/// Named by the derive at a field's span, so an unsupported field type is
+/// reported once, at the field, with `ParamValue`'s explanation.
+pub const fn assert_param_value<T: ParamValue>() {}
+
+/// Named at a `min`/`max` attribute's span.
+pub const fn assert_numeric<T: Numeric>() {}
+
+/// Named at a `min_length`/`max_length` attribute's span.
+pub const fn assert_has_length<T: HasLength>() {}

@@ -1,0 +1,109 @@
+//! How a received value is named inside an error message: its JSON type, or a
+//! short excerpt of it. A model reads these messages, so an excerpt is capped
+//! (a 50 MB string must not come back inside the error).
+
+use serde_json::Value;
+use std::fmt;
+
+/// At most this many characters of a received value are echoed in a message.
+pub const MAX_ECHO_CHARS: usize = 80;
+
+/// The JSON type name of a value, as a message says it: `got number`.
+pub fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// Displays a value as compact JSON, cut after [`MAX_ECHO_CHARS`] characters
+/// with a trailing `…`. Serialization stops at the cap, so huge values cost
+/// no more than small ones.
+pub struct Excerpt<'a>(pub &'a Value);
+
+impl fmt::Display for Excerpt<'_> {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_capped(out, self.0)
+    }
+}
+
+/// Displays a string as a quoted JSON string, capped like [`Excerpt`].
+pub struct StrExcerpt<'a>(pub &'a str);
+
+impl fmt::Display for StrExcerpt<'_> {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_capped(out, self.0)
+    }
+}
+
+fn write_capped<T: serde::Serialize + ?Sized>(
+    out: &mut fmt::Formatter<'_>,
+    value: &T,
+) -> fmt::Result {
+    let mut capped = CappedWriter {
+        text: String::new(),
+        chars: 0,
+        truncated: false,
+    };
+    // The writer refuses bytes past the cap; that refusal is the only error
+    // serialization can meet here, so it is not a failure.
+    let _ = serde_json::to_writer(&mut capped, value);
+    out.write_str(&capped.text)?;
+    if capped.truncated {
+        out.write_str("…")?;
+    }
+    Ok(())
+}
+
+struct CappedWriter {
+    text: String,
+    chars: usize,
+    truncated: bool,
+}
+
+impl std::io::Write for CappedWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        // serde_json writes whole UTF-8 sequences per call, so each chunk is
+        // valid UTF-8 on its own.
+        let chunk = std::str::from_utf8(bytes).map_err(std::io::Error::other)?;
+        for c in chunk.chars() {
+            if self.chars == MAX_ECHO_CHARS {
+                self.truncated = true;
+                return Err(std::io::Error::other("excerpt is full"));
+            }
+            self.text.push(c);
+            self.chars += 1;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn short_values_are_echoed_whole() {
+        assert_eq!(Excerpt(&json!(0)).to_string(), "0");
+        assert_eq!(Excerpt(&json!("Pi")).to_string(), "\"Pi\"");
+        assert_eq!(Excerpt(&json!({"a":[1,2]})).to_string(), "{\"a\":[1,2]}");
+    }
+
+    #[test]
+    fn long_values_are_cut_at_the_cap() {
+        let long = "é".repeat(10_000);
+        let shown = Excerpt(&Value::String(long.clone())).to_string();
+        assert_eq!(shown.chars().count(), MAX_ECHO_CHARS + 1);
+        assert!(shown.ends_with('…'));
+        assert_eq!(StrExcerpt(&long).to_string(), shown);
+    }
+}

@@ -1,0 +1,141 @@
+//! Every problem found in a call's arguments, each with its path, so a model
+//! can fix all of them in its next turn instead of one per round trip.
+
+use crate::path::ParamPath;
+use std::fmt;
+
+/// At most this many problems are kept; the rest are counted. Hostile input
+/// (a million wrong elements) must not produce a million-line message.
+pub const MAX_PROBLEMS: usize = 20;
+
+/// One problem in the arguments: where, and what was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamProblem {
+    path: String,
+    message: String,
+}
+
+impl ParamProblem {
+    /// Where the problem is: `limit`, `items[2].name`, or `arguments` for the root.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// What was expected and what came: `expected integer >= 1, got 0`.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for ParamProblem {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(out, "{}: {}", self.path, self.message)
+    }
+}
+
+/// All problems found while parsing a tool's arguments.
+///
+/// It displays as one line per problem, path first:
+///
+/// ```
+/// use tool_core::ToolParams;
+/// use serde_json::json;
+///
+/// #[derive(ToolParams, Debug)]
+/// struct Search {
+///     query: String,
+///     #[param(min = 1)]
+///     limit: u32,
+/// }
+///
+/// let error = Search::parse(&json!({"query": 7, "limit": 0})).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "query: expected string, got number\nlimit: expected integer >= 1, got 0"
+/// );
+/// assert_eq!(error.problems()[1].path(), "limit");
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParamError {
+    problems: Vec<ParamProblem>,
+    omitted: usize,
+}
+
+impl ParamError {
+    /// An empty collector; parsing pushes into it.
+    pub fn new() -> Self {
+        ParamError::default()
+    }
+
+    /// Records a problem at `path`. Past [`MAX_PROBLEMS`] the problem is only
+    /// counted, and neither the path nor the message is rendered.
+    pub fn push(&mut self, path: &ParamPath<'_>, message: impl fmt::Display) {
+        if self.problems.len() >= MAX_PROBLEMS {
+            self.omitted += 1;
+            return;
+        }
+        self.problems.push(ParamProblem {
+            path: path.to_string(),
+            message: message.to_string(),
+        });
+    }
+
+    /// Records `expected <what>, got <JSON type of value>`.
+    pub fn expected(&mut self, path: &ParamPath<'_>, what: &str, got: &serde_json::Value) {
+        self.push(
+            path,
+            format_args!("expected {what}, got {}", crate::describe::json_type(got)),
+        );
+    }
+
+    /// The problems kept, in the order they were found.
+    pub fn problems(&self) -> &[ParamProblem] {
+        &self.problems
+    }
+
+    /// How many problems were found in all, including those not kept.
+    pub fn count(&self) -> usize {
+        self.problems.len() + self.omitted
+    }
+
+    /// True when nothing was wrong.
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0
+    }
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                out.write_str("\n")?;
+            }
+            problem.fmt(out)?;
+        }
+        if self.omitted > 0 {
+            write!(out, "\n... and {} more problems", self.omitted)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_a_bounded_number_of_problems_and_counts_the_rest() {
+        let mut error = ParamError::new();
+        let root = ParamPath::root();
+        for i in 0..1000 {
+            error.push(&root.index(i), "expected string, got number");
+        }
+        assert_eq!(error.problems().len(), MAX_PROBLEMS);
+        assert_eq!(error.count(), 1000);
+        let text = error.to_string();
+        assert_eq!(text.lines().count(), MAX_PROBLEMS + 1);
+        assert!(text.ends_with("... and 980 more problems"));
+    }
+}

@@ -1,0 +1,172 @@
+//! Integers, non-zero integers and floats. Each schema states the bounds its
+//! parser enforces, so a model is never told a value is fine that parse
+//! then rejects (`300` for a `u8`).
+
+use crate::describe::Excerpt;
+use crate::{ParamError, ParamPath, ParamValue};
+use serde_json::{Map, Number, Value};
+use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
+
+/// Reads an integral JSON number in `min..=max`. `2.0` is the integer 2, as
+/// JSON Schema's `integer` type says; `2.5` is not an integer.
+fn integer_in_range(
+    value: &Value,
+    min: i128,
+    max: i128,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<i128> {
+    let Value::Number(number) = value else {
+        errors.expected(path, "integer", value);
+        return None;
+    };
+    let integer = if let Some(unsigned) = number.as_u64() {
+        i128::from(unsigned)
+    } else if let Some(signed) = number.as_i64() {
+        i128::from(signed)
+    } else {
+        let float = number.as_f64().unwrap_or(f64::NAN);
+        if !float.is_finite() || float.fract() != 0.0 {
+            errors.push(
+                path,
+                format_args!("expected integer, got {}", Excerpt(value)),
+            );
+            return None;
+        }
+        // Saturates, so integral floats beyond i128 still fail the range check.
+        float as i128
+    };
+    if integer < min {
+        errors.push(
+            path,
+            format_args!("expected integer >= {min}, got {}", Excerpt(value)),
+        );
+        None
+    } else if integer > max {
+        errors.push(
+            path,
+            format_args!("expected integer <= {max}, got {}", Excerpt(value)),
+        );
+        None
+    } else {
+        Some(integer)
+    }
+}
+
+/// An `i128` bound as a JSON number (every bound here fits `i64` or `u64`).
+fn bound_json(bound: i128) -> Value {
+    match (i64::try_from(bound), u64::try_from(bound)) {
+        (Ok(signed), _) => Value::from(signed),
+        (_, Ok(unsigned)) => Value::from(unsigned),
+        _ => Value::from(bound as f64),
+    }
+}
+
+fn integer_schema(min: i128, max: i128) -> Value {
+    let mut schema = Map::new();
+    schema.insert("type".into(), "integer".into());
+    schema.insert("minimum".into(), bound_json(min));
+    schema.insert("maximum".into(), bound_json(max));
+    Value::Object(schema)
+}
+
+macro_rules! integer_param {
+    ($($int:ty),* $(,)?) => {$(
+        impl ParamValue for $int {
+            fn schema() -> Value {
+                integer_schema(<$int>::MIN as i128, <$int>::MAX as i128)
+            }
+
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+                let integer =
+                    integer_in_range(value, <$int>::MIN as i128, <$int>::MAX as i128, path, errors)?;
+                // In range, so the conversion cannot fail.
+                <$int>::try_from(integer).ok()
+            }
+
+            fn to_json(&self) -> Value {
+                Value::from(*self)
+            }
+        }
+    )*};
+}
+
+integer_param!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! non_zero_param {
+    ($($non_zero:ty => $int:ty),* $(,)?) => {$(
+        impl ParamValue for $non_zero {
+            fn schema() -> Value {
+                integer_schema(1, <$int>::MAX as i128)
+            }
+
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+                let integer = integer_in_range(value, 1, <$int>::MAX as i128, path, errors)?;
+                <$int>::try_from(integer).ok().and_then(<$non_zero>::new)
+            }
+
+            fn to_json(&self) -> Value {
+                Value::from(self.get())
+            }
+        }
+    )*};
+}
+
+non_zero_param!(
+    NonZeroU8 => u8,
+    NonZeroU16 => u16,
+    NonZeroU32 => u32,
+    NonZeroU64 => u64,
+    NonZeroUsize => usize,
+);
+
+fn number(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<f64> {
+    match value {
+        // Without serde_json's arbitrary_precision every number is an f64 at worst.
+        Value::Number(number) => number.as_f64(),
+        other => {
+            errors.expected(path, "number", other);
+            None
+        }
+    }
+}
+
+impl ParamValue for f64 {
+    fn schema() -> Value {
+        serde_json::json!({"type": "number"})
+    }
+
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+        number(value, path, errors)
+    }
+
+    fn to_json(&self) -> Value {
+        Number::from_f64(*self).map_or(Value::Null, Value::Number)
+    }
+}
+
+impl ParamValue for f32 {
+    fn schema() -> Value {
+        let limit = f64::from(f32::MAX);
+        serde_json::json!({"type": "number", "minimum": -limit, "maximum": limit})
+    }
+
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+        let wide = number(value, path, errors)?;
+        let limit = f64::from(f32::MAX);
+        if wide.abs() > limit {
+            let bound = if wide > 0.0 { "<=" } else { ">=" };
+            let limit = if wide > 0.0 { limit } else { -limit };
+            errors.push(
+                path,
+                format_args!("expected number {bound} {limit:e}, got {}", Excerpt(value)),
+            );
+            return None;
+        }
+        Some(wide as f32)
+    }
+
+    fn to_json(&self) -> Value {
+        Number::from_f64(f64::from(*self)).map_or(Value::Null, Value::Number)
+    }
+}

@@ -1,0 +1,149 @@
+//! The two wire messages: a model's request to call a tool, and the result
+//! paired with it by id.
+
+use crate::tool::{Content, text};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// A model's request to run a tool:
+/// `{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi"}}`.
+///
+/// Reading one, `"type"` may be left out but must be `"toolCall"` when
+/// present, and missing `arguments` mean `{}`.
+///
+/// ```
+/// use tool_core::ToolCall;
+/// use serde_json::json;
+///
+/// let call: ToolCall = serde_json::from_str(
+///     r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi"}}"#,
+/// ).unwrap();
+/// assert_eq!(call, ToolCall::new("call-1", "echo", json!({"value": "Pi"})));
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "toolCall", try_from = "WireToolCall")]
+pub struct ToolCall {
+    /// Pairs the result with this call.
+    pub id: String,
+    /// The tool to run.
+    pub name: String,
+    /// The arguments, as the model wrote them (not yet checked).
+    pub arguments: Value,
+}
+
+impl ToolCall {
+    /// A call of tool `name` with these arguments.
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Value) -> Self {
+        ToolCall {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct WireToolCall {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+    id: String,
+    name: String,
+    #[serde(default = "empty_object")]
+    arguments: Value,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Map::new())
+}
+
+impl TryFrom<WireToolCall> for ToolCall {
+    type Error = String;
+
+    fn try_from(wire: WireToolCall) -> Result<Self, String> {
+        match wire.kind.as_deref() {
+            None | Some("toolCall") => Ok(ToolCall {
+                id: wire.id,
+                name: wire.name,
+                arguments: wire.arguments,
+            }),
+            Some(other) => Err(format!(
+                "expected \"type\": \"toolCall\", got {}",
+                crate::describe::StrExcerpt(other)
+            )),
+        }
+    }
+}
+
+/// The one result of a call, paired by `tool_call_id`:
+/// `{"role":"toolResult","toolCallId":"call-1","toolName":"echo","content":[..],"details":{..},"isError":false,"timestamp":1764000000000}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
+pub struct ToolResultMessage {
+    /// The id of the call this answers.
+    pub tool_call_id: String,
+    /// The name the call asked for, even when no such tool exists.
+    pub tool_name: String,
+    /// What the model reads.
+    pub content: Vec<Content>,
+    /// Structured data for the program; left out when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Value>,
+    /// True when the call failed or the tool reported a domain error.
+    pub is_error: bool,
+    /// When the result was made, in milliseconds since the Unix epoch.
+    pub timestamp: u64,
+}
+
+impl ToolResultMessage {
+    /// The paired failure of `call`: content `Tool <name> failed: <message>`,
+    /// details `{"error": <message>}`.
+    pub fn failure(call: &ToolCall, message: &str) -> Self {
+        let mut details = Map::new();
+        details.insert("error".into(), Value::from(message));
+        ToolResultMessage {
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            content: vec![text(format!("Tool {} failed: {message}", call.name))],
+            details: Some(Value::Object(details)),
+            is_error: true,
+            timestamp: now_millis(),
+        }
+    }
+}
+
+/// Milliseconds since the Unix epoch; 0 if the clock is before it.
+pub(crate) fn now_millis() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| {
+            u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn call_reads_without_type_or_arguments_and_refuses_other_types() {
+        let call: ToolCall = serde_json::from_value(json!({"id": "a", "name": "echo"})).unwrap();
+        assert_eq!(call.arguments, json!({}));
+        let wrong =
+            serde_json::from_value::<ToolCall>(json!({"type": "x", "id": "a", "name": "echo"}));
+        assert_eq!(
+            wrong.unwrap_err().to_string(),
+            "expected \"type\": \"toolCall\", got \"x\""
+        );
+    }
+
+    #[test]
+    fn call_writes_the_seed_shape() {
+        let call = ToolCall::new("call-1", "echo", json!({"value": "Pi"}));
+        assert_eq!(
+            serde_json::to_string(&call).unwrap(),
+            r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi"}}"#
+        );
+    }
+}

@@ -1,0 +1,195 @@
+//! The tools one agent run may use, by name. Each registry owns its tools;
+//! there is no global list.
+
+use crate::context::ToolContext;
+use crate::erased::{ErasedCall, ErasedTool};
+use crate::error::ParamError;
+use crate::tool::{Tool, ToolError, ToolOutput};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+
+/// What a provider is told about a tool:
+/// `{"name":"echo","description":"Echo one value","parameters":{..schema..}}`.
+/// It holds no function.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolDefinition {
+    /// The name the model calls the tool by.
+    pub name: String,
+    /// What the tool does, for the model.
+    pub description: String,
+    /// The JSON Schema of the arguments.
+    pub parameters: Value,
+}
+
+/// Why a tool could not be registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RegistryError {
+    /// A tool of this name is already registered. Replacing it silently would
+    /// run a different function than the definition a model has already seen.
+    DuplicateName(String),
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegistryError::DuplicateName(name) => write!(out, "Tool already exists: {name}"),
+        }
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// A registered tool: its definition, built once at registration, and the
+/// tool itself. Cloning it is cheap.
+#[derive(Clone)]
+pub struct RegisteredTool {
+    definition: Arc<ToolDefinition>,
+    tool: Arc<dyn ErasedTool>,
+}
+
+impl RegisteredTool {
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> &str {
+        &self.definition.description
+    }
+
+    /// The JSON Schema of the tool's arguments.
+    pub fn parameters(&self) -> &Value {
+        &self.definition.parameters
+    }
+
+    /// Name, description and schema, as a provider wants them.
+    pub fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    /// Parses `arguments` with the tool's parameter type. Nothing runs yet.
+    pub fn prepare(&self, arguments: &Value) -> Result<PreparedCall<'_>, ParamError> {
+        self.tool
+            .prepare(arguments)
+            .map(|inner| PreparedCall { inner })
+    }
+}
+
+impl fmt::Debug for RegisteredTool {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.debug_struct("RegisteredTool")
+            .field("definition", &self.definition)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A call whose arguments have been parsed, ready to run.
+pub struct PreparedCall<'a> {
+    inner: Box<dyn ErasedCall<'a> + 'a>,
+}
+
+impl<'a> PreparedCall<'a> {
+    /// The parsed arguments as JSON: what the tool will receive, with
+    /// undeclared keys dropped and defaults filled in.
+    pub fn arguments(&self) -> Value {
+        self.inner.arguments()
+    }
+
+    /// Runs the tool. Its details come back as JSON.
+    pub fn run(
+        self,
+        ctx: ToolContext,
+    ) -> impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + 'a {
+        self.inner.run(ctx)
+    }
+}
+
+/// The tools one agent run may use.
+///
+/// ```
+/// use tool_core::{DynamicTool, ToolOutput, ToolRegistry};
+///
+/// let echo = || DynamicTool::new("echo", "Echo one value", |_args, _ctx| async {
+///     Ok(ToolOutput::text("hi"))
+/// });
+///
+/// let mut tools = ToolRegistry::new();
+/// tools.register(echo()).unwrap();
+/// assert_eq!(tools.register(echo()).unwrap_err().to_string(), "Tool already exists: echo");
+/// assert!(tools.get("echo").is_some());
+/// assert_eq!(tools.definitions()[0].parameters, serde_json::json!({"type": "object"}));
+/// ```
+#[derive(Clone, Default)]
+pub struct ToolRegistry {
+    tools: Vec<RegisteredTool>,
+    by_name: HashMap<String, usize>,
+}
+
+impl ToolRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        ToolRegistry::default()
+    }
+
+    /// Adds a tool; refuses a second tool of the same name.
+    pub fn register<T: Tool>(&mut self, tool: T) -> Result<(), RegistryError> {
+        let name = Tool::name(&tool);
+        if self.by_name.contains_key(name) {
+            return Err(RegistryError::DuplicateName(name.to_owned()));
+        }
+        let definition = ToolDefinition {
+            name: name.to_owned(),
+            description: Tool::description(&tool).to_owned(),
+            parameters: Tool::parameters(&tool),
+        };
+        self.by_name
+            .insert(definition.name.clone(), self.tools.len());
+        self.tools.push(RegisteredTool {
+            definition: Arc::new(definition),
+            tool: Arc::new(tool),
+        });
+        Ok(())
+    }
+
+    /// The tool called `name`, if registered.
+    pub fn get(&self, name: &str) -> Option<&RegisteredTool> {
+        self.by_name.get(name).map(|&index| &self.tools[index])
+    }
+
+    /// Every tool's definition, in registration order.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.tools
+            .iter()
+            .map(|tool| ToolDefinition::clone(&tool.definition))
+            .collect()
+    }
+
+    /// The registered tools, in registration order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &RegisteredTool> {
+        self.tools.iter()
+    }
+
+    /// How many tools are registered.
+    pub fn len(&self) -> usize {
+        self.tools.len()
+    }
+
+    /// True when no tool is registered.
+    pub fn is_empty(&self) -> bool {
+        self.tools.is_empty()
+    }
+}
+
+impl fmt::Debug for ToolRegistry {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.debug_list()
+            .entries(self.tools.iter().map(RegisteredTool::name))
+            .finish()
+    }
+}

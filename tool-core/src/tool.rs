@@ -1,0 +1,153 @@
+//! What a tool is: a name and a description the model reads, typed
+//! parameters, and an async function that turns them into output.
+
+use crate::context::ToolContext;
+use crate::params::ToolParams;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::future::Future;
+
+/// Any error a tool returns. Its message (`Display`) becomes the paired
+/// result's text: `Tool echo failed: <message>`. `?` converts any
+/// `std::error::Error + Send + Sync` into it, and so does `.into()` on a
+/// `String` or `&str`.
+pub type ToolError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A tool a model can call.
+///
+/// Write `async fn execute` in the impl; the executor parses the arguments
+/// into [`Params`](Tool::Params) before `execute` runs, so a tool never sees
+/// arguments its schema rejects.
+///
+/// ```
+/// use tool_core::{text, Tool, ToolContext, ToolError, ToolOutput, ToolParams};
+///
+/// #[derive(ToolParams)]
+/// struct EchoParams {
+///     value: String,
+/// }
+///
+/// #[derive(serde::Serialize)]
+/// struct EchoDetails {
+///     source: &'static str,
+/// }
+///
+/// struct Echo;
+///
+/// impl Tool for Echo {
+///     type Params = EchoParams;
+///     type Details = EchoDetails;
+///
+///     fn name(&self) -> &str {
+///         "echo"
+///     }
+///
+///     fn description(&self) -> &str {
+///         "Echo one value"
+///     }
+///
+///     async fn execute(
+///         &self,
+///         params: EchoParams,
+///         _ctx: ToolContext,
+///     ) -> Result<ToolOutput<EchoDetails>, ToolError> {
+///         Ok(ToolOutput::new(vec![text(params.value)]).with_details(EchoDetails { source: "echo" }))
+///     }
+/// }
+/// ```
+pub trait Tool: Send + Sync + 'static {
+    /// The parsed arguments.
+    type Params: ToolParams + Send;
+    /// Structured data for the program (UI, logs), next to the content the
+    /// model reads. Use `()` when there is none.
+    type Details: Serialize + Send;
+
+    /// The name the model calls the tool by.
+    fn name(&self) -> &str;
+
+    /// What the tool does, for the model.
+    fn description(&self) -> &str;
+
+    /// Runs the tool. `ctx.call_id` is always the call's own id.
+    fn execute(
+        &self,
+        params: Self::Params,
+        ctx: ToolContext,
+    ) -> impl Future<Output = Result<ToolOutput<Self::Details>, ToolError>> + Send;
+
+    /// The JSON Schema of the arguments shown to the model. Defaults to the
+    /// parameter type's schema; a tool whose schema is only known at run time
+    /// overrides it (see [`DynamicTool`](crate::DynamicTool)).
+    fn parameters(&self) -> Value {
+        Self::Params::json_schema()
+    }
+}
+
+/// One piece of a result the model reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Content {
+    /// Plain text: `{"type":"text","text":"Pi"}`.
+    Text {
+        /// The text.
+        text: String,
+    },
+}
+
+impl Content {
+    /// The text of a text item.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Content::Text { text } => Some(text),
+        }
+    }
+}
+
+/// A text content item: `text("Pi")` is `{"type":"text","text":"Pi"}`.
+pub fn text(text: impl Into<String>) -> Content {
+    Content::Text { text: text.into() }
+}
+
+/// What a tool returns: content for the model, details for the program.
+///
+/// `is_error: true` is a domain error (the tool ran and has something useful
+/// to say about failing); the executor keeps its content and details as they
+/// are. A tool that cannot run at all returns `Err` instead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput<D> {
+    /// What the model reads in its next turn.
+    pub content: Vec<Content>,
+    /// Structured data for the program; left out of the result when `None`.
+    pub details: Option<D>,
+    /// A domain error; `false` unless the tool says otherwise.
+    pub is_error: bool,
+}
+
+impl<D> ToolOutput<D> {
+    /// Output with this content, no details, not an error.
+    pub fn new(content: Vec<Content>) -> Self {
+        ToolOutput {
+            content,
+            details: None,
+            is_error: false,
+        }
+    }
+
+    /// Output of one text item.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput::new(vec![crate::tool::text(text)])
+    }
+
+    /// Attaches details.
+    pub fn with_details(mut self, details: D) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Marks the output as a domain error, keeping content and details.
+    pub fn into_error(mut self) -> Self {
+        self.is_error = true;
+        self
+    }
+}

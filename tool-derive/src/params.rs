@@ -1,0 +1,359 @@
+//! Expands `#[derive(ToolParams)]`: for a struct, `ParamValue` + `ToolParams`
+//! (an object parser and its schema); for a unit-only enum, `ParamValue` (a
+//! string enum).
+
+use crate::internals::ast::{Enum, Field, Input, Struct};
+use crate::internals::attr::{DefaultValue, Number};
+use crate::internals::ctxt::Ctxt;
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{DeriveInput, Generics, parse_quote};
+
+pub fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let cx = Ctxt::new();
+    let model = Input::from_syn(&cx, input);
+    if let Err(errors) = cx.check() {
+        let mut output = errors.into_compile_error();
+        output.extend(stub(input));
+        return Ok(output);
+    }
+    Ok(match model.expect("no errors, so the model was built") {
+        Input::Struct(model) => expand_struct(&model),
+        Input::Enum(model) => expand_enum(&model),
+    })
+}
+
+/// Impls with unreachable bodies, emitted next to the errors so code that
+/// uses the type still compiles and the user sees only the real mistake.
+fn stub(input: &DeriveInput) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let tool_params = matches!(input.data, syn::Data::Struct(_)).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::tool_core::__private::ToolParams for #ident #ty_generics #where_clause {}
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
+            fn schema() -> ::tool_core::__private::Value {
+                ::core::unreachable!()
+            }
+            fn parse_value(
+                _: &::tool_core::__private::Value,
+                _: &::tool_core::__private::ParamPath<'_>,
+                _: &mut ::tool_core::__private::ParamError,
+            ) -> ::core::option::Option<Self> {
+                ::core::unreachable!()
+            }
+            fn to_json(&self) -> ::tool_core::__private::Value {
+                ::core::unreachable!()
+            }
+        }
+        #tool_params
+    }
+}
+
+/// The input's generics with `T: ParamValue` added for each type parameter.
+fn bounded_generics(generics: &Generics) -> Generics {
+    let mut generics = generics.clone();
+    let params: Vec<_> = generics
+        .type_params()
+        .map(|param| param.ident.clone())
+        .collect();
+    let where_clause = generics.make_where_clause();
+    for param in params {
+        where_clause
+            .predicates
+            .push(parse_quote!(#param: ::tool_core::__private::ParamValue));
+    }
+    generics
+}
+
+fn optional_str(text: Option<&str>) -> TokenStream {
+    match text {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn expand_struct(model: &Struct) -> TokenStream {
+    let ident = &model.original.ident;
+    let generics = bounded_generics(&model.original.generics);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let description = optional_str(model.description.as_deref());
+    let names: Vec<&str> = model.fields.iter().map(|f| f.json_name.as_str()).collect();
+    let slots: Vec<_> = (0..model.fields.len())
+        .map(|i| format_ident!("__slot_{}", i))
+        .collect();
+    let values: Vec<_> = (0..model.fields.len())
+        .map(|i| format_ident!("__field_{}", i))
+        .collect();
+    let members: Vec<_> = model.fields.iter().map(|f| f.member).collect();
+
+    let assertions = model.fields.iter().map(field_assertions);
+    let schema_fields = model.fields.iter().map(field_schema);
+    let parse_fields = model
+        .fields
+        .iter()
+        .zip(&slots)
+        .zip(&values)
+        .map(|((field, slot), value)| field_parse(field, slot, value));
+    let json_fields = model.fields.iter().map(|field| {
+        let name = &field.json_name;
+        let member = field.member;
+        quote!(__json.field(#name, &self.#member);)
+    });
+
+    let collect_slots = if model.fields.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+            #(let mut #slots: ::core::option::Option<&::tool_core::__private::Value> = ::core::option::Option::None;)*
+            for (__key, __item) in __object {
+                match __key.as_str() {
+                    #(#names => #slots = ::core::option::Option::Some(__item),)*
+                    _ => {}
+                }
+            }
+        }
+    };
+    let deny_unknown = model.attrs.deny_unknown_fields.then(|| {
+        quote!(::tool_core::__private::deny_unknown_fields(__object, __FIELDS, __path, __errors);)
+    });
+
+    quote! {
+        #[doc(hidden)]
+        const _: () = {
+            #[allow(dead_code, clippy::all)]
+            fn __assert_field_types #impl_generics () #where_clause {
+                #(#assertions)*
+            }
+
+            #[automatically_derived]
+            impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
+                fn schema() -> ::tool_core::__private::Value {
+                    let mut __schema = ::tool_core::__private::ObjectSchema::new();
+                    #(#schema_fields)*
+                    __schema.finish(#description)
+                }
+
+                fn parse_value(
+                    __value: &::tool_core::__private::Value,
+                    __path: &::tool_core::__private::ParamPath<'_>,
+                    __errors: &mut ::tool_core::__private::ParamError,
+                ) -> ::core::option::Option<Self> {
+                    const __FIELDS: &[&str] = &[#(#names),*];
+                    let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
+                    let __before = __errors.count();
+                    #collect_slots
+                    #(#parse_fields)*
+                    #deny_unknown
+                    if __errors.count() != __before {
+                        return ::core::option::Option::None;
+                    }
+                    ::core::option::Option::Some(Self { #(#members: #values?,)* })
+                }
+
+                fn to_json(&self) -> ::tool_core::__private::Value {
+                    let mut __json = ::tool_core::__private::ObjectJson::new();
+                    #(#json_fields)*
+                    __json.finish()
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics ::tool_core::__private::ToolParams for #ident #ty_generics #where_clause {}
+        };
+    }
+}
+
+/// Compile-time checks spanned at the user's tokens: the field type can be a
+/// parameter, and `min`/`max`/`min_length`/`max_length` fit it.
+fn field_assertions(field: &Field) -> TokenStream {
+    let ty = field.ty;
+    let mut checks = quote_spanned! {ty.span()=>
+        ::tool_core::__private::assert_param_value::<#ty>();
+    };
+    let attrs = &field.attrs;
+    for (tokens, _) in [&attrs.min, &attrs.max].into_iter().flatten() {
+        checks.extend(quote_spanned! {tokens.span()=>
+            ::tool_core::__private::assert_numeric::<#ty>();
+        });
+    }
+    for (tokens, _) in [&attrs.min_length, &attrs.max_length].into_iter().flatten() {
+        checks.extend(quote_spanned! {tokens.span()=>
+            ::tool_core::__private::assert_has_length::<#ty>();
+        });
+    }
+    checks
+}
+
+fn bound(number: Number) -> TokenStream {
+    match number {
+        Number::Int(int) => quote!(::tool_core::__private::Bound::Int(#int)),
+        Number::Float(float) => quote!(::tool_core::__private::Bound::Float(#float)),
+    }
+}
+
+fn default_expr(field: &Field, default: &DefaultValue) -> TokenStream {
+    let ty = field.ty;
+    match default {
+        DefaultValue::Trait => {
+            quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
+        }
+        // A string literal default fills a `String` field: `default = "en"`.
+        DefaultValue::Expr(syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        })) => quote_spanned!(text.span()=> ::core::convert::Into::<#ty>::into(#text)),
+        DefaultValue::Expr(expr) => {
+            quote_spanned!(expr.span()=> { let __default: #ty = #expr; __default })
+        }
+    }
+}
+
+fn field_schema(field: &Field) -> TokenStream {
+    let ty = field.ty;
+    let name = &field.json_name;
+    let attrs = &field.attrs;
+    let mut adjust = TokenStream::new();
+    if let Some((_, min)) = attrs.min {
+        let min = bound(min);
+        adjust.extend(quote!(::tool_core::__private::apply_min(&mut __field, #min);));
+    }
+    if let Some((_, max)) = attrs.max {
+        let max = bound(max);
+        adjust.extend(quote!(::tool_core::__private::apply_max(&mut __field, #max);));
+    }
+    if let Some((_, min)) = attrs.min_length {
+        adjust.extend(quote!(::tool_core::__private::apply_min_length(&mut __field, #min);));
+    }
+    if let Some((_, max)) = attrs.max_length {
+        adjust.extend(quote!(::tool_core::__private::apply_max_length(&mut __field, #max);));
+    }
+    if let Some(default) = &attrs.default {
+        let value = default_expr(field, default);
+        adjust.extend(quote! {
+            ::tool_core::__private::set_default(
+                &mut __field,
+                ::tool_core::__private::ParamValue::to_json(&#value),
+            );
+        });
+    }
+    if let Some(description) = &field.description {
+        adjust.extend(quote!(::tool_core::__private::describe(&mut __field, #description);));
+    }
+    let required = if attrs.default.is_some() {
+        quote!(false)
+    } else {
+        quote_spanned!(ty.span()=> !<#ty as ::tool_core::__private::ParamValue>::OPTIONAL)
+    };
+    let field_schema =
+        quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ParamValue>::field_schema());
+    quote! {
+        {
+            let mut __field = #field_schema;
+            #adjust
+            __schema.field(#name, __field, #required);
+        }
+    }
+}
+
+fn field_parse(field: &Field, slot: &syn::Ident, value: &syn::Ident) -> TokenStream {
+    let ty = field.ty;
+    let name = &field.json_name;
+    let attrs = &field.attrs;
+    let parse = quote_spanned! {ty.span()=>
+        <#ty as ::tool_core::__private::ParamValue>::parse_value(__item, &__path.field(#name), __errors)
+    };
+    let when_missing = match &attrs.default {
+        Some(default) => {
+            let value = default_expr(field, default);
+            quote!(::core::option::Option::Some(#value))
+        }
+        None => quote_spanned! {ty.span()=>
+            ::tool_core::__private::missing::<#ty>(__object, #name, __FIELDS, __path, __errors)
+        },
+    };
+    let mut checks = TokenStream::new();
+    if let Some((_, min)) = attrs.min {
+        let min = bound(min);
+        checks.extend(
+            quote!(::tool_core::__private::check_min(__checked, #min, &__field_path, __errors);),
+        );
+    }
+    if let Some((_, max)) = attrs.max {
+        let max = bound(max);
+        checks.extend(
+            quote!(::tool_core::__private::check_max(__checked, #max, &__field_path, __errors);),
+        );
+    }
+    if let Some((_, min)) = attrs.min_length {
+        checks.extend(quote!(::tool_core::__private::check_min_length(__checked, #min, &__field_path, __errors);));
+    }
+    if let Some((_, max)) = attrs.max_length {
+        checks.extend(quote!(::tool_core::__private::check_max_length(__checked, #max, &__field_path, __errors);));
+    }
+    let checks = (!checks.is_empty()).then(|| {
+        quote! {
+            if let ::core::option::Option::Some(__checked) = &#value {
+                let __field_path = __path.field(#name);
+                #checks
+            }
+        }
+    });
+    quote! {
+        let #value: ::core::option::Option<#ty> = match #slot {
+            ::core::option::Option::Some(__item) => #parse,
+            ::core::option::Option::None => #when_missing,
+        };
+        #checks
+    }
+}
+
+fn expand_enum(model: &Enum) -> TokenStream {
+    let ident = &model.original.ident;
+    let (impl_generics, ty_generics, where_clause) = model.original.generics.split_for_impl();
+    let description = optional_str(model.description.as_deref());
+    let names: Vec<&str> = model
+        .variants
+        .iter()
+        .map(|v| v.json_name.as_str())
+        .collect();
+    let variants: Vec<_> = model.variants.iter().map(|v| v.ident).collect();
+    let span = Span::call_site();
+    quote_spanned! {span=>
+        #[doc(hidden)]
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
+                fn schema() -> ::tool_core::__private::Value {
+                    ::tool_core::__private::enum_schema(#description, &[#(#names),*])
+                }
+
+                fn parse_value(
+                    __value: &::tool_core::__private::Value,
+                    __path: &::tool_core::__private::ParamPath<'_>,
+                    __errors: &mut ::tool_core::__private::ParamError,
+                ) -> ::core::option::Option<Self> {
+                    match __value.as_str() {
+                        #(::core::option::Option::Some(#names) => ::core::option::Option::Some(Self::#variants),)*
+                        _ => {
+                            ::tool_core::__private::expected_one_of(__value, &[#(#names),*], __path, __errors);
+                            ::core::option::Option::None
+                        }
+                    }
+                }
+
+                fn to_json(&self) -> ::tool_core::__private::Value {
+                    ::tool_core::__private::Value::from(match self {
+                        #(Self::#variants => #names,)*
+                    })
+                }
+            }
+        };
+    }
+}
