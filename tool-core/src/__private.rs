@@ -12,13 +12,3 @@ pub use crate::derive_support::{
 pub use crate::{ParamError, ParamPath, ParamValue, ToolParams};
 pub use core::option::Option::{self, None, Some};
 pub use serde_json::{Map, Value};
-
-/// Named by the derive at a field's span, so an unsupported field type is
-/// reported once, at the field, with `ParamValue`'s explanation.
-pub const fn assert_param_value<T: ParamValue>() {}
-
-/// Named at a `min`/`max` attribute's span.
-pub const fn assert_numeric<T: Numeric>() {}
-
-/// Named at a `min_length`/`max_length` attribute's span.
-pub const fn assert_has_length<T: HasLength>() {}

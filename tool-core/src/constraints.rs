@@ -162,25 +162,25 @@ impl<T: HasLength> HasLength for Box<T> {
     }
 }
 
-/// Reports `value` if it is below `min`.
-pub fn check_min<T: Numeric>(value: &T, min: Bound, path: &ParamPath<'_>, errors: &mut ParamError) {
+/// Reports `value` (from [`Numeric::numeric`]) if it is below `min`.
+pub fn check_min(value: Option<Bound>, min: Bound, path: &ParamPath<'_>, errors: &mut ParamError) {
     check_bound(value, min, std::cmp::Ordering::Less, ">=", path, errors);
 }
 
-/// Reports `value` if it is above `max`.
-pub fn check_max<T: Numeric>(value: &T, max: Bound, path: &ParamPath<'_>, errors: &mut ParamError) {
+/// Reports `value` (from [`Numeric::numeric`]) if it is above `max`.
+pub fn check_max(value: Option<Bound>, max: Bound, path: &ParamPath<'_>, errors: &mut ParamError) {
     check_bound(value, max, std::cmp::Ordering::Greater, "<=", path, errors);
 }
 
-fn check_bound<T: Numeric>(
-    value: &T,
+fn check_bound(
+    value: Option<Bound>,
     bound: Bound,
     violation: std::cmp::Ordering,
     relation: &str,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) {
-    let Some(number) = value.numeric() else {
+    let Some(number) = value else {
         return;
     };
     if compare(number, bound) == Some(violation) {
@@ -200,28 +200,28 @@ fn check_bound<T: Numeric>(
     }
 }
 
-/// Reports `value` if it is shorter than `min`.
-pub fn check_min_length<T: HasLength>(
-    value: &T,
+/// Reports `value` (from [`HasLength::length`]) if it is shorter than `min`.
+pub fn check_min_length(
+    value: Option<(usize, LengthOf)>,
     min: usize,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) {
-    if let Some((length, of)) = value.length()
+    if let Some((length, of)) = value
         && length < min
     {
         errors.push(path, length_message("at least", min, length, of));
     }
 }
 
-/// Reports `value` if it is longer than `max`.
-pub fn check_max_length<T: HasLength>(
-    value: &T,
+/// Reports `value` (from [`HasLength::length`]) if it is longer than `max`.
+pub fn check_max_length(
+    value: Option<(usize, LengthOf)>,
     max: usize,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) {
-    if let Some((length, of)) = value.length()
+    if let Some((length, of)) = value
         && length > max
     {
         errors.push(path, length_message("at most", max, length, of));
@@ -309,7 +309,7 @@ mod tests {
         let mut errors = ParamError::new();
         let root = ParamPath::root();
         check_max(
-            &u64::MAX,
+            u64::MAX.numeric(),
             Bound::Int(i128::from(u64::MAX) - 1),
             &root,
             &mut errors,
@@ -324,9 +324,9 @@ mod tests {
     fn lengths_count_characters_and_items() {
         let mut errors = ParamError::new();
         let path = ParamPath::root();
-        check_min_length(&"é".to_string(), 2, &path, &mut errors);
-        check_max_length(&vec![1, 2, 3], 2, &path, &mut errors);
-        check_min_length(&None::<String>, 2, &path, &mut errors);
+        check_min_length("é".to_string().length(), 2, &path, &mut errors);
+        check_max_length(vec![1, 2, 3].length(), 2, &path, &mut errors);
+        check_min_length(None::<String>.length(), 2, &path, &mut errors);
         assert_eq!(
             errors.to_string(),
             "arguments: expected string of at least 2 characters, got 1\n\

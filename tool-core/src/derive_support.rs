@@ -2,9 +2,11 @@
 //! (it is compiled in every user crate) by calling these functions for
 //! everything that does not depend on the user's types.
 
+#[cfg(doc)]
+use crate::ParamValue;
 use crate::describe::{Excerpt, StrExcerpt};
 use crate::suggest::near_miss;
-use crate::{ParamError, ParamPath, ParamValue};
+use crate::{ParamError, ParamPath};
 use serde_json::{Map, Value};
 
 /// Nested structs deeper than this are refused: a recursive parameter type
@@ -34,18 +36,19 @@ pub fn expect_object<'v>(
     }
 }
 
-/// The value of a field absent from `object`: `None` for an `Option`,
-/// otherwise a "missing required field" problem, with the near-miss key the
+/// The value of a field absent from `object`: `when_missing` (the type's
+/// [`ParamValue::when_missing`]) when it has one, otherwise a "missing required field" problem, with the near-miss key the
 /// model probably meant.
-pub fn missing<T: ParamValue>(
+pub fn missing<T>(
+    when_missing: Option<T>,
     object: &Map<String, Value>,
     name: &str,
     declared: &[&str],
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) -> Option<T> {
-    if let Some(absent) = T::when_missing() {
-        return Some(absent);
+    if when_missing.is_some() {
+        return when_missing;
     }
     let field = path.field(name);
     match near_miss(name, object.keys().map(String::as_str), declared) {
@@ -201,10 +204,9 @@ impl ObjectJson {
         ObjectJson(Map::new())
     }
 
-    /// Adds a field unless it is an absent option.
-    pub fn field<T: ParamValue>(&mut self, name: &str, value: &T) {
-        let json = value.to_json();
-        if !(T::OPTIONAL && json.is_null()) {
+    /// Adds a field unless it is an absent option (`optional` and null).
+    pub fn field(&mut self, name: &str, optional: bool, json: Value) {
+        if !(optional && json.is_null()) {
             self.0.insert(name.to_owned(), json);
         }
     }

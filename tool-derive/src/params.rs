@@ -5,7 +5,7 @@
 use crate::internals::ast::{Enum, Field, Input, Struct};
 use crate::internals::attr::{DefaultValue, Number};
 use crate::internals::ctxt::Ctxt;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, Generics, parse_quote};
@@ -93,7 +93,6 @@ fn expand_struct(model: &Struct) -> TokenStream {
         .collect();
     let members: Vec<_> = model.fields.iter().map(|f| f.member).collect();
 
-    let assertions = model.fields.iter().map(field_assertions);
     let schema_fields = model.fields.iter().map(field_schema);
     let parse_fields = model
         .fields
@@ -101,11 +100,7 @@ fn expand_struct(model: &Struct) -> TokenStream {
         .zip(&slots)
         .zip(&values)
         .map(|((field, slot), value)| field_parse(field, slot, value));
-    let json_fields = model.fields.iter().map(|field| {
-        let name = &field.json_name;
-        let member = field.member;
-        quote!(__json.field(#name, &self.#member);)
-    });
+    let json_fields = model.fields.iter().map(field_json);
 
     let collect_slots = if model.fields.is_empty() {
         TokenStream::new()
@@ -127,11 +122,6 @@ fn expand_struct(model: &Struct) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
-            #[allow(dead_code, clippy::all)]
-            fn __assert_field_types #impl_generics () #where_clause {
-                #(#assertions)*
-            }
-
             #[automatically_derived]
             impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
                 fn schema() -> ::tool_core::__private::Value {
@@ -170,25 +160,44 @@ fn expand_struct(model: &Struct) -> TokenStream {
     }
 }
 
-/// Compile-time checks spanned at the user's tokens: the field type can be a
-/// parameter, and `min`/`max`/`min_length`/`max_length` fit it.
-fn field_assertions(field: &Field) -> TokenStream {
-    let ty = field.ty;
-    let mut checks = quote_spanned! {ty.span()=>
-        ::tool_core::__private::assert_param_value::<#ty>();
-    };
-    let attrs = &field.attrs;
-    for (tokens, _) in [&attrs.min, &attrs.max].into_iter().flatten() {
-        checks.extend(quote_spanned! {tokens.span()=>
-            ::tool_core::__private::assert_numeric::<#ty>();
-        });
+// Every use of a field's type below is a direct `<Ty as Trait>::item` spanned
+// at the type (or at the attribute that needs the trait). An unsupported
+// type then gives identical diagnostics at one span, which rustc reports
+// once: one mistake, one error, carrying `ParamValue`'s explanation.
+
+/// `<Ty as ParamValue>`, spanned at the field's type.
+fn param_value(ty: &syn::Type) -> TokenStream {
+    quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ParamValue>)
+}
+
+/// The field's type with every token moved to `span`, so a trait error about
+/// the type is reported at an attribute (`min` on a `String` points at `min`).
+fn respanned(ty: &syn::Type, span: Span) -> TokenStream {
+    fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+        tokens
+            .into_iter()
+            .map(|token| match token {
+                TokenTree::Group(group) => {
+                    let mut moved = Group::new(group.delimiter(), respan(group.stream(), span));
+                    moved.set_span(span);
+                    TokenTree::Group(moved)
+                }
+                mut other => {
+                    other.set_span(span);
+                    other
+                }
+            })
+            .collect()
     }
-    for (tokens, _) in [&attrs.min_length, &attrs.max_length].into_iter().flatten() {
-        checks.extend(quote_spanned! {tokens.span()=>
-            ::tool_core::__private::assert_has_length::<#ty>();
-        });
-    }
-    checks
+    respan(quote!(#ty), span)
+}
+
+fn first_span(tokens: &TokenStream) -> Span {
+    tokens
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |token| token.span())
 }
 
 fn bound(number: Number) -> TokenStream {
@@ -216,7 +225,7 @@ fn default_expr(field: &Field, default: &DefaultValue) -> TokenStream {
 }
 
 fn field_schema(field: &Field) -> TokenStream {
-    let ty = field.ty;
+    let value_trait = param_value(field.ty);
     let name = &field.json_name;
     let attrs = &field.attrs;
     let mut adjust = TokenStream::new();
@@ -237,10 +246,7 @@ fn field_schema(field: &Field) -> TokenStream {
     if let Some(default) = &attrs.default {
         let value = default_expr(field, default);
         adjust.extend(quote! {
-            ::tool_core::__private::set_default(
-                &mut __field,
-                ::tool_core::__private::ParamValue::to_json(&#value),
-            );
+            ::tool_core::__private::set_default(&mut __field, #value_trait::to_json(&#value));
         });
     }
     if let Some(description) = &field.description {
@@ -249,13 +255,11 @@ fn field_schema(field: &Field) -> TokenStream {
     let required = if attrs.default.is_some() {
         quote!(false)
     } else {
-        quote_spanned!(ty.span()=> !<#ty as ::tool_core::__private::ParamValue>::OPTIONAL)
+        quote!(!#value_trait::OPTIONAL)
     };
-    let field_schema =
-        quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ParamValue>::field_schema());
     quote! {
         {
-            let mut __field = #field_schema;
+            let mut __field = #value_trait::field_schema();
             #adjust
             __schema.field(#name, __field, #required);
         }
@@ -264,38 +268,53 @@ fn field_schema(field: &Field) -> TokenStream {
 
 fn field_parse(field: &Field, slot: &syn::Ident, value: &syn::Ident) -> TokenStream {
     let ty = field.ty;
+    let value_trait = param_value(ty);
     let name = &field.json_name;
     let attrs = &field.attrs;
-    let parse = quote_spanned! {ty.span()=>
-        <#ty as ::tool_core::__private::ParamValue>::parse_value(__item, &__path.field(#name), __errors)
-    };
     let when_missing = match &attrs.default {
         Some(default) => {
             let value = default_expr(field, default);
             quote!(::core::option::Option::Some(#value))
         }
-        None => quote_spanned! {ty.span()=>
-            ::tool_core::__private::missing::<#ty>(__object, #name, __FIELDS, __path, __errors)
+        None => quote! {
+            ::tool_core::__private::missing(
+                #value_trait::when_missing(),
+                __object,
+                #name,
+                __FIELDS,
+                __path,
+                __errors,
+            )
         },
     };
+    let numeric = |tokens: &TokenStream| {
+        let ty = respanned(ty, first_span(tokens));
+        quote!(<#ty as ::tool_core::__private::Numeric>::numeric(__checked))
+    };
+    let length = |tokens: &TokenStream| {
+        let ty = respanned(ty, first_span(tokens));
+        quote!(<#ty as ::tool_core::__private::HasLength>::length(__checked))
+    };
     let mut checks = TokenStream::new();
-    if let Some((_, min)) = attrs.min {
-        let min = bound(min);
+    if let Some((tokens, min)) = &attrs.min {
+        let (number, min) = (numeric(tokens), bound(*min));
         checks.extend(
-            quote!(::tool_core::__private::check_min(__checked, #min, &__field_path, __errors);),
+            quote!(::tool_core::__private::check_min(#number, #min, &__field_path, __errors);),
         );
     }
-    if let Some((_, max)) = attrs.max {
-        let max = bound(max);
+    if let Some((tokens, max)) = &attrs.max {
+        let (number, max) = (numeric(tokens), bound(*max));
         checks.extend(
-            quote!(::tool_core::__private::check_max(__checked, #max, &__field_path, __errors);),
+            quote!(::tool_core::__private::check_max(#number, #max, &__field_path, __errors);),
         );
     }
-    if let Some((_, min)) = attrs.min_length {
-        checks.extend(quote!(::tool_core::__private::check_min_length(__checked, #min, &__field_path, __errors);));
+    if let Some((tokens, min)) = &attrs.min_length {
+        let length = length(tokens);
+        checks.extend(quote!(::tool_core::__private::check_min_length(#length, #min, &__field_path, __errors);));
     }
-    if let Some((_, max)) = attrs.max_length {
-        checks.extend(quote!(::tool_core::__private::check_max_length(__checked, #max, &__field_path, __errors);));
+    if let Some((tokens, max)) = &attrs.max_length {
+        let length = length(tokens);
+        checks.extend(quote!(::tool_core::__private::check_max_length(#length, #max, &__field_path, __errors);));
     }
     let checks = (!checks.is_empty()).then(|| {
         quote! {
@@ -307,10 +326,21 @@ fn field_parse(field: &Field, slot: &syn::Ident, value: &syn::Ident) -> TokenStr
     });
     quote! {
         let #value: ::core::option::Option<#ty> = match #slot {
-            ::core::option::Option::Some(__item) => #parse,
+            ::core::option::Option::Some(__item) => {
+                #value_trait::parse_value(__item, &__path.field(#name), __errors)
+            }
             ::core::option::Option::None => #when_missing,
         };
         #checks
+    }
+}
+
+fn field_json(field: &Field) -> TokenStream {
+    let value_trait = param_value(field.ty);
+    let name = &field.json_name;
+    let member = field.member;
+    quote! {
+        __json.field(#name, #value_trait::OPTIONAL, #value_trait::to_json(&self.#member));
     }
 }
 
