@@ -8,6 +8,7 @@
 use crate::describe::Excerpt;
 use crate::{ParamError, ParamPath};
 use serde_json::{Map, Number, Value};
+use std::cmp::Ordering;
 
 /// A bound written in a `min`/`max` attribute.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,13 +31,6 @@ impl Bound {
         }
     }
 
-    fn as_f64(self) -> f64 {
-        match self {
-            Bound::Int(int) => int as f64,
-            Bound::Float(float) => float,
-        }
-    }
-
     fn from_json(number: &Number) -> Bound {
         match (number.as_i64(), number.as_u64()) {
             (Some(signed), _) => Bound::Int(i128::from(signed)),
@@ -46,12 +40,37 @@ impl Bound {
     }
 }
 
-/// `Less` when `value` is below `bound`; exact for integers of any width.
-fn compare(value: Bound, bound: Bound) -> Option<std::cmp::Ordering> {
+/// Orders a JSON number against a bound exactly, as a JSON Schema validator
+/// does: `1000000000000000001` is above `1e18`, and `0.1` is not above `0.1`
+/// even where an `f32` would round it.
+fn compare(value: &Number, bound: Bound) -> Option<Ordering> {
+    let value = Bound::from_json(value);
     match (value, bound) {
         (Bound::Int(a), Bound::Int(b)) => Some(a.cmp(&b)),
-        (a, b) => a.as_f64().partial_cmp(&b.as_f64()),
+        (Bound::Float(a), Bound::Float(b)) => a.partial_cmp(&b),
+        (Bound::Int(a), Bound::Float(b)) => compare_int_float(a, b),
+        (Bound::Float(a), Bound::Int(b)) => compare_int_float(b, a).map(Ordering::reverse),
     }
+}
+
+/// `int` against `float` without rounding either.
+fn compare_int_float(int: i128, float: f64) -> Option<Ordering> {
+    if float.is_nan() {
+        return None;
+    }
+    // Beyond i128 on either side (2^127 is exactly representable).
+    if float >= 2f64.powi(127) {
+        return Some(Ordering::Less);
+    }
+    if float < -(2f64.powi(127)) {
+        return Some(Ordering::Greater);
+    }
+    let whole = float.trunc();
+    Some(match int.cmp(&(whole as i128)) {
+        Ordering::Equal if float > whole => Ordering::Less,
+        Ordering::Equal if float < whole => Ordering::Greater,
+        other => other,
+    })
 }
 
 /// A field type `min`/`max` apply to: numbers, and options of numbers.
@@ -61,60 +80,33 @@ fn compare(value: Bound, bound: Bound) -> Option<std::cmp::Ordering> {
     note = "use `min_length`/`max_length` to bound strings and arrays"
 )]
 pub trait Numeric {
-    /// The value to compare, or `None` when there is none (`Option::None`).
-    fn numeric(&self) -> Option<Bound>;
+    /// Whether the number is an integer, which error messages say.
+    const INTEGER: bool;
 }
 
-macro_rules! numeric_int {
-    ($($int:ty),*) => {$(
-        impl Numeric for $int {
-            fn numeric(&self) -> Option<Bound> {
-                Some(Bound::Int(*self as i128))
-            }
+macro_rules! numeric {
+    ($integer:expr => $($number:ty),*) => {$(
+        impl Numeric for $number {
+            const INTEGER: bool = $integer;
         }
     )*};
 }
-numeric_int!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
-
-macro_rules! numeric_non_zero {
-    ($($int:ty),*) => {$(
-        impl Numeric for $int {
-            fn numeric(&self) -> Option<Bound> {
-                Some(Bound::Int(self.get() as i128))
-            }
-        }
-    )*};
-}
-numeric_non_zero!(
+numeric!(true => i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+numeric!(true =>
     std::num::NonZeroU8,
     std::num::NonZeroU16,
     std::num::NonZeroU32,
     std::num::NonZeroU64,
     std::num::NonZeroUsize
 );
-
-impl Numeric for f64 {
-    fn numeric(&self) -> Option<Bound> {
-        Some(Bound::Float(*self))
-    }
-}
-
-impl Numeric for f32 {
-    fn numeric(&self) -> Option<Bound> {
-        Some(Bound::Float(f64::from(*self)))
-    }
-}
+numeric!(false => f32, f64);
 
 impl<T: Numeric> Numeric for Option<T> {
-    fn numeric(&self) -> Option<Bound> {
-        self.as_ref().and_then(T::numeric)
-    }
+    const INTEGER: bool = T::INTEGER;
 }
 
 impl<T: Numeric> Numeric for Box<T> {
-    fn numeric(&self) -> Option<Bound> {
-        T::numeric(self)
-    }
+    const INTEGER: bool = T::INTEGER;
 }
 
 /// What a length counts: characters of a string or items of an array.
@@ -134,94 +126,110 @@ pub enum LengthOf {
     note = "use `min`/`max` to bound numbers"
 )]
 pub trait HasLength {
-    /// The length to compare, or `None` when there is none (`Option::None`).
-    fn length(&self) -> Option<(usize, LengthOf)>;
+    /// What the length counts.
+    const LENGTH_OF: LengthOf;
 }
 
 impl HasLength for String {
-    fn length(&self) -> Option<(usize, LengthOf)> {
-        Some((self.chars().count(), LengthOf::Characters))
-    }
+    const LENGTH_OF: LengthOf = LengthOf::Characters;
 }
 
 impl<T> HasLength for Vec<T> {
-    fn length(&self) -> Option<(usize, LengthOf)> {
-        Some((self.len(), LengthOf::Items))
-    }
+    const LENGTH_OF: LengthOf = LengthOf::Items;
 }
 
 impl<T: HasLength> HasLength for Option<T> {
-    fn length(&self) -> Option<(usize, LengthOf)> {
-        self.as_ref().and_then(T::length)
-    }
+    const LENGTH_OF: LengthOf = T::LENGTH_OF;
 }
 
 impl<T: HasLength> HasLength for Box<T> {
-    fn length(&self) -> Option<(usize, LengthOf)> {
-        T::length(self)
-    }
+    const LENGTH_OF: LengthOf = T::LENGTH_OF;
 }
 
-/// Reports `value` (from [`Numeric::numeric`]) if it is below `min`.
-pub fn check_min(value: Option<Bound>, min: Bound, path: &ParamPath<'_>, errors: &mut ParamError) {
-    check_bound(value, min, std::cmp::Ordering::Less, ">=", path, errors);
-}
+// The checks read the JSON the model sent, not the parsed value: that is
+// what the schema's `minimum`/`minLength` judge, so parse and schema agree
+// even where parsing rounds (an `f32`). They run only on values that parsed,
+// and pass over `null` (an absent option).
 
-/// Reports `value` (from [`Numeric::numeric`]) if it is above `max`.
-pub fn check_max(value: Option<Bound>, max: Bound, path: &ParamPath<'_>, errors: &mut ParamError) {
-    check_bound(value, max, std::cmp::Ordering::Greater, "<=", path, errors);
-}
-
-fn check_bound(
-    value: Option<Bound>,
-    bound: Bound,
-    violation: std::cmp::Ordering,
-    relation: &str,
+/// Reports `value` if it is a number below `min`.
+pub fn check_min(
+    value: &Value,
+    min: Bound,
+    integer: bool,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) {
-    let Some(number) = value else {
+    check_bound(value, min, Ordering::Less, ">=", integer, path, errors);
+}
+
+/// Reports `value` if it is a number above `max`.
+pub fn check_max(
+    value: &Value,
+    max: Bound,
+    integer: bool,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) {
+    check_bound(value, max, Ordering::Greater, "<=", integer, path, errors);
+}
+
+fn check_bound(
+    value: &Value,
+    bound: Bound,
+    violation: Ordering,
+    relation: &str,
+    integer: bool,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) {
+    let Value::Number(number) = value else {
         return;
     };
     if compare(number, bound) == Some(violation) {
-        let kind = match number {
-            Bound::Int(_) => "integer",
-            Bound::Float(_) => "number",
-        };
-        let got = number.to_json();
+        let kind = if integer { "integer" } else { "number" };
         errors.push(
             path,
             format_args!(
                 "expected {kind} {relation} {}, got {}",
                 bound.to_json(),
-                Excerpt(&got)
+                Excerpt(value)
             ),
         );
     }
 }
 
-/// Reports `value` (from [`HasLength::length`]) if it is shorter than `min`.
+fn length(value: &Value, of: LengthOf) -> Option<usize> {
+    match (value, of) {
+        (Value::String(text), LengthOf::Characters) => Some(text.chars().count()),
+        (Value::Array(items), LengthOf::Items) => Some(items.len()),
+        _ => None,
+    }
+}
+
+/// Reports `value` if it is a string or array shorter than `min`.
 pub fn check_min_length(
-    value: Option<(usize, LengthOf)>,
+    value: &Value,
     min: usize,
+    of: LengthOf,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) {
-    if let Some((length, of)) = value
+    if let Some(length) = length(value, of)
         && length < min
     {
         errors.push(path, length_message("at least", min, length, of));
     }
 }
 
-/// Reports `value` (from [`HasLength::length`]) if it is longer than `max`.
+/// Reports `value` if it is a string or array longer than `max`.
 pub fn check_max_length(
-    value: Option<(usize, LengthOf)>,
+    value: &Value,
     max: usize,
+    of: LengthOf,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) {
-    if let Some((length, of)) = value
+    if let Some(length) = length(value, of)
         && length > max
     {
         errors.push(path, length_message("at most", max, length, of));
@@ -229,9 +237,11 @@ pub fn check_max_length(
 }
 
 fn length_message(relation: &str, bound: usize, length: usize, of: LengthOf) -> String {
-    let (kind, unit) = match of {
-        LengthOf::Characters => ("string", "characters"),
-        LengthOf::Items => ("array", "items"),
+    let (kind, unit) = match (of, bound) {
+        (LengthOf::Characters, 1) => ("string", "character"),
+        (LengthOf::Characters, _) => ("string", "characters"),
+        (LengthOf::Items, 1) => ("array", "item"),
+        (LengthOf::Items, _) => ("array", "items"),
     };
     format!("expected {kind} of {relation} {bound} {unit}, got {length}")
 }
@@ -243,12 +253,12 @@ fn object(schema: &mut Value) -> Option<&mut Map<String, Value>> {
 /// Adds `"minimum"` to a number schema, keeping the tighter of an existing
 /// bound (a `u8`'s 0) and the attribute's.
 pub fn apply_min(schema: &mut Value, min: Bound) {
-    tighten(schema, "minimum", min, std::cmp::Ordering::Greater);
+    tighten(schema, "minimum", min, Ordering::Greater);
 }
 
 /// Adds `"maximum"`, keeping the tighter bound.
 pub fn apply_max(schema: &mut Value, max: Bound) {
-    tighten(schema, "maximum", max, std::cmp::Ordering::Less);
+    tighten(schema, "maximum", max, Ordering::Less);
 }
 
 fn tighten(schema: &mut Value, keyword: &str, bound: Bound, tighter: std::cmp::Ordering) {
@@ -258,7 +268,7 @@ fn tighten(schema: &mut Value, keyword: &str, bound: Bound, tighter: std::cmp::O
     let keep_existing = schema
         .get(keyword)
         .and_then(Value::as_number)
-        .is_some_and(|existing| compare(bound, Bound::from_json(existing)) != Some(tighter));
+        .is_some_and(|existing| compare(existing, bound).map(Ordering::reverse) != Some(tighter));
     if !keep_existing {
         schema.insert(keyword.to_owned(), bound.to_json());
     }
@@ -305,18 +315,45 @@ mod tests {
     }
 
     #[test]
-    fn compares_wide_integers_exactly() {
-        let mut errors = ParamError::new();
-        let root = ParamPath::root();
-        check_max(
-            u64::MAX.numeric(),
-            Bound::Int(i128::from(u64::MAX) - 1),
-            &root,
-            &mut errors,
+    fn compares_numbers_exactly_across_kinds() {
+        let number = |value: Value| value.as_number().unwrap().clone();
+        let big = number(json!(1_000_000_000_000_000_001u64));
+        assert_eq!(compare(&big, Bound::Float(1e18)), Some(Ordering::Greater));
+        assert_eq!(
+            compare(&number(json!(0.1)), Bound::Float(0.1)),
+            Some(Ordering::Equal)
         );
         assert_eq!(
+            compare(&number(json!(2.5)), Bound::Int(2)),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            compare(&number(json!(-2.5)), Bound::Int(-2)),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            compare(
+                &number(json!(u64::MAX)),
+                Bound::Int(i128::from(u64::MAX) - 1)
+            ),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(
+            compare(&number(json!(1e300)), Bound::Int(i128::MAX)),
+            Some(Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn checks_report_the_number_as_sent() {
+        let mut errors = ParamError::new();
+        let root = ParamPath::root();
+        check_max(&json!(2.0), Bound::Float(1.5), false, &root, &mut errors);
+        check_min(&json!(0), Bound::Int(1), true, &root, &mut errors);
+        check_min(&Value::Null, Bound::Int(1), true, &root, &mut errors);
+        assert_eq!(
             errors.to_string(),
-            "arguments: expected integer <= 18446744073709551614, got 18446744073709551615"
+            "arguments: expected number <= 1.5, got 2.0\narguments: expected integer >= 1, got 0"
         );
     }
 
@@ -324,13 +361,15 @@ mod tests {
     fn lengths_count_characters_and_items() {
         let mut errors = ParamError::new();
         let path = ParamPath::root();
-        check_min_length("é".to_string().length(), 2, &path, &mut errors);
-        check_max_length(vec![1, 2, 3].length(), 2, &path, &mut errors);
-        check_min_length(None::<String>.length(), 2, &path, &mut errors);
+        check_min_length(&json!("é"), 2, LengthOf::Characters, &path, &mut errors);
+        check_max_length(&json!([1, 2, 3]), 2, LengthOf::Items, &path, &mut errors);
+        check_min_length(&Value::Null, 2, LengthOf::Characters, &path, &mut errors);
+        check_min_length(&json!(""), 1, LengthOf::Characters, &path, &mut errors);
         assert_eq!(
             errors.to_string(),
             "arguments: expected string of at least 2 characters, got 1\n\
-             arguments: expected array of at most 2 items, got 3"
+             arguments: expected array of at most 2 items, got 3\n\
+             arguments: expected string of at least 1 character, got 0"
         );
     }
 }

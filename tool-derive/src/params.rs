@@ -287,51 +287,59 @@ fn field_parse(field: &Field, slot: &syn::Ident, value: &syn::Ident) -> TokenStr
             )
         },
     };
-    let numeric = |tokens: &TokenStream| {
+    // The traits are named at the attribute, so `min` on a `String` is an
+    // error there; the checks themselves read the JSON the model sent.
+    let integer = |tokens: &TokenStream| {
         let ty = respanned(ty, first_span(tokens));
-        quote!(<#ty as ::tool_core::__private::Numeric>::numeric(__checked))
+        quote!(<#ty as ::tool_core::__private::Numeric>::INTEGER)
     };
-    let length = |tokens: &TokenStream| {
+    let length_of = |tokens: &TokenStream| {
         let ty = respanned(ty, first_span(tokens));
-        quote!(<#ty as ::tool_core::__private::HasLength>::length(__checked))
+        quote!(<#ty as ::tool_core::__private::HasLength>::LENGTH_OF)
     };
     let mut checks = TokenStream::new();
     if let Some((tokens, min)) = &attrs.min {
-        let (number, min) = (numeric(tokens), bound(*min));
-        checks.extend(
-            quote!(::tool_core::__private::check_min(#number, #min, &__field_path, __errors);),
-        );
+        let (integer, min) = (integer(tokens), bound(*min));
+        checks.extend(quote!(::tool_core::__private::check_min(__item, #min, #integer, &__field_path, __errors);));
     }
     if let Some((tokens, max)) = &attrs.max {
-        let (number, max) = (numeric(tokens), bound(*max));
-        checks.extend(
-            quote!(::tool_core::__private::check_max(#number, #max, &__field_path, __errors);),
-        );
+        let (integer, max) = (integer(tokens), bound(*max));
+        checks.extend(quote!(::tool_core::__private::check_max(__item, #max, #integer, &__field_path, __errors);));
     }
     if let Some((tokens, min)) = &attrs.min_length {
-        let length = length(tokens);
-        checks.extend(quote!(::tool_core::__private::check_min_length(#length, #min, &__field_path, __errors);));
+        let of = length_of(tokens);
+        checks.extend(quote!(::tool_core::__private::check_min_length(__item, #min, #of, &__field_path, __errors);));
     }
     if let Some((tokens, max)) = &attrs.max_length {
-        let length = length(tokens);
-        checks.extend(quote!(::tool_core::__private::check_max_length(#length, #max, &__field_path, __errors);));
+        let of = length_of(tokens);
+        checks.extend(quote!(::tool_core::__private::check_max_length(__item, #max, #of, &__field_path, __errors);));
     }
+    // Bounds check what the model sent; a default is the author's choice.
     let checks = (!checks.is_empty()).then(|| {
         quote! {
-            if let ::core::option::Option::Some(__checked) = &#value {
-                let __field_path = __path.field(#name);
+            if __parsed.is_some() {
                 #checks
             }
         }
     });
+    // With a default, `null` is absence, as it is for an `Option`: providers
+    // that list every field (OpenAI's strict mode) send `null` for the ones
+    // the model leaves out.
+    let present = if attrs.default.is_some() {
+        quote!(::core::option::Option::Some(__item) if !__item.is_null())
+    } else {
+        quote!(::core::option::Option::Some(__item))
+    };
     quote! {
         let #value: ::core::option::Option<#ty> = match #slot {
-            ::core::option::Option::Some(__item) => {
-                #value_trait::parse_value(__item, &__path.field(#name), __errors)
+            #present => {
+                let __field_path = __path.field(#name);
+                let __parsed = #value_trait::parse_value(__item, &__field_path, __errors);
+                #checks
+                __parsed
             }
-            ::core::option::Option::None => #when_missing,
+            _ => #when_missing,
         };
-        #checks
     }
 }
 
@@ -379,9 +387,9 @@ fn expand_enum(model: &Enum) -> TokenStream {
                 }
 
                 fn to_json(&self) -> ::tool_core::__private::Value {
-                    ::tool_core::__private::Value::from(match self {
+                    ::tool_core::__private::Value::String(::core::convert::From::from(match self {
                         #(Self::#variants => #names,)*
-                    })
+                    }))
                 }
             }
         };

@@ -159,7 +159,11 @@ impl ParamValue for f32 {
             let limit = if wide > 0.0 { limit } else { -limit };
             errors.push(
                 path,
-                format_args!("expected number {bound} {limit:e}, got {}", Excerpt(value)),
+                format_args!(
+                    "expected number {bound} {}, got {}",
+                    Value::from(limit),
+                    Excerpt(value)
+                ),
             );
             return None;
         }

@@ -430,5 +430,14 @@ fn required_value(
         );
         return Ok(None);
     }
-    Ok(Some(meta.value()?.parse()?))
+    Ok(Some(ungroup(meta.value()?.parse()?)))
+}
+
+/// A value passed through `macro_rules!` (`rename = $name`) arrives wrapped
+/// in an invisible group; the literal inside is what counts.
+fn ungroup(expr: Expr) -> Expr {
+    match expr {
+        Expr::Group(group) => ungroup(*group.expr),
+        other => other,
+    }
 }

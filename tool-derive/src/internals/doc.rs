@@ -17,8 +17,10 @@ pub fn description(attrs: &[Attribute]) -> Option<String> {
             }) = &pair.value
         {
             let text = text.value();
+            // `split`, not `lines`: a bare `///` is an empty string, and it is
+            // exactly the line that separates paragraphs.
             lines.extend(
-                text.lines()
+                text.split('\n')
                     .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()),
             );
         }

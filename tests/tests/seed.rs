@@ -1,0 +1,431 @@
+//! Every case of the seed chapter (`../shared/seed/`), in Rust: the echo
+//! schema, parse, the registry, and the executor's five outcomes.
+
+use serde_json::{Value, json};
+use std::num::NonZeroU32;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use tool_core::{
+    CallContext, CancellationToken, Content, DynamicTool, Tool, ToolCall, ToolContext, ToolError,
+    ToolOutput, ToolParams, ToolRegistry, execute_tool_call, text,
+};
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct EchoParams {
+    value: String,
+}
+
+#[derive(serde::Serialize)]
+struct EchoDetails {
+    source: &'static str,
+}
+
+/// The seed's echo, counting its executions so tests can prove that parse
+/// runs before execute.
+#[derive(Default)]
+struct Echo {
+    executions: Arc<AtomicUsize>,
+}
+
+impl Tool for Echo {
+    type Params = EchoParams;
+    type Details = EchoDetails;
+
+    fn name(&self) -> &str {
+        "echo"
+    }
+
+    fn description(&self) -> &str {
+        "Echo one value"
+    }
+
+    async fn execute(
+        &self,
+        params: EchoParams,
+        _ctx: ToolContext,
+    ) -> Result<ToolOutput<EchoDetails>, ToolError> {
+        self.executions.fetch_add(1, Ordering::SeqCst);
+        Ok(ToolOutput::new(vec![text(params.value)]).with_details(EchoDetails { source: "echo" }))
+    }
+}
+
+/// An echo that always fails, as the seed registers in its own registry.
+struct ExplodingEcho;
+
+impl Tool for ExplodingEcho {
+    type Params = EchoParams;
+    type Details = ();
+
+    fn name(&self) -> &str {
+        "echo"
+    }
+
+    fn description(&self) -> &str {
+        "Echo one value"
+    }
+
+    async fn execute(&self, _: EchoParams, _: ToolContext) -> Result<ToolOutput<()>, ToolError> {
+        Err("exploded".into())
+    }
+}
+
+fn echo_call() -> ToolCall {
+    ToolCall::new(
+        "call-1",
+        "echo",
+        json!({"value": "Pi", "ignored": "drop me"}),
+    )
+}
+
+fn echo_registry() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools.register(Echo::default()).unwrap();
+    tools
+}
+
+/// A result as JSON without its timestamp, which changes on every run.
+fn without_timestamp(result: &tool_core::ToolResultMessage) -> Value {
+    let mut wire = serde_json::to_value(result).unwrap();
+    let timestamp = wire.as_object_mut().unwrap().remove("timestamp");
+    assert!(timestamp.unwrap().as_u64().unwrap() > 1_700_000_000_000);
+    wire
+}
+
+#[test]
+fn echo_schema_is_exactly_the_seeds() {
+    assert_eq!(
+        serde_json::to_string(&EchoParams::json_schema()).unwrap(),
+        r#"{"type":"object","properties":{"value":{"type":"string"}},"required":["value"],"additionalProperties":false}"#
+    );
+}
+
+#[test]
+fn parse_drops_undeclared_keys_and_leaves_the_input_untouched() {
+    let arguments = echo_call().arguments;
+    let before = arguments.clone();
+    let parsed = EchoParams::parse(&arguments).unwrap();
+    assert_eq!(parsed, EchoParams { value: "Pi".into() });
+    assert_eq!(arguments, before);
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct Request {
+    value: String,
+    label: Option<String>,
+    limit: Option<NonZeroU32>,
+}
+
+#[test]
+fn request_schema_lists_only_value_as_required() {
+    assert_eq!(
+        Request::json_schema(),
+        json!({
+            "type": "object",
+            "properties": {
+                "value": {"type": "string"},
+                "label": {"type": "string"},
+                "limit": {"type": "integer", "minimum": 1, "maximum": 4294967295u32},
+            },
+            "required": ["value"],
+            "additionalProperties": false,
+        })
+    );
+}
+
+#[test]
+fn request_parses_full_and_bare() {
+    let full = Request::parse(&json!({
+        "value": "Pi",
+        "label": "answer",
+        "limit": 2,
+        "ignored": "drop me",
+    }))
+    .unwrap();
+    assert_eq!(
+        full,
+        Request {
+            value: "Pi".into(),
+            label: Some("answer".into()),
+            limit: NonZeroU32::new(2),
+        }
+    );
+    let bare = Request::parse(&json!({"value": "Pi"})).unwrap();
+    assert_eq!(
+        bare,
+        Request {
+            value: "Pi".into(),
+            label: None,
+            limit: None,
+        }
+    );
+}
+
+#[test]
+fn request_rejects_the_seeds_bad_values() {
+    let cases = [
+        (json!(null), "arguments: expected object, got null"),
+        (json!([]), "arguments: expected object, got array"),
+        (json!({"value": 1}), "value: expected string, got number"),
+        (
+            json!({"value": "Pi", "limit": 0}),
+            "limit: expected integer >= 1, got 0",
+        ),
+    ];
+    for (arguments, message) in cases {
+        let error = Request::parse(&arguments).unwrap_err();
+        assert_eq!(error.to_string(), message, "for {arguments}");
+    }
+}
+
+#[test]
+fn registry_gives_definitions_and_whole_tools() {
+    let tools = echo_registry();
+    assert_eq!(
+        serde_json::to_value(tools.definitions()).unwrap(),
+        json!([{
+            "name": "echo",
+            "description": "Echo one value",
+            "parameters": {
+                "type": "object",
+                "properties": {"value": {"type": "string"}},
+                "required": ["value"],
+                "additionalProperties": false,
+            },
+        }])
+    );
+    let echo = tools.get("echo").unwrap();
+    assert_eq!(echo.name(), "echo");
+    assert_eq!(echo.parameters(), &EchoParams::json_schema());
+    assert!(echo.prepare(&json!({"value": "Pi"})).is_ok());
+    assert!(tools.get("missing").is_none());
+}
+
+#[test]
+fn registry_refuses_a_second_tool_of_the_same_name() {
+    let mut tools = echo_registry();
+    let error = tools.register(ExplodingEcho).unwrap_err();
+    assert_eq!(error.to_string(), "Tool already exists: echo");
+    assert_eq!(tools.len(), 1);
+}
+
+#[test]
+fn registries_share_nothing() {
+    let mut first = ToolRegistry::new();
+    let mut second = ToolRegistry::new();
+    first.register(Echo::default()).unwrap();
+    second.register(ExplodingEcho).unwrap();
+    second
+        .register(DynamicTool::new("upper", "Upper-case", |_, _| async {
+            Ok(ToolOutput::text(""))
+        }))
+        .unwrap();
+    assert_eq!(first.len(), 1);
+    assert!(first.get("upper").is_none());
+    assert_eq!(second.len(), 2);
+}
+
+#[tokio::test]
+async fn executor_answers_echo_exactly() {
+    let tools = echo_registry();
+    let result = execute_tool_call(&echo_call(), &tools, CallContext::default()).await;
+    assert_eq!(
+        without_timestamp(&result),
+        json!({
+            "role": "toolResult",
+            "toolCallId": "call-1",
+            "toolName": "echo",
+            "content": [{"type": "text", "text": "Pi"}],
+            "details": {"source": "echo"},
+            "isError": false,
+        })
+    );
+}
+
+#[tokio::test]
+async fn wrong_argument_type_stops_before_execute() {
+    let echo = Echo::default();
+    let executions = echo.executions.clone();
+    let mut tools = ToolRegistry::new();
+    tools.register(echo).unwrap();
+    let call = ToolCall::new("call-1", "echo", json!({"value": 1}));
+    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    assert_eq!(
+        without_timestamp(&result),
+        json!({
+            "role": "toolResult",
+            "toolCallId": "call-1",
+            "toolName": "echo",
+            "content": [{"type": "text", "text": "Tool echo failed: value: expected string, got number"}],
+            "details": {"error": "value: expected string, got number"},
+            "isError": true,
+        })
+    );
+    assert_eq!(executions.load(Ordering::SeqCst), 0);
+}
+
+#[tokio::test]
+async fn unknown_tool_keeps_the_requested_name() {
+    let tools = echo_registry();
+    let call = ToolCall::new("call-1", "missing", json!({}));
+    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    assert_eq!(
+        without_timestamp(&result),
+        json!({
+            "role": "toolResult",
+            "toolCallId": "call-1",
+            "toolName": "missing",
+            "content": [{"type": "text", "text": "Tool missing failed: unknown tool"}],
+            "details": {"error": "unknown tool"},
+            "isError": true,
+        })
+    );
+}
+
+#[tokio::test]
+async fn tool_error_is_paired() {
+    let mut tools = ToolRegistry::new();
+    tools.register(ExplodingEcho).unwrap();
+    let result = execute_tool_call(&echo_call(), &tools, CallContext::default()).await;
+    assert_eq!(
+        without_timestamp(&result),
+        json!({
+            "role": "toolResult",
+            "toolCallId": "call-1",
+            "toolName": "echo",
+            "content": [{"type": "text", "text": "Tool echo failed: exploded"}],
+            "details": {"error": "exploded"},
+            "isError": true,
+        })
+    );
+}
+
+struct Boom;
+
+impl Tool for Boom {
+    type Params = EchoParams;
+    type Details = ();
+
+    fn name(&self) -> &str {
+        "boom"
+    }
+
+    fn description(&self) -> &str {
+        "Panics"
+    }
+
+    async fn execute(
+        &self,
+        params: EchoParams,
+        _: ToolContext,
+    ) -> Result<ToolOutput<()>, ToolError> {
+        tokio::task::yield_now().await;
+        panic!("boom: {}", params.value)
+    }
+}
+
+#[tokio::test]
+async fn tool_panic_is_paired() {
+    let mut tools = ToolRegistry::new();
+    tools.register(Boom).unwrap();
+    let call = ToolCall::new("call-9", "boom", json!({"value": "Pi"}));
+    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    assert_eq!(
+        without_timestamp(&result),
+        json!({
+            "role": "toolResult",
+            "toolCallId": "call-9",
+            "toolName": "boom",
+            "content": [{"type": "text", "text": "Tool boom failed: panicked: boom: Pi"}],
+            "details": {"error": "panicked: boom: Pi"},
+            "isError": true,
+        })
+    );
+}
+
+/// The seed's `inspect`: reports what its context holds, then fails as a
+/// domain error with content and details.
+struct Inspect {
+    seen: Arc<Mutex<Option<(String, bool)>>>,
+}
+
+#[derive(serde::Serialize)]
+struct Phase {
+    phase: &'static str,
+}
+
+impl Tool for Inspect {
+    type Params = EchoParams;
+    type Details = Phase;
+
+    fn name(&self) -> &str {
+        "inspect"
+    }
+
+    fn description(&self) -> &str {
+        "Shows its context"
+    }
+
+    async fn execute(
+        &self,
+        params: EchoParams,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput<Phase>, ToolError> {
+        *self.seen.lock().unwrap() = Some((ctx.call_id.clone(), ctx.is_cancelled()));
+        ctx.report_progress(vec![text(format!("progress:{}", params.value))]);
+        Ok(
+            ToolOutput::new(vec![text(format!("done:{}", params.value))])
+                .with_details(Phase {
+                    phase: "domain-error",
+                })
+                .into_error(),
+        )
+    }
+}
+
+#[tokio::test]
+async fn inspect_sees_call_id_signal_and_progress_and_keeps_its_domain_error() {
+    let seen = Arc::new(Mutex::new(None));
+    let mut tools = ToolRegistry::new();
+    tools.register(Inspect { seen: seen.clone() }).unwrap();
+
+    let signal = CancellationToken::new();
+    signal.cancel();
+    let progress: Arc<Mutex<Vec<Vec<Content>>>> = Arc::default();
+    let sink = progress.clone();
+    let ctx = CallContext::new()
+        .with_signal(signal)
+        .with_progress(move |update| sink.lock().unwrap().push(update));
+
+    let call = ToolCall::new("ctx", "inspect", json!({"value": "Pi"}));
+    let result = execute_tool_call(&call, &tools, ctx).await;
+
+    assert_eq!(*seen.lock().unwrap(), Some(("ctx".to_owned(), true)));
+    assert_eq!(*progress.lock().unwrap(), vec![vec![text("progress:Pi")]]);
+    assert_eq!(
+        without_timestamp(&result),
+        json!({
+            "role": "toolResult",
+            "toolCallId": "ctx",
+            "toolName": "inspect",
+            "content": [{"type": "text", "text": "done:Pi"}],
+            "details": {"phase": "domain-error"},
+            "isError": true,
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_context_cannot_override_the_call_id() {
+    let seen = Arc::new(Mutex::new(None));
+    let mut tools = ToolRegistry::new();
+    tools.register(Inspect { seen: seen.clone() }).unwrap();
+
+    // A tool passing its own context on to nested calls: the id "evil" is
+    // dropped on the way, and each nested call gets its own.
+    let outer = ToolContext::new("evil");
+    let call = ToolCall::new("call-1", "inspect", json!({"value": "Pi"}));
+    let result = execute_tool_call(&call, &tools, CallContext::from(outer)).await;
+
+    assert_eq!(result.tool_call_id, "call-1");
+    assert_eq!(*seen.lock().unwrap(), Some(("call-1".to_owned(), false)));
+}

@@ -1,0 +1,6 @@
+use tool_core::ToolParams;
+
+#[derive(ToolParams)]
+enum Never {}
+
+fn main() {}

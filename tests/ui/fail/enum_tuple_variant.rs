@@ -1,0 +1,9 @@
+use tool_core::ToolParams;
+
+#[derive(ToolParams)]
+enum Shape {
+    Empty,
+    Circle(f64),
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use tool_core::ToolParams;
+
+#[derive(ToolParams)]
+struct Request {
+    #[param(min_length = -1)]
+    query: String,
+}
+
+fn main() {}
