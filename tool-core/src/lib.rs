@@ -98,6 +98,7 @@ mod path;
 mod registry;
 mod suggest;
 mod tool;
+mod tool_fn_support;
 
 #[doc(hidden)]
 pub mod __private;
@@ -117,5 +118,103 @@ pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, 
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{Content, Tool, ToolError, ToolOutput, text};
 
+/// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
+/// (and [`ParamValue`] for a unit-only enum): the parser and the JSON Schema
+/// from one definition.
+///
+/// ```
+/// use tool_core::ToolParams;
+/// use serde_json::json;
+///
+/// #[derive(ToolParams, Debug)]
+/// #[param(rename_all = "camelCase", deny_unknown_fields)]
+/// struct Search {
+///     /// What to look for
+///     query: String,
+///     #[param(min = 1, max = 100, default = 10)]
+///     max_results: u32,
+///     #[param(rename = "lang", min_length = 2, max_length = 2)]
+///     language: Option<String>,
+///     mode: Mode,
+/// }
+///
+/// /// How hard to look
+/// #[derive(ToolParams, Debug, PartialEq)]
+/// #[param(rename_all = "snake_case")]
+/// enum Mode {
+///     Quick,
+///     VeryThorough,
+/// }
+///
+/// let search = Search::parse(&json!({"query": "rust", "mode": "very_thorough"})).unwrap();
+/// assert_eq!((search.max_results, search.mode), (10, Mode::VeryThorough));
+///
+/// let schema = Search::json_schema();
+/// assert_eq!(schema["required"], json!(["query", "mode"]));
+/// assert_eq!(schema["properties"]["maxResults"], json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10}));
+/// assert_eq!(schema["properties"]["mode"], json!({"description": "How hard to look", "type": "string", "enum": ["quick", "very_thorough"]}));
+/// ```
+///
+/// Field attributes, `#[param(...)]`: `description = "..."` (else the doc
+/// comment: one leading space stripped per line, a paragraph's lines joined
+/// with spaces, paragraphs kept apart by a blank line), `rename = "..."`,
+/// `default` or `default = expr` (the field is not required; missing or
+/// `null` gives the default; the schema shows it), `min`/`max` (numbers),
+/// `min_length`/`max_length` (strings in characters, arrays in items).
+/// Container attributes: `rename_all = "..."` (serde's case names),
+/// `deny_unknown_fields`, `description = "..."`. Variants take `rename`.
 #[cfg(feature = "derive")]
 pub use tool_derive::ToolParams;
+
+/// Turns a documented `async fn` into a tool.
+///
+/// It generates `<Name>Params` (the function's parameters as a
+/// [`ToolParams`](trait@ToolParams) struct; parameters take `#[param(...)]`
+/// as struct fields do) and the unit struct `<Name>Tool` implementing
+/// [`Tool`], where `<Name>` is the function's name in UpperCamelCase
+/// (`read_file` gives `ReadFileTool`). The function stays callable as
+/// written. The tool's name is the function's, its description the doc
+/// comment; `#[tool(name = "...", description = "...")]` override them. A
+/// parameter of type [`ToolContext`] or `&ToolContext` receives the call's
+/// context and is not shown to the model.
+///
+/// The function returns `String`, `ToolOutput<D>`, `Result<String, E>` or
+/// `Result<ToolOutput<D>, E>`, where `E` converts into [`ToolError`] (any
+/// `std::error::Error + Send + Sync`, or a string). A `String` becomes one
+/// text item with no details.
+///
+/// ```
+/// use tool_core::{execute_tool_call, tool, CallContext, Tool, ToolCall, ToolContext, ToolRegistry};
+/// use serde_json::json;
+///
+/// /// Repeat a text
+/// #[tool]
+/// async fn repeat(
+///     ctx: &ToolContext,
+///     text: String,
+///     #[param(default = 2, min = 1, max = 10)] times: usize,
+/// ) -> Result<String, String> {
+///     if ctx.is_cancelled() {
+///         return Err("cancelled".into());
+///     }
+///     Ok(text.repeat(times))
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let mut tools = ToolRegistry::new();
+/// tools.register(RepeatTool).unwrap();
+/// assert_eq!(RepeatTool.description(), "Repeat a text");
+///
+/// let call = ToolCall::new("call-1", "repeat", json!({"text": "ab"}));
+/// let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+/// assert_eq!(result.content[0].as_text(), Some("abab"));
+///
+/// // Still a plain function.
+/// assert_eq!(repeat(&ToolContext::new("direct"), "x".into(), 3).await.unwrap(), "xxx");
+/// # });
+/// ```
+///
+/// Tools with state (configuration, a root directory, a client) are structs
+/// implementing [`Tool`] by hand.
+#[cfg(feature = "derive")]
+pub use tool_derive::tool;

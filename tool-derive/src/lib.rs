@@ -3,6 +3,7 @@
 
 mod internals;
 mod params;
+mod tool_fn;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
@@ -17,4 +18,13 @@ pub fn derive_tool_params(input: TokenStream) -> TokenStream {
     params::expand(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
+}
+
+/// Turns a documented `async fn` into a tool: generates `<Name>Params`
+/// (its parameters, as with `#[derive(ToolParams)]`) and the unit struct
+/// `<Name>Tool` implementing `tool_core::Tool`. The function itself is left
+/// as written. See `tool_core::tool` for the rules.
+#[proc_macro_attribute]
+pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
+    tool_fn::expand(args.into(), item.into()).into()
 }

@@ -1,48 +1,65 @@
-//! The seed's walkthrough: one echo call becomes a paired result.
+//! `tool-examples`: the seed's walkthrough (no arguments), a JSON-lines tool
+//! runner (`call`), and the tool definitions (`definitions`).
 
-use serde_json::{Value, json};
-use tool_core::{
-    CallContext, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry,
-    execute_tool_call, text,
-};
+use std::process::ExitCode;
+use std::sync::Arc;
+use tool_core::ExecutionMode;
+use tool_examples::cli::{self, Command};
+use tool_examples::{call, example_registry, walkthrough};
 
-#[derive(ToolParams)]
-struct EchoParams {
-    value: String,
-}
-
-struct Echo;
-
-impl Tool for Echo {
-    type Params = EchoParams;
-    type Details = Value;
-
-    fn name(&self) -> &str {
-        "echo"
-    }
-
-    fn description(&self) -> &str {
-        "Echo one value"
-    }
-
-    async fn execute(
-        &self,
-        params: EchoParams,
-        _ctx: ToolContext,
-    ) -> Result<ToolOutput<Value>, ToolError> {
-        Ok(ToolOutput::new(vec![text(params.value)]).with_details(json!({"source": "echo"})))
+fn main() -> ExitCode {
+    let command = match cli::parse(std::env::args().skip(1)) {
+        Ok(command) => command,
+        Err(usage) => {
+            eprintln!("error: {}", usage.message);
+            return ExitCode::from(2);
+        }
+    };
+    match run(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
     }
 }
 
-#[tokio::main(flavor = "current_thread")]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut tools = ToolRegistry::new();
-    tools.register(Echo)?;
-    println!("{}", serde_json::to_string_pretty(&tools.definitions())?);
-    let call: ToolCall = serde_json::from_str(
-        r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#,
-    )?;
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
-    println!("{}", serde_json::to_string_pretty(&result)?);
-    Ok(())
+fn run(command: Command) -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match command {
+        Command::Help(text) => {
+            print!("{text}");
+            Ok(())
+        }
+        Command::Walkthrough => {
+            let tools = example_registry(&std::env::current_dir()?)?;
+            let mut out = std::io::stdout().lock();
+            runtime.block_on(walkthrough::run(&tools, &mut out))
+        }
+        Command::Definitions => {
+            let tools = example_registry(&std::env::current_dir()?)?;
+            let mut out = std::io::stdout().lock();
+            serde_json::to_writer_pretty(&mut out, &tools.definitions())?;
+            println!();
+            Ok(())
+        }
+        Command::Call { root, sequential } => {
+            let tools = example_registry(&root).map_err(|error| {
+                std::io::Error::new(error.kind(), format!("--root {}: {error}", root.display()))
+            })?;
+            let mode = if sequential {
+                ExecutionMode::Sequential
+            } else {
+                ExecutionMode::Parallel
+            };
+            runtime.block_on(call::run_calls(
+                tokio::io::BufReader::new(tokio::io::stdin()),
+                tokio::io::BufWriter::new(tokio::io::stdout()),
+                Arc::new(tools),
+                mode,
+            ))
+        }
+    }
 }

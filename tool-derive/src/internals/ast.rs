@@ -204,7 +204,7 @@ impl<'a> Enum<'a> {
 }
 
 /// `r#type` is the JSON name `type`.
-fn unraw(ident: &Ident) -> String {
+pub fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#")
         .map_or_else(|| name.clone(), str::to_owned)

@@ -441,3 +441,56 @@ fn ungroup(expr: Expr) -> Expr {
         other => other,
     }
 }
+
+/// `#[tool(name = "...", description = "...")]`.
+#[derive(Default)]
+pub struct ToolAttrs {
+    pub name: Option<syn::LitStr>,
+    pub description: Option<String>,
+}
+
+const TOOL_KEYS: &str = "`name`, `description`";
+
+pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
+    let mut name = Attr::none(cx, "tool", "name");
+    let mut description = Attr::none(cx, "tool", "description");
+    let parser = syn::meta::parser(|meta| {
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        match key.as_str() {
+            "name" => {
+                if let Some(text) = string_value(cx, &meta, "name")? {
+                    if text.value().is_empty() {
+                        cx.error_spanned_by(&text, "a tool's `name` cannot be empty");
+                    } else {
+                        name.set(&meta.path, text);
+                    }
+                }
+            }
+            "description" => {
+                if let Some(text) = string_value(cx, &meta, "description")? {
+                    description.set(&meta.path, text.value());
+                }
+            }
+            _ => {
+                skip_value(&meta)?;
+                let shown = meta.path.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(
+                    &meta.path,
+                    format!("unknown tool attribute `{shown}`; expected one of {TOOL_KEYS}"),
+                );
+            }
+        }
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+        cx.syn_error(error);
+    }
+    ToolAttrs {
+        name: name.get(),
+        description: description.get(),
+    }
+}

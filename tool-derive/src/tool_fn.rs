@@ -1,0 +1,282 @@
+//! Expands `#[tool]` on an async function: the function as written, a
+//! parameters struct (through the same expansion as `#[derive(ToolParams)]`),
+//! and a unit struct implementing `Tool` that calls the function.
+
+use crate::internals::ast::unraw;
+use crate::internals::attr::{self, ToolAttrs};
+use crate::internals::case::RenameRule;
+use crate::internals::ctxt::Ctxt;
+use crate::internals::doc;
+use crate::params;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{FnArg, Ident, ItemFn, Pat, ReturnType, Type, parse_quote};
+
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let function: ItemFn = match syn::parse2(item.clone()) {
+        Ok(function) => function,
+        Err(error) => {
+            // Not a function at all: say so, and leave the item as it was.
+            let mut output = syn::Error::new(
+                error.span(),
+                "#[tool] applies to an `async fn`; stateful tools implement `tool_core::Tool` on a struct",
+            )
+            .into_compile_error();
+            output.extend(item);
+            return output;
+        }
+    };
+    let cx = Ctxt::new();
+    let attrs = attr::tool(&cx, args);
+    let model = ToolFn::from_syn(&cx, &function, attrs);
+    let as_written = without_param_attrs(&function);
+    match cx.check() {
+        // The function is still emitted, so the rest of the crate compiles
+        // and one mistake gives one error.
+        Err(errors) => {
+            let mut output = errors.into_compile_error();
+            output.extend(as_written);
+            output
+        }
+        Ok(()) => {
+            let mut output = as_written;
+            output.extend(model.expect("no errors, so the model was built").expand());
+            output
+        }
+    }
+}
+
+/// The function as the user wrote it, minus the `#[param(...)]` attributes,
+/// which only mean something on the generated struct's fields.
+fn without_param_attrs(function: &ItemFn) -> TokenStream {
+    let mut function = function.clone();
+    for input in &mut function.sig.inputs {
+        if let FnArg::Typed(typed) = input {
+            typed.attrs.retain(|attr| !attr.path().is_ident("param"));
+        }
+    }
+    function.into_token_stream()
+}
+
+struct ToolFn<'a> {
+    function: &'a ItemFn,
+    name: String,
+    name_span: Span,
+    description: String,
+    inputs: Vec<Input<'a>>,
+    output: &'a Type,
+}
+
+enum Input<'a> {
+    /// A model parameter: a field of the parameters struct.
+    Param(&'a syn::PatType, &'a Ident),
+    /// The context, by value or by reference.
+    Context { by_ref: bool },
+}
+
+impl<'a> ToolFn<'a> {
+    fn from_syn(cx: &Ctxt, function: &'a ItemFn, attrs: ToolAttrs) -> Option<Self> {
+        let sig = &function.sig;
+        if sig.asyncness.is_none() {
+            cx.error_spanned_by(
+                sig.fn_token,
+                "the `async` keyword is missing: #[tool] functions are `async fn`",
+            );
+        }
+        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+            cx.error_spanned_by(
+                &sig.generics,
+                "#[tool] functions cannot be generic: each parameter needs one concrete type for its JSON Schema",
+            );
+        }
+        if let Some(variadic) = &sig.variadic {
+            cx.error_spanned_by(variadic, "#[tool] functions cannot be variadic");
+        }
+        let mut inputs = Vec::new();
+        let mut context_seen = false;
+        for input in &sig.inputs {
+            match input {
+                FnArg::Receiver(receiver) => cx.error_spanned_by(
+                    receiver,
+                    "#[tool] functions cannot take `self`: write a free function, or implement `tool_core::Tool` on a struct for a tool with state",
+                ),
+                FnArg::Typed(typed) => {
+                    if let Some(by_ref) = context_type(&typed.ty) {
+                        if context_seen {
+                            cx.error_spanned_by(typed, "a #[tool] function takes the context at most once");
+                        }
+                        context_seen = true;
+                        if let Some(attr) = typed.attrs.iter().find(|a| a.path().is_ident("param")) {
+                            cx.error_spanned_by(
+                                attr,
+                                "the context is not a model parameter, so #[param] does not apply to it",
+                            );
+                        }
+                        inputs.push(Input::Context { by_ref });
+                        continue;
+                    }
+                    if let Type::Reference(reference) = &*typed.ty {
+                        cx.error_spanned_by(
+                            reference,
+                            "a tool parameter is parsed into an owned value: use an owned type (`String`, not `&str`)",
+                        );
+                    }
+                    match &*typed.pat {
+                        Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
+                            inputs.push(Input::Param(typed, &pat.ident));
+                        }
+                        other => cx.error_spanned_by(
+                            other,
+                            "use a plain parameter name here: it becomes the argument's JSON name",
+                        ),
+                    }
+                }
+            }
+        }
+        let output = match &sig.output {
+            ReturnType::Type(_, ty) => Some(&**ty),
+            ReturnType::Default => {
+                cx.error_spanned_by(
+                    &sig.ident,
+                    "a #[tool] function returns what the model reads: `String`, `ToolOutput<D>`, or a `Result` of either",
+                );
+                None
+            }
+        };
+        let description = attrs
+            .description
+            .or_else(|| doc::description(&function.attrs));
+        if description.is_none() {
+            cx.error_spanned_by(
+                &sig.ident,
+                "a tool needs a description for the model: add a doc comment (`/// ...`) or `#[tool(description = \"...\")]`",
+            );
+        }
+        let (name, name_span) = match attrs.name {
+            Some(name) => (name.value(), name.span()),
+            None => (unraw(&sig.ident), sig.ident.span()),
+        };
+        Some(ToolFn {
+            function,
+            name,
+            name_span,
+            description: description?,
+            inputs,
+            output: output?,
+        })
+    }
+
+    fn expand(&self) -> TokenStream {
+        let sig = &self.function.sig;
+        let vis = &self.function.vis;
+        let fn_ident = &sig.ident;
+        let camel = RenameRule::Pascal.apply_to_field(&unraw(fn_ident));
+        let params_ident = format_ident!("{}Params", camel, span = fn_ident.span());
+        let tool_ident = format_ident!("{}Tool", camel, span = fn_ident.span());
+        let fn_name = fn_ident.to_string();
+
+        let params: Vec<_> = self
+            .inputs
+            .iter()
+            .filter_map(|input| match input {
+                Input::Param(typed, ident) => Some((*typed, *ident)),
+                Input::Context { .. } => None,
+            })
+            .collect();
+        let field_idents: Vec<_> = params.iter().map(|(_, ident)| *ident).collect();
+        let field_types: Vec<_> = params.iter().map(|(typed, _)| &*typed.ty).collect();
+        let field_attrs: Vec<Vec<_>> = params
+            .iter()
+            .map(|(typed, _)| {
+                typed
+                    .attrs
+                    .iter()
+                    .filter(|attr| attr.path().is_ident("param"))
+                    .collect()
+            })
+            .collect();
+        let derive_input: syn::DeriveInput = parse_quote! {
+            #vis struct #params_ident {
+                #( #(#field_attrs)* #vis #field_idents: #field_types, )*
+            }
+        };
+        let params_impls =
+            params::expand(&derive_input).unwrap_or_else(syn::Error::into_compile_error);
+
+        let call_args = self.inputs.iter().map(|input| match input {
+            Input::Param(_, ident) => quote!(#ident),
+            Input::Context { by_ref: true } => quote!(&__ctx),
+            Input::Context { by_ref: false } => quote!(__ctx),
+        });
+        let output = self.output;
+        let into_result = quote_spanned! {output.span()=>
+            <#output as ::tool_core::__private::IntoToolResult>
+        };
+        let name = syn::LitStr::new(&self.name, self.name_span);
+        let description = &self.description;
+        let params_doc = format!(
+            "The arguments of the `{}` tool, as `{fn_name}` takes them.",
+            self.name
+        );
+        let tool_doc = format!(
+            "The `{}` tool: runs `{fn_name}`. Register it with `ToolRegistry::register`.",
+            self.name
+        );
+        quote! {
+            #[doc = #params_doc]
+            #vis struct #params_ident {
+                #( #[allow(missing_docs)] #vis #field_idents: #field_types, )*
+            }
+
+            #params_impls
+
+            #[doc = #tool_doc]
+            #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
+            #vis struct #tool_ident;
+
+            #[automatically_derived]
+            impl ::tool_core::Tool for #tool_ident {
+                type Params = #params_ident;
+                type Details = #into_result::Details;
+
+                fn name(&self) -> &str {
+                    #name
+                }
+
+                fn description(&self) -> &str {
+                    #description
+                }
+
+                async fn execute(
+                    &self,
+                    __params: #params_ident,
+                    __ctx: ::tool_core::ToolContext,
+                ) -> ::core::result::Result<::tool_core::ToolOutput<Self::Details>, ::tool_core::ToolError> {
+                    let #params_ident { #(#field_idents),* } = __params;
+                    #into_result::into_tool_result(#fn_ident(#(#call_args),*).await)
+                }
+            }
+        }
+    }
+}
+
+/// `Some(by_ref)` when `ty` is `ToolContext` or `&ToolContext` (under any
+/// path, such as `tool_core::ToolContext`).
+fn context_type(ty: &Type) -> Option<bool> {
+    let (ty, by_ref) = match ty {
+        Type::Reference(reference) => (&*reference.elem, true),
+        other => (other, false),
+    };
+    match ty {
+        Type::Path(path)
+            if path.qself.is_none()
+                && path.path.segments.last().is_some_and(|last| {
+                    last.ident == "ToolContext" && last.arguments.is_none()
+                }) =>
+        {
+            Some(by_ref)
+        }
+        _ => None,
+    }
+}

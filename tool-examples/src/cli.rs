@@ -1,0 +1,190 @@
+//! The binary's command line: a handful of commands and flags, parsed by hand
+//! (an argument parser crate would cost more to build than this file).
+
+use std::path::PathBuf;
+
+/// What the binary was asked to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// No arguments: the seed's walkthrough.
+    Walkthrough,
+    /// `call`: run JSON-lines tool calls from stdin.
+    Call {
+        /// Where `read` is rooted.
+        root: PathBuf,
+        /// One call at a time instead of all at once.
+        sequential: bool,
+    },
+    /// `definitions`: print the tool definitions.
+    Definitions,
+    /// `--help` somewhere: print this text and exit 0.
+    Help(&'static str),
+}
+
+/// A command line that makes no sense; exit code 2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageError {
+    /// What was wrong, then the usage of the command concerned.
+    pub message: String,
+}
+
+pub const MAIN_HELP: &str = "\
+tool-examples: typed tool calling, shown on real tools (echo, upper, read)
+
+Usage: tool-examples [COMMAND]
+
+Commands:
+  (none)        walk through the seed's echo call, its result and three failures
+  call          run tool calls: ToolCall JSON lines on stdin, one result line each on stdout
+  definitions   print the tools' definitions as a JSON array
+  help          print this help
+
+Options:
+  -h, --help    print help (also after a command: tool-examples call --help)
+";
+
+pub const CALL_HELP: &str = "\
+Run tool calls read from stdin, one ToolCall JSON object per line:
+  {\"type\":\"toolCall\",\"id\":\"call-1\",\"name\":\"echo\",\"arguments\":{\"value\":\"Pi\"}}
+Each call is answered by one ToolResultMessage JSON line on stdout, in input order.
+Calls run in parallel; answers stream out as soon as every earlier one is written.
+A line that is not a tool call gets a paired error result when its \"id\" can be read,
+else {\"error\": ..., \"line\": N}. Blank lines are skipped. Exits 0 at end of input.
+
+Usage: tool-examples call [--root DIR] [--sequential]
+
+Options:
+  --root DIR      the directory `read` may read under (default: the current directory)
+  --sequential    run one call at a time, in input order
+  -h, --help      print help
+";
+
+pub const DEFINITIONS_HELP: &str = "\
+Print the example tools' definitions (name, description, JSON Schema of the
+parameters) as a JSON array, as a provider wants them.
+
+Usage: tool-examples definitions
+
+Options:
+  -h, --help    print help
+";
+
+/// Parses the arguments after the program name.
+pub fn parse<I, S>(args: I) -> Result<Command, UsageError>
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let mut args = args.into_iter().map(Into::into);
+    let Some(command) = args.next() else {
+        return Ok(Command::Walkthrough);
+    };
+    match command.as_str() {
+        "-h" | "--help" | "help" => Ok(Command::Help(MAIN_HELP)),
+        "call" => parse_call(args),
+        "definitions" => match args.next() {
+            None => Ok(Command::Definitions),
+            Some(flag) if is_help(&flag) => Ok(Command::Help(DEFINITIONS_HELP)),
+            Some(other) => Err(unexpected(&other, DEFINITIONS_HELP)),
+        },
+        other => Err(UsageError {
+            message: format!("unknown command '{other}'\n\n{}", usage_of(MAIN_HELP)),
+        }),
+    }
+}
+
+fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
+    let mut root = None;
+    let mut sequential = false;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            flag if is_help(flag) => return Ok(Command::Help(CALL_HELP)),
+            "--sequential" => sequential = true,
+            "--root" => match args.next() {
+                Some(dir) if !dir.starts_with('-') => root = Some(PathBuf::from(dir)),
+                _ => {
+                    return Err(UsageError {
+                        message: format!("'--root' needs a directory\n\n{}", usage_of(CALL_HELP)),
+                    });
+                }
+            },
+            other => match other.strip_prefix("--root=") {
+                Some(dir) if !dir.is_empty() => root = Some(PathBuf::from(dir)),
+                _ => return Err(unexpected(other, CALL_HELP)),
+            },
+        }
+    }
+    Ok(Command::Call {
+        root: root.unwrap_or_else(|| PathBuf::from(".")),
+        sequential,
+    })
+}
+
+fn is_help(arg: &str) -> bool {
+    arg == "-h" || arg == "--help"
+}
+
+fn unexpected(arg: &str, help: &str) -> UsageError {
+    UsageError {
+        message: format!("unexpected argument '{arg}'\n\n{}", usage_of(help)),
+    }
+}
+
+/// The `Usage:` line of a help text, with a pointer to `--help`.
+fn usage_of(help: &str) -> String {
+    let usage = help
+        .lines()
+        .find(|line| line.starts_with("Usage:"))
+        .unwrap_or("Usage: tool-examples [COMMAND]");
+    format!("{usage}\n\nFor more information, try '--help'.")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_and_flags() {
+        assert_eq!(parse(Vec::<String>::new()), Ok(Command::Walkthrough));
+        assert_eq!(parse(["definitions"]), Ok(Command::Definitions));
+        assert_eq!(
+            parse(["call", "--sequential", "--root", "/tmp"]),
+            Ok(Command::Call {
+                root: "/tmp".into(),
+                sequential: true
+            })
+        );
+        assert_eq!(
+            parse(["call", "--root=dir"]),
+            Ok(Command::Call {
+                root: "dir".into(),
+                sequential: false
+            })
+        );
+        assert_eq!(parse(["--help"]), Ok(Command::Help(MAIN_HELP)));
+        assert_eq!(parse(["call", "-h"]), Ok(Command::Help(CALL_HELP)));
+        assert_eq!(
+            parse(["definitions", "--help"]),
+            Ok(Command::Help(DEFINITIONS_HELP))
+        );
+    }
+
+    #[test]
+    fn mistakes_say_what_and_show_the_usage() {
+        let error = parse(["frobnicate"]).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("unknown command 'frobnicate'\n\nUsage: tool-examples [COMMAND]")
+        );
+        let error = parse(["call", "--fast"]).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("unexpected argument '--fast'\n\nUsage: tool-examples call")
+        );
+        let error = parse(["call", "--root"]).unwrap_err();
+        assert!(error.message.starts_with("'--root' needs a directory"));
+        assert!(parse(["definitions", "x"]).is_err());
+    }
+}

@@ -1,0 +1,18 @@
+//! `echo`: the seed's tool. Returns its value as text, with details saying
+//! where the text came from.
+
+use serde::Serialize;
+use tool_core::{ToolError, ToolOutput, text, tool};
+
+/// What `echo` tells the program besides the text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EchoDetails {
+    /// Always `"echo"`.
+    pub source: &'static str,
+}
+
+/// Echo one value
+#[tool]
+pub async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
+    Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
+}

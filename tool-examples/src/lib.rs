@@ -1,0 +1,32 @@
+//! Real example tools and the pieces of the `tool-examples` binary.
+//!
+//! - [`echo`](echo::echo) and [`upper`](upper::upper): tools written as
+//!   `#[tool]` functions.
+//! - [`read::ReadTool`]: a tool with state (its root directory), written as a
+//!   struct implementing `Tool` by hand.
+//! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands.
+
+pub mod call;
+pub mod cli;
+pub mod echo;
+pub mod read;
+pub mod upper;
+pub mod walkthrough;
+
+use std::path::Path;
+use tool_core::ToolRegistry;
+
+/// The example tools, with `read` rooted at `root` (which must exist).
+pub fn example_registry(root: &Path) -> std::io::Result<ToolRegistry> {
+    let mut tools = ToolRegistry::new();
+    tools
+        .register(echo::EchoTool)
+        .map_err(std::io::Error::other)?;
+    tools
+        .register(upper::UpperTool)
+        .map_err(std::io::Error::other)?;
+    tools
+        .register(read::ReadTool::new(root)?)
+        .map_err(std::io::Error::other)?;
+    Ok(tools)
+}
