@@ -172,7 +172,7 @@ fn param_value(ty: &syn::Type) -> TokenStream {
 
 /// The field's type with every token moved to `span`, so a trait error about
 /// the type is reported at an attribute (`min` on a `String` points at `min`).
-fn respanned(ty: &syn::Type, span: Span) -> TokenStream {
+pub(crate) fn respanned(ty: &syn::Type, span: Span) -> TokenStream {
     fn respan(tokens: TokenStream, span: Span) -> TokenStream {
         tokens
             .into_iter()
@@ -192,7 +192,7 @@ fn respanned(ty: &syn::Type, span: Span) -> TokenStream {
     respan(quote!(#ty), span)
 }
 
-fn first_span(tokens: &TokenStream) -> Span {
+pub(crate) fn first_span(tokens: &TokenStream) -> Span {
     tokens
         .clone()
         .into_iter()

@@ -10,7 +10,6 @@ use crate::internals::doc;
 use crate::params;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
-use syn::spanned::Spanned;
 use syn::{FnArg, Ident, ItemFn, Pat, ReturnType, Type, parse_quote};
 
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
@@ -84,11 +83,29 @@ impl<'a> ToolFn<'a> {
                 "the `async` keyword is missing: #[tool] functions are `async fn`",
             );
         }
-        if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        if !sig.generics.params.is_empty() {
             cx.error_spanned_by(
                 &sig.generics,
                 "#[tool] functions cannot be generic: each parameter needs one concrete type for its JSON Schema",
             );
+        }
+        if let Some(where_clause) = &sig.generics.where_clause {
+            cx.error_spanned_by(
+                where_clause,
+                "#[tool] functions cannot have a where clause: each parameter needs one concrete type for its JSON Schema",
+            );
+        }
+        if let syn::Safety::Unsafe(unsafe_token) = &sig.safety {
+            cx.error_spanned_by(
+                unsafe_token,
+                "#[tool] functions cannot be `unsafe`: a model's call could not uphold its contract",
+            );
+        }
+        if let Some(constness) = &sig.constness {
+            cx.error_spanned_by(constness, "#[tool] functions cannot be `const`");
+        }
+        if let Some(abi) = &sig.abi {
+            cx.error_spanned_by(abi, "#[tool] functions cannot have an `extern` ABI");
         }
         if let Some(variadic) = &sig.variadic {
             cx.error_spanned_by(variadic, "#[tool] functions cannot be variadic");
@@ -116,11 +133,16 @@ impl<'a> ToolFn<'a> {
                         inputs.push(Input::Context { by_ref });
                         continue;
                     }
-                    if let Type::Reference(reference) = &*typed.ty {
-                        cx.error_spanned_by(
+                    match &*typed.ty {
+                        Type::Reference(reference) => cx.error_spanned_by(
                             reference,
                             "a tool parameter is parsed into an owned value: use an owned type (`String`, not `&str`)",
-                        );
+                        ),
+                        Type::ImplTrait(impl_trait) => cx.error_spanned_by(
+                            impl_trait,
+                            "a tool parameter needs a concrete type for its JSON Schema, not `impl Trait`",
+                        ),
+                        _ => {}
                     }
                     match &*typed.pat {
                         Pat::Ident(pat) if pat.by_ref.is_none() && pat.subpat.is_none() => {
@@ -148,10 +170,17 @@ impl<'a> ToolFn<'a> {
             .description
             .or_else(|| doc::description(&function.attrs));
         if description.is_none() {
-            cx.error_spanned_by(
-                &sig.ident,
-                "a tool needs a description for the model: add a doc comment (`/// ...`) or `#[tool(description = \"...\")]`",
-            );
+            let computed_doc = function.attrs.iter().any(|attr| {
+                attr.path().is_ident("doc")
+                    && !matches!(&attr.meta, syn::Meta::NameValue(pair)
+                        if matches!(&pair.value, syn::Expr::Lit(_)))
+            });
+            let message = if computed_doc {
+                "a tool needs a description for the model, and this doc comment is computed (not a string literal): write `#[tool(description = \"...\")]`"
+            } else {
+                "a tool needs a description for the model: add a doc comment (`/// ...`) or `#[tool(description = \"...\")]`"
+            };
+            cx.error_spanned_by(&sig.ident, message);
         }
         let (name, name_span) = match attrs.name {
             Some(name) => (name.value(), name.span()),
@@ -204,17 +233,23 @@ impl<'a> ToolFn<'a> {
         let params_impls =
             params::expand(&derive_input).unwrap_or_else(syn::Error::into_compile_error);
 
+        // Fields are moved out of the parameters one by one, so no local
+        // binding of the user's names can shadow the context.
         let call_args = self.inputs.iter().map(|input| match input {
-            Input::Param(_, ident) => quote!(#ident),
+            Input::Param(_, ident) => quote!(__params.#ident),
             Input::Context { by_ref: true } => quote!(&__ctx),
             Input::Context { by_ref: false } => quote!(__ctx),
         });
-        let output = self.output;
-        let into_result = quote_spanned! {output.span()=>
-            <#output as ::tool_core::__private::IntoToolResult>
-        };
         let name = syn::LitStr::new(&self.name, self.name_span);
-        let description = &self.description;
+        let tool_impl = tool_impl(
+            self.output,
+            &tool_ident,
+            &params_ident,
+            &name,
+            &self.description,
+            quote!(#fn_ident(#(#call_args),*)),
+        );
+
         let params_doc = format!(
             "The arguments of the `{}` tool, as `{fn_name}` takes them.",
             self.name
@@ -235,6 +270,29 @@ impl<'a> ToolFn<'a> {
             #[derive(::core::clone::Clone, ::core::marker::Copy, ::core::fmt::Debug, ::core::default::Default)]
             #vis struct #tool_ident;
 
+            #tool_impl
+        }
+    }
+}
+
+/// The `Tool` impl, spanned at the return type: every obligation it raises
+/// about that type is reported there.
+fn tool_impl(
+    output: &Type,
+    tool_ident: &Ident,
+    params_ident: &Ident,
+    name: &syn::LitStr,
+    description: &str,
+    call: TokenStream,
+) -> TokenStream {
+    // One span for every token of the return type too: rustc then reports
+    // the identical obligations this impl raises about it once.
+    let span = params::first_span(&output.to_token_stream());
+    let output = params::respanned(output, span);
+    let into_result = quote_spanned! {span=>
+        <#output as ::tool_core::__private::IntoToolResult>
+    };
+    quote_spanned! {span=>
             #[automatically_derived]
             impl ::tool_core::Tool for #tool_ident {
                 type Params = #params_ident;
@@ -253,11 +311,9 @@ impl<'a> ToolFn<'a> {
                     __params: #params_ident,
                     __ctx: ::tool_core::ToolContext,
                 ) -> ::core::result::Result<::tool_core::ToolOutput<Self::Details>, ::tool_core::ToolError> {
-                    let #params_ident { #(#field_idents),* } = __params;
-                    #into_result::into_tool_result(#fn_ident(#(#call_args),*).await)
+                    #into_result::into_tool_result(#call.await)
                 }
             }
-        }
     }
 }
 

@@ -25,10 +25,14 @@ enum Line {
     Answer(String),
 }
 
-/// One output line, in input order: ready, or still running.
+/// One output line, in input order.
 enum Pending {
+    /// Known already.
     Ready(String),
+    /// Running on its own task (parallel mode).
     Running(JoinHandle<String>),
+    /// To run when its turn comes (sequential mode).
+    Queued(ToolCall),
 }
 
 /// Reads calls from `input` until it ends, writing one line per call to
@@ -44,61 +48,45 @@ where
     R: AsyncBufRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin,
 {
-    match mode {
-        ExecutionMode::Sequential => {
-            let mut lines = LineReader::new(input);
-            while let Some(line) = lines.next().await? {
-                let answer = match line {
-                    Line::Blank => continue,
-                    Line::Answer(answer) => answer,
-                    Line::Call(call) => run_one(&call, &registry).await,
-                };
-                write_line(&mut output, &answer).await?;
-                output.flush().await?;
+    let (sender, mut receiver) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
+    let reader_registry = Arc::clone(&registry);
+    let reader = tokio::spawn(async move {
+        let mut lines = LineReader::new(input);
+        while let Some(line) = lines.next().await? {
+            let pending = match line {
+                Line::Blank => continue,
+                Line::Answer(answer) => Pending::Ready(answer),
+                Line::Call(call) if mode == ExecutionMode::Sequential => Pending::Queued(call),
+                Line::Call(call) => {
+                    let registry = Arc::clone(&reader_registry);
+                    Pending::Running(tokio::spawn(async move { run_one(&call, &registry).await }))
+                }
+            };
+            if sender.send(pending).await.is_err() {
+                break;
             }
-            Ok(())
         }
-        ExecutionMode::Parallel => {
-            let (sender, mut receiver) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
-            let reader = tokio::spawn(async move {
-                let mut lines = LineReader::new(input);
-                while let Some(line) = lines.next().await? {
-                    let pending = match line {
-                        Line::Blank => continue,
-                        Line::Answer(answer) => Pending::Ready(answer),
-                        Line::Call(call) => {
-                            let registry = Arc::clone(&registry);
-                            Pending::Running(tokio::spawn(async move {
-                                run_one(&call, &registry).await
-                            }))
-                        }
-                    };
-                    if sender.send(pending).await.is_err() {
-                        break;
-                    }
-                }
-                std::io::Result::Ok(())
-            });
-            while let Some(pending) = receiver.recv().await {
-                let answer = match pending {
-                    Pending::Ready(answer) => answer,
-                    Pending::Running(task) => task.await.unwrap_or_else(|error| {
-                        json!({"error": format!("a call's task failed: {error}")}).to_string()
-                    }),
-                };
-                write_line(&mut output, &answer).await?;
-                // Flush when nothing else is ready, so answers stream out
-                // without a write per line under load.
-                if receiver.is_empty() {
-                    output.flush().await?;
-                }
-            }
+        std::io::Result::Ok(())
+    });
+    while let Some(pending) = receiver.recv().await {
+        let answer = match pending {
+            Pending::Ready(answer) => answer,
+            Pending::Queued(call) => run_one(&call, &registry).await,
+            Pending::Running(task) => task.await.unwrap_or_else(|error| {
+                json!({"error": format!("a call's task failed: {error}")}).to_string()
+            }),
+        };
+        write_line(&mut output, &answer).await?;
+        // Flush when nothing else has arrived yet, so answers stream out
+        // promptly without a write per line under load.
+        if receiver.is_empty() {
             output.flush().await?;
-            reader.await.map_err(|error| {
-                std::io::Error::other(format!("the input reader failed: {error}"))
-            })?
         }
     }
+    output.flush().await?;
+    reader
+        .await
+        .map_err(|error| std::io::Error::other(format!("the input reader failed: {error}")))?
 }
 
 async fn run_one(call: &ToolCall, registry: &ToolRegistry) -> String {

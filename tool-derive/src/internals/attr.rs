@@ -463,8 +463,18 @@ pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         match key.as_str() {
             "name" => {
                 if let Some(text) = string_value(cx, &meta, "name")? {
-                    if text.value().is_empty() {
+                    let value = text.value();
+                    if value.is_empty() {
                         cx.error_spanned_by(&text, "a tool's `name` cannot be empty");
+                    } else if value.len() > 64
+                        || !value
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    {
+                        cx.error_spanned_by(
+                            &text,
+                            "a tool's `name` may hold only ASCII letters, digits, `_` and `-`, at most 64 of them, as LLM providers require",
+                        );
                     } else {
                         name.set(&meta.path, text);
                     }
@@ -472,7 +482,11 @@ pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
             }
             "description" => {
                 if let Some(text) = string_value(cx, &meta, "description")? {
-                    description.set(&meta.path, text.value());
+                    if text.value().trim().is_empty() {
+                        cx.error_spanned_by(&text, "a tool's `description` cannot be empty: the model reads it to decide when to call the tool");
+                    } else {
+                        description.set(&meta.path, text.value());
+                    }
                 }
             }
             _ => {

@@ -45,6 +45,7 @@ pub fn read_window(
         request,
         limit,
         out: Vec::new(),
+        pending: Vec::new(),
         shown: 0,
         first_line: 0,
         last_line: 0,
@@ -80,6 +81,9 @@ struct Scan {
     request: Request,
     limit: usize,
     out: Vec<u8>,
+    /// The line being read, while it is in the window (at most one byte
+    /// past the cap is kept: enough to know it does not fit).
+    pending: Vec<u8>,
     shown: usize,
     first_line: usize,
     last_line: usize,
@@ -101,10 +105,13 @@ impl Scan {
             } else {
                 piece
             };
-            if !self.stopped && self.line >= self.request.offset {
-                self.show(content);
+            if self.in_window() {
+                let room = (MAX_BYTES + 1).saturating_sub(self.pending.len());
+                self.pending
+                    .extend_from_slice(&content[..content.len().min(room)]);
             }
             if ends_line {
+                self.end_line();
                 self.line += 1;
                 self.mid_line = false;
             } else {
@@ -113,38 +120,47 @@ impl Scan {
         }
     }
 
-    fn show(&mut self, content: &[u8]) {
-        if !self.mid_line {
-            // A new line starts: is there room for it?
-            if self.shown == self.limit {
-                self.stopped = true;
-                return;
-            }
-            if self.shown > 0 {
-                // Room for the separator and at least one byte, or stop here.
-                if self.out.len() + 1 >= MAX_BYTES {
-                    self.stopped = true;
-                    return;
-                }
+    fn in_window(&self) -> bool {
+        !self.stopped && self.line >= self.request.offset
+    }
+
+    /// The line just read is shown whole if it fits; a line too long to
+    /// fit even alone is cut (and shown first); otherwise the window stops
+    /// before it, so reading on from the note loses nothing.
+    fn end_line(&mut self) {
+        if !self.in_window() {
+            return;
+        }
+        let line = std::mem::take(&mut self.pending);
+        if self.shown == self.limit {
+            self.stopped = true;
+            return;
+        }
+        let separator = usize::from(self.shown > 0);
+        if self.out.len() + separator + line.len() <= MAX_BYTES {
+            if separator == 1 {
                 self.out.push(b'\n');
             }
-            if self.shown == 0 {
-                self.first_line = self.line;
-            }
-            self.last_line = self.line;
-            self.shown += 1;
-        }
-        let room = MAX_BYTES.saturating_sub(self.out.len());
-        if content.len() > room {
-            self.out.extend_from_slice(&content[..room]);
+            self.out.extend_from_slice(&line);
+        } else if self.shown == 0 {
+            self.out.extend_from_slice(&line[..MAX_BYTES]);
             self.cut_line = Some(self.line);
             self.stopped = true;
         } else {
-            self.out.extend_from_slice(content);
+            self.stopped = true;
+            return;
         }
+        if self.shown == 0 {
+            self.first_line = self.line;
+        }
+        self.last_line = self.line;
+        self.shown += 1;
     }
 
     fn finish(mut self) -> Window {
+        if self.mid_line {
+            self.end_line();
+        }
         let total_lines = if self.mid_line {
             self.line
         } else {
@@ -248,6 +264,15 @@ mod tests {
         assert_eq!(window.cut_line, Some(1));
         assert_eq!(window.text.len(), MAX_BYTES);
         assert!(window.text.chars().all(|c| c == 'é'));
+    }
+
+    #[test]
+    fn stops_before_a_line_that_does_not_fit() {
+        let text = format!("{}\n", "x".repeat(99)).repeat(1000);
+        let window = read(text.as_bytes(), 1, 2000).unwrap();
+        assert_eq!(window.last_line, 512);
+        assert_eq!(window.cut_line, None);
+        assert_eq!(window.text.len(), 512 * 100 - 1);
     }
 
     #[test]

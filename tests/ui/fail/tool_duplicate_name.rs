@@ -1,0 +1,11 @@
+use tool_core::tool;
+
+/// Echo one value
+#[tool(name = "echo", name = "repeat")]
+async fn echo(value: String) -> String {
+    value
+}
+
+fn main() {
+    let _ = echo(String::new());
+}

@@ -1,0 +1,11 @@
+use tool_core::tool;
+
+/// Echo one value
+#[tool]
+async fn echo(#[param(alias = "v")] value: String) -> String {
+    value
+}
+
+fn main() {
+    let _ = echo(String::new());
+}

@@ -1,0 +1,630 @@
+//! The `tool-examples` binary end to end, as a child process.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+use tool_examples::cli::{CALL_HELP, DEFINITIONS_HELP, MAIN_HELP};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+/// Far more than any run needs; only there so a hang fails instead of
+/// blocking the suite.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+fn spawn(args: &[&str], dir: &Path) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts")
+}
+
+fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        source.read_to_end(&mut bytes).unwrap();
+        bytes
+    })
+}
+
+/// Waits for `child` to exit, killing it (and failing) after [`TIMEOUT`].
+fn wait(child: &mut Child) -> ExitStatus {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("tool-examples did not exit within {TIMEOUT:?}");
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Runs the binary in `dir` with `input` on stdin (then closed).
+fn run_in(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Run {
+    let mut child = spawn(args, dir);
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.as_ref().to_vec();
+    // Writing may fail with a broken pipe when the binary exits early (a
+    // usage error): that is for the assertions on its output to judge.
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let stdout = drain(child.stdout.take().unwrap());
+    let stderr = drain(child.stderr.take().unwrap());
+    let status = wait(&mut child);
+    writer.join().unwrap();
+    Run {
+        status,
+        stdout: String::from_utf8(stdout.join().unwrap()).unwrap(),
+        stderr: String::from_utf8(stderr.join().unwrap()).unwrap(),
+    }
+}
+
+fn run(args: &[&str]) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    run_in(dir.path(), args, "")
+}
+
+// ------------------------------------------------------------ walkthrough
+
+#[test]
+fn no_arguments_prints_the_walkthrough() {
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    let stdout = &out.stdout;
+    let headers = [
+        "== The tools, as a provider sees them (ToolRegistry::definitions) ==",
+        "== 1. The seed's echo call: lookup, parse (\"ignored\" is dropped), execute ==",
+        "== 2. A wrong argument type: parse stops the call before echo runs ==",
+        "== 3. An unknown tool: nothing runs, and the result keeps the name asked for ==",
+        "== 4. A tool that fails: its error is paired with the call like any result ==",
+    ];
+    let mut at = 0;
+    for header in headers {
+        let found = stdout[at..]
+            .find(header)
+            .unwrap_or_else(|| panic!("missing, or out of order: {header}\n{stdout}"));
+        at += found + header.len();
+    }
+    // The seed's call, as written, and each case's result, in order.
+    let expected_in_order = [
+        r#""name": "echo""#,
+        r#""name": "upper""#,
+        r#""name": "read""#,
+        r#""ignored": "drop me""#,
+        r#""toolCallId": "call-1""#,
+        r#""text": "Pi""#,
+        r#""source": "echo""#,
+        r#""isError": false"#,
+        r#""value": 1"#,
+        r#""text": "Tool echo failed: value: expected string, got number""#,
+        r#""isError": true"#,
+        r#""toolName": "missing""#,
+        r#""text": "Tool missing failed: unknown tool""#,
+        r#""error": "unknown tool""#,
+        r#""text": "Tool echo failed: exploded""#,
+        r#""error": "exploded""#,
+    ];
+    let mut at = 0;
+    for line in expected_in_order {
+        let found = stdout[at..]
+            .find(line)
+            .unwrap_or_else(|| panic!("missing, or out of order: {line}\n{stdout}"));
+        at += found + line.len();
+    }
+    // Four results, each paired with call-1.
+    assert_eq!(stdout.matches(r#""toolCallId": "call-1""#).count(), 4);
+    assert_eq!(stdout.matches(r#""role": "toolResult""#).count(), 4);
+    assert!(stdout.ends_with(
+        "\nEvery call got exactly one result with its own toolCallId. Try: tool-examples call --help\n"
+    ));
+}
+
+// ------------------------------------------------------------ definitions
+
+#[test]
+fn definitions_prints_the_registrys_definitions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_in(dir.path(), &["definitions"], "");
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    let printed: Value = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<&str> = printed
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|definition| definition["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["echo", "upper", "read"]);
+    let registry = tool_examples::example_registry(dir.path()).unwrap();
+    assert_eq!(
+        printed,
+        serde_json::to_value(registry.definitions()).unwrap()
+    );
+    // Pretty-printed as serde_json does it, keys in their written order.
+    assert_eq!(
+        out.stdout,
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&registry.definitions()).unwrap()
+        )
+    );
+}
+
+// ------------------------------------------------------------------ call
+
+/// What one output line must be.
+enum Expect {
+    /// A paired result for this id: its first text, and whether an error.
+    Result {
+        id: String,
+        name: String,
+        text: String,
+        is_error: bool,
+    },
+    /// A paired error for an invalid call with this id and name, its text
+    /// starting with `starts`.
+    InvalidCall {
+        id: String,
+        name: String,
+        starts: String,
+    },
+    /// `{"error": ..., "line": N}`, the error starting with this.
+    LineError { line: usize, starts: String },
+}
+
+const HELLO: &str = "hello from the root\nsecond line\n";
+
+/// 200 mixed lines, plus blank ones; returns the input and what each
+/// output line must be, in order.
+fn mixed_input() -> (String, Vec<Expect>) {
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    let mut line_number = 0;
+    fn push(input: &mut String, line_number: &mut usize, line: String) -> usize {
+        input.push_str(&line);
+        input.push('\n');
+        *line_number += 1;
+        *line_number
+    }
+    for i in 0..200 {
+        let id = format!("call-{i}");
+        // A blank line every seventh, and a whitespace-only one every 13th.
+        if i % 7 == 3 {
+            push(&mut input, &mut line_number, String::new());
+        }
+        if i % 13 == 5 {
+            push(&mut input, &mut line_number, "   \t ".into());
+        }
+        if i == 100 {
+            let number = push(&mut input, &mut line_number, "this is not JSON {".into());
+            expected.push(Expect::LineError {
+                line: number,
+                starts: format!("line {number}: invalid JSON: "),
+            });
+            continue;
+        }
+        let (line, expect) = match i % 9 {
+            0 => (
+                json!({"type": "toolCall", "id": id, "name": "echo", "arguments": {"value": format!("v{i}")}}),
+                Expect::Result {
+                    id,
+                    name: "echo".into(),
+                    text: format!("v{i}"),
+                    is_error: false,
+                },
+            ),
+            1 => (
+                json!({"id": id, "name": "upper", "arguments": {"text": format!("abc {i}")}}),
+                Expect::Result {
+                    id,
+                    name: "upper".into(),
+                    text: format!("ABC {i}"),
+                    is_error: false,
+                },
+            ),
+            2 => (
+                json!({"type": "toolCall", "id": id, "name": "read", "arguments": {"path": "hello.txt"}}),
+                Expect::Result {
+                    id,
+                    name: "read".into(),
+                    text: "hello from the root\nsecond line".into(),
+                    is_error: false,
+                },
+            ),
+            3 => (
+                json!({"type": "toolCall", "id": id, "name": "nope", "arguments": {}}),
+                Expect::Result {
+                    id,
+                    name: "nope".into(),
+                    text: "Tool nope failed: unknown tool".into(),
+                    is_error: true,
+                },
+            ),
+            4 => (
+                json!({"type": "toolCall", "id": id, "name": "echo", "arguments": {"value": i}}),
+                Expect::Result {
+                    id,
+                    name: "echo".into(),
+                    text: "Tool echo failed: value: expected string, got number".into(),
+                    is_error: true,
+                },
+            ),
+            5 if i % 2 == 0 => (
+                // JSON with an id, but no call: no name.
+                json!({"id": id, "arguments": {}}),
+                Expect::InvalidCall {
+                    id,
+                    name: String::new(),
+                    starts: "Tool call failed: invalid tool call: missing field `name`".into(),
+                },
+            ),
+            5 => (
+                // JSON with an id and a name, but not a call.
+                json!({"type": "toolResult", "id": id, "name": "echo"}),
+                Expect::InvalidCall {
+                    id,
+                    name: "echo".into(),
+                    starts: r#"Tool echo failed: invalid tool call: expected "type": "toolCall", got "toolResult""#.into(),
+                },
+            ),
+            6 => {
+                let number = line_number + 1;
+                (
+                    json!({"hello": i}),
+                    Expect::LineError {
+                        line: number,
+                        starts: format!("line {number}: not a tool call: "),
+                    },
+                )
+            }
+            7 => (
+                json!({"type": "toolCall", "id": id, "name": "read", "arguments": {"path": "../escape.txt"}}),
+                Expect::Result {
+                    id,
+                    name: "read".into(),
+                    text: "Tool read failed: the path is outside the root directory".into(),
+                    is_error: true,
+                },
+            ),
+            _ => (
+                // A slow-ish call next to fast ones: a read of a larger file.
+                json!({"type": "toolCall", "id": id, "name": "read", "arguments": {"path": "big.txt", "limit": 1}}),
+                Expect::Result {
+                    id,
+                    name: "read".into(),
+                    text: "row\n\n[Showing lines 1-1 of 50000. Use offset=2 to read on.]".into(),
+                    is_error: false,
+                },
+            ),
+        };
+        push(&mut input, &mut line_number, line.to_string());
+        expected.push(expect);
+    }
+    push(&mut input, &mut line_number, String::new());
+    (input, expected)
+}
+
+fn check_call_output(stdout: &str, expected: &[Expect]) {
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), expected.len(), "one output line per call");
+    assert!(stdout.ends_with('\n'));
+    for (index, (line, expect)) in lines.iter().zip(expected).enumerate() {
+        let value: Value = serde_json::from_str(line)
+            .unwrap_or_else(|error| panic!("output line {index} is not JSON ({error}): {line}"));
+        match expect {
+            Expect::Result {
+                id,
+                name,
+                text,
+                is_error,
+            } => {
+                assert_eq!(value["role"], "toolResult", "{line}");
+                assert_eq!(value["toolCallId"], id.as_str(), "{line}");
+                assert_eq!(value["toolName"], name.as_str(), "{line}");
+                assert_eq!(
+                    value["content"],
+                    json!([{"type": "text", "text": text}]),
+                    "{line}"
+                );
+                assert_eq!(value["isError"], *is_error, "{line}");
+            }
+            Expect::InvalidCall { id, name, starts } => {
+                assert_eq!(value["role"], "toolResult", "{line}");
+                assert_eq!(value["toolCallId"], id.as_str(), "{line}");
+                assert_eq!(value["toolName"], name.as_str(), "{line}");
+                assert_eq!(value["isError"], true, "{line}");
+                assert_eq!(value["content"].as_array().unwrap().len(), 1, "{line}");
+                let text = value["content"][0]["text"].as_str().unwrap();
+                assert!(text.starts_with(starts.as_str()), "{line}");
+            }
+            Expect::LineError {
+                line: number,
+                starts,
+            } => {
+                assert_eq!(value["line"], *number, "{line}");
+                let error = value["error"].as_str().unwrap();
+                assert!(error.starts_with(starts.as_str()), "{line}");
+                assert_eq!(value.as_object().unwrap().len(), 2, "{line}");
+            }
+        }
+    }
+}
+
+fn call_root() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("root")).unwrap();
+    std::fs::write(dir.path().join("root/hello.txt"), HELLO).unwrap();
+    std::fs::write(dir.path().join("root/big.txt"), "row\n".repeat(50_000)).unwrap();
+    std::fs::write(dir.path().join("escape.txt"), "outside").unwrap();
+    dir
+}
+
+#[test]
+fn call_answers_every_line_in_order() {
+    let dir = call_root();
+    let root = dir.path().join("root");
+    let (input, expected) = mixed_input();
+    assert!(expected.len() >= 200);
+    let out = run_in(
+        dir.path(),
+        &["call", "--root", root.to_str().unwrap()],
+        &input,
+    );
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    check_call_output(&out.stdout, &expected);
+}
+
+#[test]
+fn call_sequential_answers_every_line_in_order() {
+    let dir = call_root();
+    let root = format!("--root={}", dir.path().join("root").display());
+    let (input, expected) = mixed_input();
+    let out = run_in(dir.path(), &["call", "--sequential", &root], &input);
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    check_call_output(&out.stdout, &expected);
+}
+
+#[test]
+fn call_reads_under_the_current_directory_by_default() {
+    let dir = call_root();
+    let input = r#"{"id":"c1","name":"read","arguments":{"path":"root/hello.txt","limit":1}}"#;
+    let out = run_in(dir.path(), &["call"], format!("{input}\n"));
+    assert!(out.status.success(), "{}", out.stderr);
+    let value: Value = serde_json::from_str(out.stdout.trim_end()).unwrap();
+    assert_eq!(value["toolCallId"], "c1");
+    assert_eq!(
+        value["details"],
+        json!({"path": "root/hello.txt", "firstLine": 1, "lastLine": 1, "totalLines": 2, "truncated": true})
+    );
+}
+
+#[test]
+fn call_answers_the_exact_seed_line_and_a_last_line_without_newline() {
+    let dir = call_root();
+    let input = concat!(
+        r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#,
+        "\n",
+        r#"{"type":"toolCall","id":"call-2","name":"upper","arguments":{"text":"pi"}}"#,
+    );
+    let out = run_in(dir.path(), &["call"], input);
+    assert!(out.status.success(), "{}", out.stderr);
+    let lines: Vec<Value> = out
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    let mut first = lines[0].clone();
+    assert!(first["timestamp"].is_u64());
+    first.as_object_mut().unwrap().remove("timestamp");
+    assert_eq!(
+        first,
+        json!({
+            "role": "toolResult", "toolCallId": "call-1", "toolName": "echo",
+            "content": [{"type": "text", "text": "Pi"}],
+            "details": {"source": "echo"}, "isError": false,
+        })
+    );
+    assert_eq!(lines[1]["content"][0]["text"], "PI");
+    assert_eq!(lines[1]["toolCallId"], "call-2");
+}
+
+#[test]
+fn call_answers_a_line_that_is_not_utf8_and_goes_on() {
+    let mut input = b"{\"id\":\"a\",\"name\":\"echo\",\"arguments\":{\"value\":\"x\"}}\n".to_vec();
+    input.extend_from_slice(b"caf\xe9\n");
+    input.extend_from_slice(b"{\"id\":\"b\",\"name\":\"upper\",\"arguments\":{\"text\":\"y\"}}\n");
+    for args in [&["call"][..], &["call", "--sequential"][..]] {
+        let out = run_in(tempfile::tempdir().unwrap().path(), args, &input);
+        assert!(out.status.success(), "{}", out.stderr);
+        let lines: Vec<&str> = out.stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{}", out.stdout);
+        assert!(lines[0].contains(r#""toolCallId":"a""#), "{}", lines[0]);
+        assert_eq!(
+            lines[1],
+            r#"{"error":"line 2: the line is not valid UTF-8","line":2}"#
+        );
+        assert!(lines[2].contains(r#""text":"Y""#), "{}", lines[2]);
+    }
+}
+
+#[test]
+fn call_with_empty_input_prints_nothing() {
+    let out = run_in(tempfile::tempdir().unwrap().path(), &["call"], "");
+    assert!(out.status.success(), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+}
+
+#[test]
+fn call_with_a_missing_root_fails_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-such-dir");
+    let out = run_in(
+        dir.path(),
+        &["call", "--root", missing.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert!(
+        out.stderr.starts_with(&format!(
+            "error: --root {}: No such file or directory",
+            missing.display()
+        )),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+
+    // A file is no root either.
+    let file = dir.path().join("file.txt");
+    std::fs::write(&file, "x").unwrap();
+    let out = run_in(dir.path(), &["call", "--root", file.to_str().unwrap()], "");
+    assert_eq!(out.status.code(), Some(1), "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with(&format!("error: --root {}: ", file.display())),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("not a directory"), "{}", out.stderr);
+}
+
+// ----------------------------------------------------------- help, usage
+
+#[test]
+fn help_prints_usage_and_exits_0() {
+    for (args, help) in [
+        (&["--help"][..], MAIN_HELP),
+        (&["-h"][..], MAIN_HELP),
+        (&["help"][..], MAIN_HELP),
+        (&["call", "--help"][..], CALL_HELP),
+        (&["call", "--sequential", "-h"][..], CALL_HELP),
+        (&["definitions", "--help"][..], DEFINITIONS_HELP),
+    ] {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}: {}", out.stderr);
+        assert_eq!(out.stdout, help, "{args:?}");
+        assert_eq!(out.stderr, "", "{args:?}");
+    }
+    assert!(MAIN_HELP.contains("Usage: tool-examples [COMMAND]"));
+    assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential]"));
+    assert!(DEFINITIONS_HELP.contains("Usage: tool-examples definitions"));
+}
+
+#[test]
+fn unknown_commands_and_flags_are_usage_errors() {
+    for (args, stderr) in [
+        (
+            &["frobnicate"][..],
+            "error: unknown command 'frobnicate'\n\nUsage: tool-examples [COMMAND]\n\nFor more information, try '--help'.\n",
+        ),
+        (
+            &["call", "--fast"][..],
+            "error: unexpected argument '--fast'\n\nUsage: tool-examples call [--root DIR] [--sequential]\n\nFor more information, try '--help'.\n",
+        ),
+        (
+            &["call", "--root"][..],
+            "error: '--root' needs a directory\n\nUsage: tool-examples call [--root DIR] [--sequential]\n\nFor more information, try '--help'.\n",
+        ),
+        (
+            &["definitions", "--json"][..],
+            "error: unexpected argument '--json'\n\nUsage: tool-examples definitions\n\nFor more information, try '--help'.\n",
+        ),
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.stdout, "", "{args:?}");
+        assert_eq!(out.stderr, stderr, "{args:?}");
+    }
+    // An unknown flag before any command.
+    let out = run(&["--verbose"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(out.stdout, "");
+    assert!(out.stderr.contains("'--verbose'"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("Usage: tool-examples [COMMAND]"),
+        "{}",
+        out.stderr
+    );
+}
+
+// --------------------------------------------------------------- streaming
+
+/// Writes one call at a time and reads its answer while stdin stays open.
+fn answers_stream(args: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = spawn(args, dir.path());
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stderr = drain(child.stderr.take().unwrap());
+    let (sender, answers) = mpsc::channel();
+    let reader = thread::spawn(move || {
+        let mut lines = BufReader::new(stdout);
+        loop {
+            let mut line = String::new();
+            if lines.read_line(&mut line).unwrap() == 0 {
+                break;
+            }
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    for id in ["first", "second"] {
+        let call =
+            json!({"type": "toolCall", "id": id, "name": "upper", "arguments": {"text": id}});
+        writeln!(stdin, "{call}").unwrap();
+        stdin.flush().unwrap();
+        let answer = match answers.recv_timeout(Duration::from_secs(10)) {
+            Ok(answer) => answer,
+            Err(error) => {
+                child.kill().unwrap();
+                child.wait().unwrap();
+                panic!("{args:?}: no answer to '{id}' while stdin is open: {error}");
+            }
+        };
+        let value: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(value["toolCallId"], id);
+        assert_eq!(value["content"][0]["text"], id.to_uppercase());
+    }
+    // Still running, waiting for more input.
+    assert!(child.try_wait().unwrap().is_none());
+    drop(stdin);
+    let status = wait(&mut child);
+    reader.join().unwrap();
+    assert!(answers.try_recv().is_err(), "nothing more is written");
+    let stderr = String::from_utf8(stderr.join().unwrap()).unwrap();
+    assert!(status.success(), "{args:?}: {status:?} {stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn call_streams_answers_before_input_ends() {
+    answers_stream(&["call"]);
+}
+
+#[test]
+fn call_sequential_streams_answers_before_input_ends() {
+    answers_stream(&["call", "--sequential"]);
+}
