@@ -55,9 +55,18 @@ pub async fn execute_tool_call(
     let Some(tool) = registry.get(&call.name) else {
         return ToolResultMessage::failure(call, "unknown tool");
     };
+    let decoded;
+    let arguments = match decode_string_arguments(&call.arguments) {
+        None => &call.arguments,
+        Some(Ok(value)) => {
+            decoded = value;
+            &decoded
+        }
+        Some(Err(problem)) => return ToolResultMessage::failure(call, &problem),
+    };
     // A user-written `ParamValue` could panic while parsing; that is the
     // call's failure, not the executor's.
-    let prepared = match catch_unwind(AssertUnwindSafe(|| tool.prepare(&call.arguments))) {
+    let prepared = match catch_unwind(AssertUnwindSafe(|| tool.prepare(arguments))) {
         Ok(Ok(prepared)) => prepared,
         Ok(Err(problems)) => return ToolResultMessage::failure(call, &problems.to_string()),
         Err(payload) => return panicked(call, &*payload),
@@ -98,6 +107,20 @@ pub async fn execute_tool_calls(
         }
     }
     results
+}
+
+/// Arguments written as a JSON string (OpenAI sends them so) are decoded
+/// first. Text that looks like a JSON object but is not valid JSON is
+/// reported with the JSON error's line and column; any other string is left
+/// for parse to refuse (`arguments: expected object, got string`).
+fn decode_string_arguments(arguments: &Value) -> Option<Result<Value, String>> {
+    let Value::String(text) = arguments else {
+        return None;
+    };
+    if !text.trim_start().starts_with('{') {
+        return None;
+    }
+    Some(serde_json::from_str(text).map_err(|error| format!("arguments: invalid JSON: {error}")))
 }
 
 fn success(call: &ToolCall, output: ToolOutput<Value>) -> ToolResultMessage {

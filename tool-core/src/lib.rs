@@ -95,6 +95,7 @@ mod impls;
 mod message;
 mod params;
 mod path;
+pub mod providers;
 mod registry;
 mod suggest;
 mod tool;

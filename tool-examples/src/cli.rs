@@ -2,6 +2,7 @@
 //! (an argument parser crate would cost more to build than this file).
 
 use std::path::PathBuf;
+use tool_core::providers::ProviderFormat;
 
 /// What the binary was asked to do.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,8 +16,11 @@ pub enum Command {
         /// One call at a time instead of all at once.
         sequential: bool,
     },
-    /// `definitions`: print the tool definitions.
-    Definitions,
+    /// `definitions`: print the tool definitions in a provider's format.
+    Definitions {
+        /// Which format.
+        format: ProviderFormat,
+    },
     /// `--help` somewhere: print this text and exit 0.
     Help(&'static str),
 }
@@ -36,7 +40,7 @@ Usage: tool-examples [COMMAND]
 Commands:
   (none)        walk through the seed's echo call, its result and three failures
   call          run tool calls: ToolCall JSON lines on stdin, one result line each on stdout
-  definitions   print the tools' definitions as a JSON array
+  definitions   print the tools' definitions, in a provider's format
   help          print this help
 
 Options:
@@ -61,12 +65,16 @@ Options:
 
 pub const DEFINITIONS_HELP: &str = "\
 Print the example tools' definitions (name, description, JSON Schema of the
-parameters) as a JSON array, as a provider wants them.
+parameters) in a provider's format: a JSON array of tool definitions (for
+Gemini, the object that wraps functionDeclarations). What a format cannot
+express is listed on stderr, one line per change.
 
-Usage: tool-examples definitions
+Usage: tool-examples definitions [--format FORMAT]
 
 Options:
-  -h, --help    print help
+  --format FORMAT   neutral (default), openai, openai-strict, openai-responses,
+                    openai-responses-strict, anthropic, gemini, gemini-legacy, mcp
+  -h, --help        print help
 ";
 
 /// Parses the arguments after the program name.
@@ -82,11 +90,7 @@ where
     match command.as_str() {
         "-h" | "--help" | "help" => Ok(Command::Help(MAIN_HELP)),
         "call" => parse_call(args),
-        "definitions" => match args.next() {
-            None => Ok(Command::Definitions),
-            Some(flag) if is_help(&flag) => Ok(Command::Help(DEFINITIONS_HELP)),
-            Some(other) => Err(unexpected(&other, DEFINITIONS_HELP)),
-        },
+        "definitions" => parse_definitions(args),
         other => Err(UsageError {
             message: format!("unknown command '{other}'\n\n{}", usage_of(MAIN_HELP)),
         }),
@@ -120,6 +124,32 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
     })
 }
 
+fn parse_definitions(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
+    let mut format = ProviderFormat::Neutral;
+    while let Some(arg) = args.next() {
+        let value = match arg.as_str() {
+            flag if is_help(flag) => return Ok(Command::Help(DEFINITIONS_HELP)),
+            "--format" => args.next(),
+            other => match other.strip_prefix("--format=") {
+                Some(value) => Some(value.to_owned()),
+                None => return Err(unexpected(other, DEFINITIONS_HELP)),
+            },
+        };
+        let Some(value) = value else {
+            return Err(UsageError {
+                message: format!(
+                    "'--format' needs a format\n\n{}",
+                    usage_of(DEFINITIONS_HELP)
+                ),
+            });
+        };
+        format = value.parse().map_err(|message| UsageError {
+            message: format!("{message}\n\n{}", usage_of(DEFINITIONS_HELP)),
+        })?;
+    }
+    Ok(Command::Definitions { format })
+}
+
 fn is_help(arg: &str) -> bool {
     arg == "-h" || arg == "--help"
 }
@@ -146,7 +176,24 @@ mod tests {
     #[test]
     fn commands_and_flags() {
         assert_eq!(parse(Vec::<String>::new()), Ok(Command::Walkthrough));
-        assert_eq!(parse(["definitions"]), Ok(Command::Definitions));
+        assert_eq!(
+            parse(["definitions"]),
+            Ok(Command::Definitions {
+                format: ProviderFormat::Neutral
+            })
+        );
+        assert_eq!(
+            parse(["definitions", "--format", "openai-strict"]),
+            Ok(Command::Definitions {
+                format: ProviderFormat::OpenAiStrict
+            })
+        );
+        assert_eq!(
+            parse(["definitions", "--format=gemini-legacy"]),
+            Ok(Command::Definitions {
+                format: ProviderFormat::GeminiLegacy
+            })
+        );
         assert_eq!(
             parse(["call", "--sequential", "--root", "/tmp"]),
             Ok(Command::Call {
@@ -186,5 +233,12 @@ mod tests {
         let error = parse(["call", "--root"]).unwrap_err();
         assert!(error.message.starts_with("'--root' needs a directory"));
         assert!(parse(["definitions", "x"]).is_err());
+        let error = parse(["definitions", "--format", "cohere"]).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("unknown format 'cohere'; expected one of: neutral, openai,")
+        );
+        assert!(parse(["definitions", "--format"]).is_err());
     }
 }

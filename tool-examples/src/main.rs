@@ -38,10 +38,14 @@ fn run(command: Command) -> std::io::Result<()> {
             let mut out = std::io::stdout().lock();
             runtime.block_on(walkthrough::run(&tools, &mut out))
         }
-        Command::Definitions => {
+        Command::Definitions { format } => {
             let tools = example_registry(&std::env::current_dir()?)?;
+            let converted = format.definitions(&tools.definitions());
+            for diagnostic in &converted.diagnostics {
+                eprintln!("{format}: {diagnostic}");
+            }
             let mut out = std::io::stdout().lock();
-            serde_json::to_writer_pretty(&mut out, &tools.definitions())?;
+            serde_json::to_writer_pretty(&mut out, &converted.value)?;
             println!();
             Ok(())
         }

@@ -1,0 +1,92 @@
+//! Gemini: function declarations (JSON Schema, or the legacy OpenAPI
+//! subset), `functionCall` parts and `functionResponse` parts.
+
+use super::diagnostic::{AdapterError, Converted, Report};
+use super::gemini_schema::legacy_schema;
+use super::names::NameRule;
+use super::openai::string_field;
+use super::result_text;
+use crate::message::{ToolCall, ToolResultMessage};
+use crate::registry::ToolDefinition;
+use serde_json::{Map, Value, json};
+
+/// Ids made up for calls Gemini sent without one start with this; a
+/// response to such a call leaves the id out again.
+pub const GENERATED_ID_PREFIX: &str = "gemini-call-";
+
+/// `{"functionDeclarations":[{"name","description","parametersJsonSchema"}]}`.
+pub fn gemini_tools(definitions: &[ToolDefinition]) -> Converted {
+    declarations(definitions, |definition, _report| {
+        json!({
+            "name": definition.name,
+            "description": definition.description,
+            "parametersJsonSchema": definition.parameters,
+        })
+    })
+}
+
+/// The same with `parameters` in Gemini's OpenAPI 3.0 subset.
+pub fn gemini_tools_legacy(definitions: &[ToolDefinition]) -> Converted {
+    declarations(definitions, |definition, report| {
+        json!({
+            "name": definition.name,
+            "description": definition.description,
+            "parameters": legacy_schema(&definition.parameters, report),
+        })
+    })
+}
+
+fn declarations(
+    definitions: &[ToolDefinition],
+    mut convert: impl FnMut(&ToolDefinition, &mut Report<'_>) -> Value,
+) -> Converted {
+    let mut diagnostics = Vec::new();
+    let declarations: Vec<Value> = definitions
+        .iter()
+        .map(|definition| {
+            let mut report = Report {
+                tool: &definition.name,
+                diagnostics: &mut diagnostics,
+            };
+            NameRule::GEMINI.report(&definition.name, &mut report);
+            convert(definition, &mut report)
+        })
+        .collect();
+    Converted {
+        value: json!({"functionDeclarations": declarations}),
+        diagnostics,
+    }
+}
+
+/// A `functionCall` (`{"name","args","id"?}`, or a part that holds one) as
+/// a call. Gemini gives an id only sometimes; without one, the call gets
+/// `gemini-call-<index>`, stable for the same position in the response
+/// (`index`: the call's place among the response's function calls).
+pub fn gemini_function_call(part: &Value, index: usize) -> Result<ToolCall, AdapterError> {
+    let call = part.get("functionCall").unwrap_or(part);
+    let name = string_field(call, "name", "a functionCall")?;
+    let id = match call.get("id") {
+        Some(Value::String(id)) if !id.is_empty() => id.clone(),
+        _ => format!("{GENERATED_ID_PREFIX}{index}"),
+    };
+    let arguments = call.get("args").cloned().unwrap_or_else(|| json!({}));
+    Ok(ToolCall::new(id, name, arguments))
+}
+
+/// The part answering a call: `{"functionResponse":{"name","id"?,"response":{"output":..}}}`,
+/// or `{"error": ..}` in `response` for a failed call.
+pub fn gemini_function_response(result: &ToolResultMessage) -> Value {
+    let text = result_text(&result.content);
+    let response = if result.is_error {
+        json!({"error": text})
+    } else {
+        json!({"output": text})
+    };
+    let mut function_response = Map::new();
+    function_response.insert("name".into(), Value::String(result.tool_name.clone()));
+    if !result.tool_call_id.starts_with(GENERATED_ID_PREFIX) {
+        function_response.insert("id".into(), Value::String(result.tool_call_id.clone()));
+    }
+    function_response.insert("response".into(), response);
+    json!({"functionResponse": function_response})
+}

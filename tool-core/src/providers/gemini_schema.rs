@@ -1,0 +1,156 @@
+//! Gemini's legacy `parameters`: a subset of OpenAPI 3.0's Schema object. It
+//! has no `additionalProperties`, `$schema`, `const`, exclusive bounds or type
+//! arrays, and says `"nullable": true` where JSON Schema says "or null".
+
+use super::diagnostic::Report;
+use super::strict::escape;
+use serde_json::{Map, Value};
+
+/// Keywords the subset accepts as they are.
+const KEPT: &[&str] = &[
+    "type",
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "enum",
+    "maxItems",
+    "minItems",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "example",
+    "default",
+    "minimum",
+    "maximum",
+    "propertyOrdering",
+];
+
+pub(crate) fn legacy_schema(schema: &Value, report: &mut Report<'_>) -> Value {
+    convert(schema, "", report)
+}
+
+fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
+    let Value::Object(map) = schema else {
+        report.push(path, "a boolean schema has no OpenAPI form; left as it is");
+        return schema.clone();
+    };
+    if map.is_empty() {
+        report.push(
+            path,
+            "a value of any type has no OpenAPI form (Gemini wants a type); left without one",
+        );
+    }
+    // `anyOf: [T, {"type":"null"}]` is T, nullable.
+    if let Some(inner) = nullable_branch(map) {
+        report.push(
+            &format!("{path}/anyOf"),
+            "changed: \"or null\" written as `\"nullable\": true`",
+        );
+        let mut converted = convert(inner, path, report);
+        if let Value::Object(converted) = &mut converted {
+            if let Some(description) = map.get("description") {
+                converted.insert("description".into(), description.clone());
+            }
+            converted.insert("nullable".into(), Value::Bool(true));
+        }
+        return converted;
+    }
+    let mut out = Map::new();
+    for (key, value) in map {
+        let at = format!("{path}/{key}");
+        match key.as_str() {
+            "type" => match value {
+                Value::Array(types) => {
+                    let named: Vec<&Value> = types.iter().filter(|t| *t != "null").collect();
+                    if let [single] = named[..] {
+                        out.insert("type".into(), single.clone());
+                        if named.len() < types.len() {
+                            out.insert("nullable".into(), Value::Bool(true));
+                        }
+                        report.push(&at, "changed: a type array written as one type (and `nullable`)");
+                    } else {
+                        report.push(&at, "dropped: OpenAPI 3.0 has no type arrays");
+                    }
+                }
+                other => {
+                    out.insert("type".into(), other.clone());
+                }
+            },
+            key if KEPT.contains(&key) => {
+                out.insert(key.to_owned(), value.clone());
+            }
+            "const" => {
+                out.insert("enum".into(), Value::Array(vec![value.clone()]));
+                report.push(&at, "changed: `const` written as a one-value `enum`");
+            }
+            "items" => {
+                out.insert("items".into(), convert(value, &at, report));
+            }
+            "anyOf" => {
+                let branches = value.as_array().map_or_else(Vec::new, |branches| {
+                    branches
+                        .iter()
+                        .enumerate()
+                        .map(|(i, branch)| convert(branch, &format!("{at}/{i}"), report))
+                        .collect()
+                });
+                out.insert("anyOf".into(), Value::Array(branches));
+            }
+            "properties" | "required" => {}
+            "additionalProperties" if value == &Value::Bool(false) => report.push(
+                &at,
+                "dropped: OpenAPI 3.0 (Gemini) cannot close an object; parse drops undeclared keys anyway",
+            ),
+            "additionalProperties" => report.push(
+                &at,
+                "dropped: OpenAPI 3.0 (Gemini) cannot describe a map's values; parse still checks each one",
+            ),
+            other => report.push(
+                &at,
+                format!("dropped: Gemini's OpenAPI subset has no `{other}` (parse still enforces it)"),
+            ),
+        }
+    }
+    if let Some(properties) = map.get("properties").and_then(Value::as_object) {
+        let required: Vec<&str> = map
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut converted = Map::new();
+        for (name, property) in properties {
+            let at = format!("{path}/properties/{}", escape(name));
+            let mut property = convert(property, &at, report);
+            if !required.contains(&name.as_str())
+                && let Value::Object(property) = &mut property
+                && property.get("nullable") != Some(&Value::Bool(true))
+            {
+                property.insert("nullable".into(), Value::Bool(true));
+                report.push(
+                    &at,
+                    "changed: optional, so marked `\"nullable\": true` (null means absent)",
+                );
+            }
+            converted.insert(name.clone(), property);
+        }
+        out.insert("properties".into(), Value::Object(converted));
+        if let Some(required) = map.get("required") {
+            out.insert("required".into(), required.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// The non-null branch of `{"anyOf":[T,{"type":"null"}]}` (either order).
+fn nullable_branch(map: &Map<String, Value>) -> Option<&Value> {
+    let branches = map.get("anyOf")?.as_array()?;
+    let is_null = |branch: &Value| branch.get("type").and_then(Value::as_str) == Some("null");
+    match branches.as_slice() {
+        [a, b] if is_null(b) && !is_null(a) => Some(a),
+        [a, b] if is_null(a) && !is_null(b) => Some(b),
+        _ => None,
+    }
+}

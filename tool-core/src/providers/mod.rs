@@ -1,0 +1,169 @@
+//! Tool definitions in each provider's shape, and each provider's tool calls
+//! and results converted to and from ours.
+//!
+//! Every format is produced from the one derived schema. What a format
+//! cannot express is not hidden: each conversion returns [`Diagnostic`]s
+//! saying what was dropped or changed, where, and why, so a caller can log
+//! them or refuse to go on. Local parsing keeps enforcing everything a
+//! provider's schema lost (a dropped `maxLength` is still checked when the
+//! call arrives).
+//!
+//! ```
+//! use tool_core::providers::{self, ProviderFormat};
+//! use tool_core::{ToolDefinition, ToolParams};
+//!
+//! #[derive(ToolParams)]
+//! struct Search {
+//!     #[param(max_length = 100)]
+//!     query: String,
+//!     limit: Option<u32>,
+//! }
+//!
+//! let definitions = vec![ToolDefinition {
+//!     name: "search".into(),
+//!     description: "Search the docs".into(),
+//!     parameters: Search::json_schema(),
+//! }];
+//! let strict = ProviderFormat::OpenAiStrict.definitions(&definitions);
+//! let parameters = &strict.value[0]["function"]["parameters"];
+//! assert_eq!(parameters["required"], serde_json::json!(["query", "limit"]));
+//! assert!(parameters["properties"]["limit"]["anyOf"].is_array());
+//! // maxLength is not accepted by OpenAI's strict mode: dropped, and said so.
+//! assert_eq!(strict.diagnostics[0].path, "/properties/query/maxLength");
+//! ```
+
+mod anthropic;
+mod diagnostic;
+mod gemini;
+mod gemini_schema;
+mod mcp;
+mod names;
+mod openai;
+mod strict;
+
+pub use anthropic::{anthropic_tool_result, anthropic_tool_use, anthropic_tools};
+pub use diagnostic::{AdapterError, Converted, Diagnostic};
+pub use gemini::{
+    gemini_function_call, gemini_function_response, gemini_tools, gemini_tools_legacy,
+};
+pub use mcp::{mcp_call_tool_result, mcp_tool_call, mcp_tools};
+pub use names::NameRule;
+pub use openai::{
+    openai_responses_function_call, openai_responses_function_call_output, openai_responses_tools,
+    openai_tool_call, openai_tool_message, openai_tools, openai_tools_strict,
+};
+
+use crate::registry::ToolDefinition;
+use crate::tool::Content;
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+
+/// The tool-definition formats this crate writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProviderFormat {
+    /// Ours: `{"name","description","parameters"}`.
+    Neutral,
+    /// OpenAI Chat Completions: `{"type":"function","function":{..}}`.
+    OpenAi,
+    /// OpenAI Chat Completions with `"strict": true`.
+    OpenAiStrict,
+    /// OpenAI Responses: `{"type":"function","name",..,"strict":false}`.
+    OpenAiResponses,
+    /// OpenAI Responses with `"strict": true`.
+    OpenAiResponsesStrict,
+    /// Anthropic Messages: `{"name","description","input_schema"}`.
+    Anthropic,
+    /// Gemini: `{"functionDeclarations":[{..,"parametersJsonSchema"}]}`.
+    Gemini,
+    /// Gemini with `parameters` in its OpenAPI 3.0 subset.
+    GeminiLegacy,
+    /// MCP `tools/list`: `{"name","description","inputSchema"}`.
+    Mcp,
+}
+
+impl ProviderFormat {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [ProviderFormat; 9] = [
+        ProviderFormat::Neutral,
+        ProviderFormat::OpenAi,
+        ProviderFormat::OpenAiStrict,
+        ProviderFormat::OpenAiResponses,
+        ProviderFormat::OpenAiResponsesStrict,
+        ProviderFormat::Anthropic,
+        ProviderFormat::Gemini,
+        ProviderFormat::GeminiLegacy,
+        ProviderFormat::Mcp,
+    ];
+
+    /// The format's name on the command line: `openai-strict`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderFormat::Neutral => "neutral",
+            ProviderFormat::OpenAi => "openai",
+            ProviderFormat::OpenAiStrict => "openai-strict",
+            ProviderFormat::OpenAiResponses => "openai-responses",
+            ProviderFormat::OpenAiResponsesStrict => "openai-responses-strict",
+            ProviderFormat::Anthropic => "anthropic",
+            ProviderFormat::Gemini => "gemini",
+            ProviderFormat::GeminiLegacy => "gemini-legacy",
+            ProviderFormat::Mcp => "mcp",
+        }
+    }
+
+    /// The definitions in this format, with what it could not express.
+    pub fn definitions(self, definitions: &[ToolDefinition]) -> Converted {
+        match self {
+            ProviderFormat::Neutral => neutral(definitions),
+            ProviderFormat::OpenAi => openai_tools(definitions),
+            ProviderFormat::OpenAiStrict => openai_tools_strict(definitions),
+            ProviderFormat::OpenAiResponses => openai_responses_tools(definitions, false),
+            ProviderFormat::OpenAiResponsesStrict => openai_responses_tools(definitions, true),
+            ProviderFormat::Anthropic => anthropic_tools(definitions),
+            ProviderFormat::Gemini => gemini_tools(definitions),
+            ProviderFormat::GeminiLegacy => gemini_tools_legacy(definitions),
+            ProviderFormat::Mcp => mcp_tools(definitions),
+        }
+    }
+}
+
+impl fmt::Display for ProviderFormat {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_str(self.name())
+    }
+}
+
+impl FromStr for ProviderFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        ProviderFormat::ALL
+            .into_iter()
+            .find(|format| format.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ProviderFormat::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "unknown format '{name}'; expected one of: {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Our own shape, checked against no provider's name rules.
+fn neutral(definitions: &[ToolDefinition]) -> Converted {
+    Converted {
+        value: serde_json::to_value(definitions).unwrap_or(Value::Null),
+        diagnostics: Vec::new(),
+    }
+}
+
+/// A result's text for providers that take one string: the text items,
+/// one per line.
+fn result_text(content: &[Content]) -> String {
+    content
+        .iter()
+        .filter_map(Content::as_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}

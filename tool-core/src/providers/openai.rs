@@ -1,0 +1,170 @@
+//! OpenAI: Chat Completions and Responses tool definitions, tool calls (whose
+//! `arguments` arrive as a JSON *string*), and results.
+
+use super::diagnostic::{AdapterError, Converted, Report};
+use super::names::NameRule;
+use super::result_text;
+use super::strict::strict_schema;
+use crate::message::{ToolCall, ToolResultMessage};
+use crate::registry::ToolDefinition;
+use serde_json::{Value, json};
+
+/// Chat Completions: `[{"type":"function","function":{"name","description","parameters"}}]`.
+pub fn openai_tools(definitions: &[ToolDefinition]) -> Converted {
+    each(definitions, |definition, _report| {
+        json!({
+            "type": "function",
+            "function": {
+                "name": definition.name,
+                "description": definition.description,
+                "parameters": definition.parameters,
+            },
+        })
+    })
+}
+
+/// Chat Completions with `"strict": true`. A tool whose schema cannot be
+/// strict (a map, a value of any type) is sent with `"strict": false` and
+/// its schema as it is, and the reason is reported.
+pub fn openai_tools_strict(definitions: &[ToolDefinition]) -> Converted {
+    each(definitions, |definition, report| {
+        let (parameters, strict) = strict_or_not(definition, report);
+        json!({
+            "type": "function",
+            "function": {
+                "name": definition.name,
+                "description": definition.description,
+                "parameters": parameters,
+                "strict": strict,
+            },
+        })
+    })
+}
+
+/// Responses: `[{"type":"function","name","description","parameters","strict"}]`.
+pub fn openai_responses_tools(definitions: &[ToolDefinition], strict: bool) -> Converted {
+    each(definitions, |definition, report| {
+        let (parameters, strict) = if strict {
+            strict_or_not(definition, report)
+        } else {
+            (definition.parameters.clone(), false)
+        };
+        json!({
+            "type": "function",
+            "name": definition.name,
+            "description": definition.description,
+            "parameters": parameters,
+            "strict": strict,
+        })
+    })
+}
+
+fn strict_or_not(definition: &ToolDefinition, report: &mut Report<'_>) -> (Value, bool) {
+    match strict_schema(&definition.parameters, report) {
+        Some(strict) => (strict, true),
+        None => {
+            report.push(
+                "",
+                "sent with \"strict\": false and its schema unchanged: the schema cannot be strict (see the other diagnostics)",
+            );
+            (definition.parameters.clone(), false)
+        }
+    }
+}
+
+/// Converts each definition, checking its name against OpenAI's rule.
+fn each(
+    definitions: &[ToolDefinition],
+    mut convert: impl FnMut(&ToolDefinition, &mut Report<'_>) -> Value,
+) -> Converted {
+    let mut diagnostics = Vec::new();
+    let value = definitions
+        .iter()
+        .map(|definition| {
+            let mut report = Report {
+                tool: &definition.name,
+                diagnostics: &mut diagnostics,
+            };
+            NameRule::OPENAI.report(&definition.name, &mut report);
+            convert(definition, &mut report)
+        })
+        .collect();
+    Converted {
+        value: Value::Array(value),
+        diagnostics,
+    }
+}
+
+/// One entry of a Chat Completions message's `tool_calls`:
+/// `{"id","type":"function","function":{"name","arguments":"<JSON text>"}}`.
+///
+/// `arguments` is JSON written as a string. An empty string means `{}`; text
+/// that is not valid JSON is kept as a string, and the executor answers the
+/// call with a paired error naming the JSON problem (line and column).
+pub fn openai_tool_call(entry: &Value) -> Result<ToolCall, AdapterError> {
+    let id = string_field(entry, "id", "a tool_calls entry")?;
+    let function = entry
+        .get("function")
+        .ok_or_else(|| AdapterError::new("a tool_calls entry needs a `function` object"))?;
+    let name = string_field(function, "name", "a tool_calls entry's function")?;
+    let arguments = match function.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(Value::String(text)) => decode_arguments(text),
+        // Some OpenAI-compatible servers send the object itself.
+        Some(object) => object.clone(),
+    };
+    Ok(ToolCall::new(id, name, arguments))
+}
+
+/// A `function_call` item of the Responses API:
+/// `{"type":"function_call","call_id","name","arguments":"<JSON text>"}`.
+pub fn openai_responses_function_call(item: &Value) -> Result<ToolCall, AdapterError> {
+    let id = string_field(item, "call_id", "a function_call item")?;
+    let name = string_field(item, "name", "a function_call item")?;
+    let arguments = match item.get("arguments") {
+        None | Some(Value::Null) => json!({}),
+        Some(Value::String(text)) => decode_arguments(text),
+        Some(object) => object.clone(),
+    };
+    Ok(ToolCall::new(id, name, arguments))
+}
+
+/// The text of `arguments` as JSON, or the text itself when it is not JSON
+/// (the executor reports where it breaks).
+fn decode_arguments(text: &str) -> Value {
+    if text.trim().is_empty() {
+        return json!({});
+    }
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}
+
+/// The Chat Completions message answering a call:
+/// `{"role":"tool","tool_call_id","content":"<text>"}`.
+pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
+    json!({
+        "role": "tool",
+        "tool_call_id": result.tool_call_id,
+        "content": result_text(&result.content),
+    })
+}
+
+/// The Responses input item answering a call:
+/// `{"type":"function_call_output","call_id","output":"<text>"}`.
+pub fn openai_responses_function_call_output(result: &ToolResultMessage) -> Value {
+    json!({
+        "type": "function_call_output",
+        "call_id": result.tool_call_id,
+        "output": result_text(&result.content),
+    })
+}
+
+pub(crate) fn string_field(value: &Value, key: &str, what: &str) -> Result<String, AdapterError> {
+    match value.get(key) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(other) => Err(AdapterError::new(format!(
+            "{what}'s `{key}` must be a string, not {}",
+            crate::describe::json_type(other)
+        ))),
+        None => Err(AdapterError::new(format!("{what} needs a `{key}`"))),
+    }
+}
