@@ -231,11 +231,19 @@ async fn dynamic_tools_get_any_object_and_refuse_the_rest() {
     let call = ToolCall::new("k", "keys", json!({"a": 1, "b": 2}));
     let result = execute_tool_call(&call, &tools, CallContext::default()).await;
     assert_eq!(result.content[0].as_text(), Some("2"));
+    // A string is read as JSON text (OpenAI sends arguments so): this one
+    // is not JSON, and the error says where it breaks.
     let call = ToolCall::new("k", "keys", json!("text"));
     let result = execute_tool_call(&call, &tools, CallContext::default()).await;
     assert_eq!(
         result.content[0].as_text(),
-        Some("Tool keys failed: arguments: expected object, got string")
+        Some("Tool keys failed: arguments: invalid JSON: expected ident at line 1 column 2")
+    );
+    let call = ToolCall::new("k", "keys", json!("[1, 2]"));
+    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    assert_eq!(
+        result.content[0].as_text(),
+        Some("Tool keys failed: arguments: expected object, got array")
     );
 }
 

@@ -110,16 +110,12 @@ pub async fn execute_tool_calls(
 }
 
 /// Arguments written as a JSON string (OpenAI sends them so) are decoded
-/// first. Text that looks like a JSON object but is not valid JSON is
-/// reported with the JSON error's line and column; any other string is left
-/// for parse to refuse (`arguments: expected object, got string`).
+/// first; text that is not valid JSON is reported with the JSON error's
+/// line and column.
 fn decode_string_arguments(arguments: &Value) -> Option<Result<Value, String>> {
     let Value::String(text) = arguments else {
         return None;
     };
-    if !text.trim_start().starts_with('{') {
-        return None;
-    }
     Some(serde_json::from_str(text).map_err(|error| format!("arguments: invalid JSON: {error}")))
 }
 

@@ -2,7 +2,7 @@
 //! subset), `functionCall` parts and `functionResponse` parts.
 
 use super::diagnostic::{AdapterError, Converted, Report};
-use super::gemini_schema::legacy_schema;
+use super::gemini_schema::legacy_parameters;
 use super::names::NameRule;
 use super::openai::string_field;
 use super::result_text;
@@ -25,14 +25,20 @@ pub fn gemini_tools(definitions: &[ToolDefinition]) -> Converted {
     })
 }
 
-/// The same with `parameters` in Gemini's OpenAPI 3.0 subset.
+/// The same with `parameters` in Gemini's OpenAPI 3.0 subset (left out for
+/// a tool without parameters, which is how Gemini wants those declared).
 pub fn gemini_tools_legacy(definitions: &[ToolDefinition]) -> Converted {
     declarations(definitions, |definition, report| {
-        json!({
-            "name": definition.name,
-            "description": definition.description,
-            "parameters": legacy_schema(&definition.parameters, report),
-        })
+        let mut declaration = Map::new();
+        declaration.insert("name".into(), Value::String(definition.name.clone()));
+        declaration.insert(
+            "description".into(),
+            Value::String(definition.description.clone()),
+        );
+        if let Some(parameters) = legacy_parameters(&definition.parameters, report) {
+            declaration.insert("parameters".into(), parameters);
+        }
+        Value::Object(declaration)
     })
 }
 

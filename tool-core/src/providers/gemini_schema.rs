@@ -28,8 +28,25 @@ const KEPT: &[&str] = &[
     "propertyOrdering",
 ];
 
-pub(crate) fn legacy_schema(schema: &Value, report: &mut Report<'_>) -> Value {
-    convert(schema, "", report)
+/// The legacy form of a tool's parameters, or `None` when the declaration
+/// should leave `parameters` out: Gemini refuses an object schema without
+/// properties, and a tool that takes none is declared without them.
+pub(crate) fn legacy_parameters(schema: &Value, report: &mut Report<'_>) -> Option<Value> {
+    let converted = convert(schema, "", report);
+    let has_properties = converted
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    if has_properties {
+        return Some(converted);
+    }
+    if schema.get("properties").is_none() {
+        report.push(
+            "",
+            "arguments of any shape cannot be described in Gemini's legacy form (an object needs properties); declared without parameters",
+        );
+    }
+    None
 }
 
 fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
@@ -42,6 +59,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
             path,
             "a value of any type has no OpenAPI form (Gemini wants a type); left without one",
         );
+        return schema.clone();
     }
     // `anyOf: [T, {"type":"null"}]` is T, nullable.
     if let Some(inner) = nullable_branch(map) {
@@ -110,7 +128,10 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
             ),
             other => report.push(
                 &at,
-                format!("dropped: Gemini's OpenAPI subset has no `{other}` (parse still enforces it)"),
+                format!(
+                    "dropped: Gemini's OpenAPI subset has no `{other}`{}",
+                    super::what_parse_keeps(other)
+                ),
             ),
         }
     }
@@ -140,6 +161,19 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
         if let Some(required) = map.get("required") {
             out.insert("required".into(), required.clone());
         }
+    }
+    let is_object = map.get("type").and_then(Value::as_str) == Some("object");
+    let has_properties = out
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    // The arguments object itself is handled by the caller (a declaration
+    // can leave `parameters` out); deeper down there is no way around it.
+    if is_object && !has_properties && !path.is_empty() {
+        report.push(
+            path,
+            "Gemini refuses an object without properties (\"properties: should be non-empty for OBJECT type\"); declare this tool with the `gemini` format (parametersJsonSchema) instead",
+        );
     }
     Value::Object(out)
 }

@@ -167,3 +167,15 @@ fn result_text(content: &[Content]) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// What local parsing still does about a keyword a format dropped, for the
+/// diagnostic (for a derived schema; a dynamic tool checks its own).
+fn what_parse_keeps(keyword: &str) -> &'static str {
+    match keyword {
+        "default" => " (parse still fills the default in)",
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minimum" | "maximum"
+        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "pattern" | "uniqueItems"
+        | "minProperties" | "maxProperties" => " (parse still enforces it)",
+        _ => "",
+    }
+}

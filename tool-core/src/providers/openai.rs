@@ -105,7 +105,7 @@ pub fn openai_tool_call(entry: &Value) -> Result<ToolCall, AdapterError> {
     let id = string_field(entry, "id", "a tool_calls entry")?;
     let function = entry
         .get("function")
-        .ok_or_else(|| AdapterError::new("a tool_calls entry needs a `function` object"))?;
+        .ok_or_else(|| AdapterError::new("a tool_calls entry: `function` is missing"))?;
     let name = string_field(function, "name", "a tool_calls entry's function")?;
     let arguments = match function.get("arguments") {
         None | Some(Value::Null) => json!({}),
@@ -119,6 +119,13 @@ pub fn openai_tool_call(entry: &Value) -> Result<ToolCall, AdapterError> {
 /// A `function_call` item of the Responses API:
 /// `{"type":"function_call","call_id","name","arguments":"<JSON text>"}`.
 pub fn openai_responses_function_call(item: &Value) -> Result<ToolCall, AdapterError> {
+    if let Some(kind) = item.get("type").and_then(Value::as_str)
+        && kind != "function_call"
+    {
+        return Err(AdapterError::new(format!(
+            "expected a `function_call` item, got a `{kind}` item"
+        )));
+    }
     let id = string_field(item, "call_id", "a function_call item")?;
     let name = string_field(item, "name", "a function_call item")?;
     let arguments = match item.get("arguments") {
@@ -162,9 +169,9 @@ pub(crate) fn string_field(value: &Value, key: &str, what: &str) -> Result<Strin
     match value.get(key) {
         Some(Value::String(text)) => Ok(text.clone()),
         Some(other) => Err(AdapterError::new(format!(
-            "{what}'s `{key}` must be a string, not {}",
+            "{what}: `{key}` must be a string, not {}",
             crate::describe::json_type(other)
         ))),
-        None => Err(AdapterError::new(format!("{what} needs a `{key}`"))),
+        None => Err(AdapterError::new(format!("{what}: `{key}` is missing"))),
     }
 }

@@ -93,7 +93,10 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>, strict: &mut boo
             }
             other => report.push(
                 &at,
-                format!("dropped: strict mode does not accept `{other}` (parse still enforces it)"),
+                format!(
+                    "dropped: strict mode does not accept `{other}`{}",
+                    super::what_parse_keeps(other)
+                ),
             ),
         }
     }

@@ -1,0 +1,1009 @@
+//! Golden tests of the tool-call adapters (`tool_core::providers`), both
+//! directions, on payloads copied from each provider's documentation: the
+//! exact `ToolCall` each adapter reads, the call run by
+//! `execute_tool_call` against a small registry, and the exact JSON each
+//! provider gets back. Also: arguments that are not valid JSON, empty
+//! arguments, Gemini calls with and without an id, and payloads of the
+//! wrong shape (`AdapterError`).
+//!
+//! Payload sources (each literal below repeats its own):
+//! - OpenAI Chat Completions assistant message with `tool_calls`:
+//!   `openai/openai-openapi`, `openapi.yaml` (commit 5780008), createChatCompletion
+//!   `x-oaiMeta` example "Functions", response `chat_completion_function_example`.
+//!   The tool message: openai-python `types/chat/chat_completion_tool_message_param.py`.
+//! - OpenAI Responses `function_call` output items and `function_call_output`:
+//!   <https://platform.openai.com/docs/guides/function-calling> ("Sample
+//!   response with multiple function calls"); openai-python
+//!   `types/responses/response_function_tool_call.py` and
+//!   `response_input_param.py` (`FunctionCallOutput`).
+//! - Anthropic `tool_use` and `tool_result` blocks:
+//!   <https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls>.
+//! - Gemini `functionCall` parts without an id:
+//!   <https://ai.google.dev/gemini-api/docs/thought-signatures> (parallel
+//!   function calling example); `FunctionCall.id` and `FunctionResponse`
+//!   (`id`, `name`, `response` with "output"/"error" keys):
+//!   <https://ai.google.dev/api/caching#FunctionCall> / googleapis/js-genai `types.FunctionCall`.
+//! - MCP `tools/call` request and `CallToolResult`:
+//!   `modelcontextprotocol/modelcontextprotocol`,
+//!   `docs/specification/2025-11-25/server/tools.mdx`.
+
+use serde_json::{Value, json};
+use tool_core::providers::{
+    AdapterError, anthropic_tool_result, anthropic_tool_use, gemini_function_call,
+    gemini_function_response, mcp_call_tool_result, mcp_tool_call, openai_responses_function_call,
+    openai_responses_function_call_output, openai_tool_call, openai_tool_message,
+};
+use tool_core::{
+    CallContext, DynamicTool, ExecutionMode, ToolCall, ToolOutput, ToolParams, ToolRegistry,
+    ToolResultMessage, execute_tool_call, execute_tool_calls, text, tool,
+};
+
+// ---------------------------------------------------------------------------
+// The registry: the documented weather tools
+// ---------------------------------------------------------------------------
+
+/// The unit of temperature
+#[derive(ToolParams, Debug, Clone, Copy, PartialEq)]
+#[param(rename_all = "lowercase")]
+enum TemperatureUnit {
+    Celsius,
+    Fahrenheit,
+}
+
+/// A made-up report: 15 degrees celsius (59 fahrenheit) everywhere.
+fn weather_report(location: &str, unit: Option<TemperatureUnit>) -> ToolOutput<Value> {
+    let (degrees, unit) = match unit.unwrap_or(TemperatureUnit::Celsius) {
+        TemperatureUnit::Celsius => (15, "celsius"),
+        TemperatureUnit::Fahrenheit => (59, "fahrenheit"),
+    };
+    ToolOutput::new(vec![text(format!(
+        "{degrees} degrees {unit} in {location}"
+    ))])
+    .with_details(json!({"location": location, "temperature": degrees, "unit": unit}))
+}
+
+/// Get the current weather in a given location
+///
+/// The tool of Anthropic's, OpenAI's (Responses) and MCP's examples.
+#[tool(description = "Get the current weather in a given location")]
+async fn get_weather(
+    #[param(description = "The city and state, e.g. San Francisco, CA")] location: String,
+    #[param(description = "The unit of temperature, either 'celsius' or 'fahrenheit'")]
+    unit: Option<TemperatureUnit>,
+) -> ToolOutput<Value> {
+    weather_report(&location, unit)
+}
+
+/// The tool of the OpenAI API reference's Chat Completions example.
+#[tool(description = "Get the current weather in a given location")]
+async fn get_current_weather(
+    #[param(description = "The city and state, e.g. San Francisco, CA")] location: String,
+    unit: Option<TemperatureUnit>,
+) -> ToolOutput<Value> {
+    weather_report(&location, unit)
+}
+
+/// Gets the current temperature for a given location.
+///
+/// The tool of Gemini's example; answers like the documented function
+/// responses (`15C` for Paris, `12C` for London).
+#[tool(description = "Gets the current temperature for a given location.")]
+async fn get_current_temperature(
+    #[param(description = "The city name, e.g. San Francisco")] location: String,
+) -> String {
+    match location.as_str() {
+        "London" => "12C".into(),
+        _ => "15C".into(),
+    }
+}
+
+fn registry() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools.register(GetWeatherTool).unwrap();
+    tools.register(GetCurrentWeatherTool).unwrap();
+    tools.register(GetCurrentTemperatureTool).unwrap();
+    tools
+        .register(DynamicTool::new(
+            "two_lines",
+            "Answers with two text items and non-object details",
+            |_args, _ctx| async {
+                Ok(
+                    ToolOutput::new(vec![text("first"), text("second")])
+                        .with_details(json!([1, 2])),
+                )
+            },
+        ))
+        .unwrap();
+    tools
+        .register(DynamicTool::new(
+            "no_details",
+            "Answers with text only",
+            |_args, _ctx| async { Ok(ToolOutput::text("done")) },
+        ))
+        .unwrap();
+    tools
+}
+
+async fn run(call: &ToolCall) -> ToolResultMessage {
+    execute_tool_call(call, &registry(), CallContext::default()).await
+}
+
+/// The neutral result message, without its timestamp.
+fn without_timestamp(result: &ToolResultMessage) -> Value {
+    let mut wire = serde_json::to_value(result).unwrap();
+    assert!(wire["timestamp"].as_u64().unwrap() > 0);
+    wire.as_object_mut().unwrap().remove("timestamp");
+    wire
+}
+
+/// Exact JSON: equal as values and as text (key order included).
+#[track_caller]
+fn assert_json(actual: &Value, expected: &Value) {
+    assert_eq!(actual, expected);
+    assert_eq!(
+        serde_json::to_string(actual).unwrap(),
+        serde_json::to_string(expected).unwrap(),
+        "same values, different key order"
+    );
+}
+
+fn adapter_error(message: &str) -> AdapterError {
+    AdapterError {
+        message: message.into(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// OpenAI Chat Completions
+// ---------------------------------------------------------------------------
+
+/// openai/openai-openapi `openapi.yaml`, createChatCompletion, example
+/// "Functions": the response to "What's the weather like in Boston today?".
+fn openai_chat_completion() -> Value {
+    json!({
+        "id": "chatcmpl-abc123",
+        "object": "chat.completion",
+        "created": 1699896916,
+        "model": "gpt-4o-mini",
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": null,
+                    "tool_calls": [
+                        {
+                            "id": "call_abc123",
+                            "type": "function",
+                            "function": {
+                                "name": "get_current_weather",
+                                "arguments": "{\n\"location\": \"Boston, MA\"\n}"
+                            }
+                        }
+                    ]
+                },
+                "logprobs": null,
+                "finish_reason": "tool_calls"
+            }
+        ],
+        "usage": {
+            "prompt_tokens": 82,
+            "completion_tokens": 17,
+            "total_tokens": 99,
+            "completion_tokens_details": {
+                "reasoning_tokens": 0
+            }
+        }
+    })
+}
+
+/// A `tool_calls` entry shaped like the API reference's, with other arguments.
+fn openai_entry(arguments: Value) -> Value {
+    json!({
+        "id": "call_abc123",
+        "type": "function",
+        "function": {"name": "get_current_weather", "arguments": arguments}
+    })
+}
+
+#[tokio::test]
+async fn openai_chat_tool_call_round_trip() {
+    let completion = openai_chat_completion();
+    let entry = &completion["choices"][0]["message"]["tool_calls"][0];
+    let call = openai_tool_call(entry).unwrap();
+    assert_eq!(
+        call,
+        ToolCall::new(
+            "call_abc123",
+            "get_current_weather",
+            json!({"location": "Boston, MA"})
+        )
+    );
+
+    let result = run(&call).await;
+    assert_json(
+        &without_timestamp(&result),
+        &json!({
+            "role": "toolResult",
+            "toolCallId": "call_abc123",
+            "toolName": "get_current_weather",
+            "content": [{"type": "text", "text": "15 degrees celsius in Boston, MA"}],
+            "details": {"location": "Boston, MA", "temperature": 15, "unit": "celsius"},
+            "isError": false,
+        }),
+    );
+    // ChatCompletionToolMessageParam: role "tool", tool_call_id, content.
+    assert_json(
+        &openai_tool_message(&result),
+        &json!({
+            "role": "tool",
+            "tool_call_id": "call_abc123",
+            "content": "15 degrees celsius in Boston, MA",
+        }),
+    );
+}
+
+#[tokio::test]
+async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_column() {
+    // Truncated, as a model cut off mid-call sends it.
+    let truncated = "{\"location\": \"Paris\"";
+    let call = openai_tool_call(&openai_entry(json!(truncated))).unwrap();
+    assert_eq!(
+        call,
+        ToolCall::new("call_abc123", "get_current_weather", json!(truncated))
+    );
+    let result = run(&call).await;
+    let problem = "arguments: invalid JSON: EOF while parsing an object at line 1 column 20";
+    assert_json(
+        &without_timestamp(&result),
+        &json!({
+            "role": "toolResult",
+            "toolCallId": "call_abc123",
+            "toolName": "get_current_weather",
+            "content": [{"type": "text", "text": format!("Tool get_current_weather failed: {problem}")}],
+            "details": {"error": problem},
+            "isError": true,
+        }),
+    );
+    assert_json(
+        &openai_tool_message(&result),
+        &json!({
+            "role": "tool",
+            "tool_call_id": "call_abc123",
+            "content": format!("Tool get_current_weather failed: {problem}"),
+        }),
+    );
+
+    // On a later line, as the API reference writes its arguments.
+    let trailing_comma = "{\n\"location\": \"Boston, MA\",\n}";
+    let call = openai_tool_call(&openai_entry(json!(trailing_comma))).unwrap();
+    assert_eq!(call.arguments, json!(trailing_comma));
+    assert_eq!(
+        run(&call).await.details,
+        Some(json!({"error": "arguments: invalid JSON: trailing comma at line 3 column 1"}))
+    );
+
+    // Valid JSON followed by more text.
+    let trailing = "{\"location\": \"Paris\"} and more";
+    let call = openai_tool_call(&openai_entry(json!(trailing))).unwrap();
+    assert_eq!(
+        run(&call).await.details,
+        Some(json!({"error": "arguments: invalid JSON: trailing characters at line 1 column 23"}))
+    );
+}
+
+#[tokio::test]
+async fn openai_empty_arguments_mean_an_empty_object() {
+    for arguments in [json!(""), json!("  \n"), Value::Null] {
+        let call = openai_tool_call(&openai_entry(arguments.clone())).unwrap();
+        assert_eq!(
+            call,
+            ToolCall::new("call_abc123", "get_current_weather", json!({})),
+            "{arguments}"
+        );
+        // So the problem reported is the missing field, not the JSON.
+        assert_eq!(
+            run(&call).await.details,
+            Some(json!({"error": "location: missing required field"}))
+        );
+    }
+    // No `arguments` at all reads the same.
+    let call = openai_tool_call(&json!({
+        "id": "call_abc123",
+        "type": "function",
+        "function": {"name": "no_details"}
+    }))
+    .unwrap();
+    assert_eq!(call.arguments, json!({}));
+    assert_eq!(
+        openai_tool_message(&run(&call).await),
+        json!({"role": "tool", "tool_call_id": "call_abc123", "content": "done"})
+    );
+}
+
+#[tokio::test]
+async fn openai_arguments_sent_as_an_object_are_kept() {
+    // Some OpenAI-compatible servers send the object itself.
+    let call = openai_tool_call(&openai_entry(
+        json!({"location": "Boston, MA", "unit": "fahrenheit"}),
+    ))
+    .unwrap();
+    assert_eq!(
+        call.arguments,
+        json!({"location": "Boston, MA", "unit": "fahrenheit"})
+    );
+    assert_eq!(
+        openai_tool_message(&run(&call).await)["content"],
+        "59 degrees fahrenheit in Boston, MA"
+    );
+}
+
+#[tokio::test]
+async fn openai_several_text_items_become_one_string_per_line() {
+    let call = openai_tool_call(&json!({
+        "id": "call_abc123",
+        "type": "function",
+        "function": {"name": "two_lines", "arguments": "{}"}
+    }))
+    .unwrap();
+    let result = run(&call).await;
+    assert_json(
+        &openai_tool_message(&result),
+        &json!({"role": "tool", "tool_call_id": "call_abc123", "content": "first\nsecond"}),
+    );
+    assert_json(
+        &openai_responses_function_call_output(&result),
+        &json!({"type": "function_call_output", "call_id": "call_abc123", "output": "first\nsecond"}),
+    );
+}
+
+#[test]
+fn openai_tool_calls_entries_of_the_wrong_shape_are_adapter_errors() {
+    let cases = [
+        (
+            json!({"id": "call_abc123", "type": "function"}),
+            "a tool_calls entry: `function` is missing",
+        ),
+        (
+            json!({"id": 7, "type": "function", "function": {"name": "x", "arguments": "{}"}}),
+            "a tool_calls entry: `id` must be a string, not number",
+        ),
+        (
+            json!({"id": "call_abc123", "type": "function", "function": {"arguments": "{}"}}),
+            "a tool_calls entry's function: `name` is missing",
+        ),
+        (
+            json!({"id": "call_abc123", "type": "function", "function": {"name": null}}),
+            "a tool_calls entry's function: `name` must be a string, not null",
+        ),
+    ];
+    for (entry, message) in cases {
+        assert_eq!(
+            openai_tool_call(&entry),
+            Err(adapter_error(message)),
+            "{entry}"
+        );
+    }
+    // Without an id: the error names the missing `id`.
+    let error = openai_tool_call(&json!({
+        "type": "function",
+        "function": {"name": "get_current_weather", "arguments": "{}"}
+    }))
+    .unwrap_err();
+    assert_eq!(error.message, "a tool_calls entry: `id` is missing");
+    assert_eq!(error.to_string(), error.message);
+}
+
+#[test]
+fn adapter_errors_for_a_missing_id_read_an_id() {
+    let entry = json!({"type": "function", "function": {"name": "x", "arguments": "{}"}});
+    assert_eq!(
+        openai_tool_call(&entry).unwrap_err().message,
+        "a tool_calls entry: `id` is missing"
+    );
+    let block = json!({"type": "tool_use", "name": "get_weather", "input": {}});
+    assert_eq!(
+        anthropic_tool_use(&block).unwrap_err().message,
+        "a tool_use block: `id` is missing"
+    );
+}
+
+/// Issue 4 §2: "Invalid JSON in `arguments` must still give a `ToolCall` that
+/// the executor answers with a paired error naming the JSON problem
+/// (line/column)". Only text starting with `{` is decoded by the executor;
+/// other invalid JSON is reported as a string, without the JSON problem.
+#[tokio::test]
+async fn openai_any_invalid_json_is_reported_with_line_and_column() {
+    for text in ["[\"Boston, MA\"", "location: Boston, MA"] {
+        let call = openai_tool_call(&openai_entry(json!(text))).unwrap();
+        let error = run(&call).await.details.unwrap()["error"].clone();
+        let error = error.as_str().unwrap();
+        assert!(
+            error.starts_with("arguments: invalid JSON:") && error.contains(" at line 1 column "),
+            "{text}: {error}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// OpenAI Responses
+// ---------------------------------------------------------------------------
+
+/// <https://platform.openai.com/docs/guides/function-calling>, "Sample
+/// response with multiple function calls" (`response.output`).
+fn openai_responses_output() -> Value {
+    json!([
+        {
+            "id": "fc_12345xyz",
+            "call_id": "call_12345xyz",
+            "type": "function_call",
+            "name": "get_weather",
+            "arguments": "{\"location\":\"Paris, France\"}"
+        },
+        {
+            "id": "fc_67890abc",
+            "call_id": "call_67890abc",
+            "type": "function_call",
+            "name": "get_weather",
+            "arguments": "{\"location\":\"Bogotá, Colombia\"}"
+        },
+        {
+            "id": "fc_99999def",
+            "call_id": "call_99999def",
+            "type": "function_call",
+            "name": "send_email",
+            "arguments": "{\"to\":\"bob@email.com\",\"body\":\"Hi bob\"}"
+        }
+    ])
+}
+
+#[tokio::test]
+async fn openai_responses_function_calls_round_trip() {
+    let output = openai_responses_output();
+    let calls: Vec<ToolCall> = output
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| openai_responses_function_call(item).unwrap())
+        .collect();
+    // The id is `call_id` (what function_call_output pairs with), not `id`.
+    assert_eq!(
+        calls,
+        vec![
+            ToolCall::new(
+                "call_12345xyz",
+                "get_weather",
+                json!({"location": "Paris, France"})
+            ),
+            ToolCall::new(
+                "call_67890abc",
+                "get_weather",
+                json!({"location": "Bogotá, Colombia"})
+            ),
+            ToolCall::new(
+                "call_99999def",
+                "send_email",
+                json!({"to": "bob@email.com", "body": "Hi bob"})
+            ),
+        ]
+    );
+
+    let results = execute_tool_calls(
+        &calls,
+        &registry(),
+        CallContext::default(),
+        ExecutionMode::Parallel,
+    )
+    .await;
+    let outputs: Vec<Value> = results
+        .iter()
+        .map(openai_responses_function_call_output)
+        .collect();
+    // FunctionCallOutput: type "function_call_output", call_id, output.
+    assert_json(
+        &Value::Array(outputs),
+        &json!([
+            {
+                "type": "function_call_output",
+                "call_id": "call_12345xyz",
+                "output": "15 degrees celsius in Paris, France",
+            },
+            {
+                "type": "function_call_output",
+                "call_id": "call_67890abc",
+                "output": "15 degrees celsius in Bogotá, Colombia",
+            },
+            {
+                // Not in our registry: still answered, paired by call_id.
+                "type": "function_call_output",
+                "call_id": "call_99999def",
+                "output": "Tool send_email failed: unknown tool",
+            },
+        ]),
+    );
+}
+
+#[tokio::test]
+async fn openai_responses_invalid_and_empty_arguments() {
+    let item = |arguments: &str| {
+        json!({
+            "id": "fc_12345xyz",
+            "call_id": "call_12345xyz",
+            "type": "function_call",
+            "name": "get_weather",
+            "arguments": arguments
+        })
+    };
+    let call = openai_responses_function_call(&item("{\"location\":\"Paris, France\"")).unwrap();
+    assert_eq!(call.arguments, json!("{\"location\":\"Paris, France\""));
+    assert_json(
+        &openai_responses_function_call_output(&run(&call).await),
+        &json!({
+            "type": "function_call_output",
+            "call_id": "call_12345xyz",
+            "output": "Tool get_weather failed: arguments: invalid JSON: EOF while parsing an object at line 1 column 27",
+        }),
+    );
+
+    let call = openai_responses_function_call(&item("")).unwrap();
+    assert_eq!(
+        call,
+        ToolCall::new("call_12345xyz", "get_weather", json!({}))
+    );
+}
+
+#[test]
+fn openai_responses_items_of_the_wrong_shape_are_adapter_errors() {
+    let cases = [
+        (
+            json!({"id": "fc_12345xyz", "type": "function_call", "name": "get_weather", "arguments": "{}"}),
+            "a function_call item: `call_id` is missing",
+        ),
+        (
+            json!({"call_id": "call_12345xyz", "type": "function_call", "arguments": "{}"}),
+            "a function_call item: `name` is missing",
+        ),
+        (
+            json!({"call_id": 1, "type": "function_call", "name": "get_weather"}),
+            "a function_call item: `call_id` must be a string, not number",
+        ),
+    ];
+    for (item, message) in cases {
+        assert_eq!(
+            openai_responses_function_call(&item),
+            Err(adapter_error(message)),
+            "{item}"
+        );
+    }
+}
+
+/// A `custom_tool_call` output item (openai-python
+/// `types/responses/response_custom_tool_call.py`: `call_id`, `input`,
+/// `name`, `type: "custom_tool_call"`) has the `call_id` and `name` a
+/// function call has; the adapter does not look at `type` and reads it as a
+/// function call with `{}` arguments, losing its `input`. Anthropic's
+/// adapter refuses a block of another type; this one should refuse an item
+/// of another type the same way.
+#[test]
+fn openai_responses_items_of_another_type_are_refused() {
+    let item = json!({
+        "type": "custom_tool_call",
+        "call_id": "call_12345xyz",
+        "name": "get_weather",
+        "input": "Paris, France"
+    });
+    let read = openai_responses_function_call(&item);
+    assert!(read.is_err(), "read as {read:?}");
+}
+
+// ---------------------------------------------------------------------------
+// Anthropic
+// ---------------------------------------------------------------------------
+
+/// <https://platform.claude.com/docs/en/agents-and-tools/tool-use/handle-tool-calls>,
+/// "Example API response with a `tool_use` content block".
+fn anthropic_message() -> Value {
+    json!({
+        "id": "msg_01Aq9w938a90dw8q",
+        "model": "claude-opus-4-6",
+        "stop_reason": "tool_use",
+        "role": "assistant",
+        "content": [
+            {
+                "type": "text",
+                "text": "I'll check the current weather in San Francisco for you."
+            },
+            {
+                "type": "tool_use",
+                "id": "toolu_01A09q90qw90lq917835lq9",
+                "name": "get_weather",
+                "input": { "location": "San Francisco, CA", "unit": "celsius" }
+            }
+        ]
+    })
+}
+
+#[tokio::test]
+async fn anthropic_tool_use_round_trip() {
+    let message = anthropic_message();
+    let blocks = message["content"].as_array().unwrap();
+    // The text block is not a call.
+    assert_eq!(
+        anthropic_tool_use(&blocks[0]),
+        Err(adapter_error(
+            "expected a `tool_use` block, got a `text` block"
+        ))
+    );
+    let call = anthropic_tool_use(&blocks[1]).unwrap();
+    assert_eq!(
+        call,
+        ToolCall::new(
+            "toolu_01A09q90qw90lq917835lq9",
+            "get_weather",
+            json!({"location": "San Francisco, CA", "unit": "celsius"})
+        )
+    );
+
+    let result = run(&call).await;
+    assert_json(
+        &without_timestamp(&result),
+        &json!({
+            "role": "toolResult",
+            "toolCallId": "toolu_01A09q90qw90lq917835lq9",
+            "toolName": "get_weather",
+            "content": [{"type": "text", "text": "15 degrees celsius in San Francisco, CA"}],
+            "details": {"location": "San Francisco, CA", "temperature": 15, "unit": "celsius"},
+            "isError": false,
+        }),
+    );
+    // The documented tool_result: tool_use_id, content (a string or a list
+    // of content blocks), is_error (optional).
+    assert_json(
+        &anthropic_tool_result(&result),
+        &json!({
+            "type": "tool_result",
+            "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
+            "content": [{"type": "text", "text": "15 degrees celsius in San Francisco, CA"}],
+            "is_error": false,
+        }),
+    );
+}
+
+#[tokio::test]
+async fn anthropic_bad_input_is_a_tool_result_with_is_error() {
+    let block = json!({
+        "type": "tool_use",
+        "id": "toolu_01A09q90qw90lq917835lq9",
+        "name": "get_weather",
+        "input": { "location": "San Francisco, CA", "unit": "kelvin" }
+    });
+    let result = run(&anthropic_tool_use(&block).unwrap()).await;
+    assert_json(
+        &anthropic_tool_result(&result),
+        &json!({
+            "type": "tool_result",
+            "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
+            "content": [{
+                "type": "text",
+                "text": "Tool get_weather failed: unit: expected one of \"celsius\", \"fahrenheit\", got \"kelvin\"",
+            }],
+            "is_error": true,
+        }),
+    );
+}
+
+#[tokio::test]
+async fn anthropic_keeps_each_text_item_a_block() {
+    let block = json!({"type": "tool_use", "id": "toolu_01", "name": "two_lines", "input": {}});
+    let result = run(&anthropic_tool_use(&block).unwrap()).await;
+    assert_json(
+        &anthropic_tool_result(&result),
+        &json!({
+            "type": "tool_result",
+            "tool_use_id": "toolu_01",
+            "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
+            "is_error": false,
+        }),
+    );
+}
+
+#[test]
+fn anthropic_blocks_of_the_wrong_shape_are_adapter_errors() {
+    // A server tool's block (web search) is not ours to run.
+    let server = json!({
+        "type": "server_tool_use",
+        "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+        "name": "web_search",
+        "input": {"query": "claude shannon birth date"}
+    });
+    assert_eq!(
+        anthropic_tool_use(&server),
+        Err(adapter_error(
+            "expected a `tool_use` block, got a `server_tool_use` block"
+        ))
+    );
+    assert_eq!(
+        anthropic_tool_use(&json!({"type": "tool_use", "id": "toolu_01", "input": {}})),
+        Err(adapter_error("a tool_use block: `name` is missing"))
+    );
+    assert_eq!(
+        anthropic_tool_use(&json!({"type": "tool_use", "name": "get_weather"})),
+        Err(adapter_error("a tool_use block: `id` is missing"))
+    );
+    // A block without `input` is a call with no arguments.
+    assert_eq!(
+        anthropic_tool_use(&json!({"type": "tool_use", "id": "toolu_01", "name": "no_details"})),
+        Ok(ToolCall::new("toolu_01", "no_details", json!({})))
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Gemini
+// ---------------------------------------------------------------------------
+
+/// <https://ai.google.dev/gemini-api/docs/thought-signatures>, parallel
+/// function calling, "Turn 1, Step 1 (Model response)": two calls, no ids.
+fn gemini_parallel_response() -> Value {
+    json!({
+        "content": {
+            "parts": [
+                {
+                    "functionCall": {
+                        "name": "get_current_temperature",
+                        "args": {
+                            "location": "Paris"
+                        }
+                    },
+                    "thoughtSignature": "<Signature_A>"
+                },
+                {
+                    "functionCall": {
+                        "name": "get_current_temperature",
+                        "args": {
+                            "location": "London"
+                        }
+                    }
+                }
+            ]
+        }
+    })
+}
+
+#[tokio::test]
+async fn gemini_calls_without_id_get_a_stable_generated_id() {
+    let response = gemini_parallel_response();
+    let parts = response["content"]["parts"].as_array().unwrap();
+    let calls: Vec<ToolCall> = parts
+        .iter()
+        .enumerate()
+        .map(|(index, part)| gemini_function_call(part, index).unwrap())
+        .collect();
+    assert_eq!(
+        calls,
+        vec![
+            ToolCall::new(
+                "gemini-call-0",
+                "get_current_temperature",
+                json!({"location": "Paris"})
+            ),
+            ToolCall::new(
+                "gemini-call-1",
+                "get_current_temperature",
+                json!({"location": "London"})
+            ),
+        ]
+    );
+    // Stable: the same position gives the same id; the bare `functionCall`
+    // object reads like the part holding it.
+    assert_eq!(gemini_function_call(&parts[1], 1).unwrap(), calls[1]);
+    assert_eq!(
+        gemini_function_call(&parts[1]["functionCall"], 1).unwrap(),
+        calls[1]
+    );
+
+    let results = execute_tool_calls(
+        &calls,
+        &registry(),
+        CallContext::default(),
+        ExecutionMode::Parallel,
+    )
+    .await;
+    let parts: Vec<Value> = results.iter().map(gemini_function_response).collect();
+    // The documented function response parts carry `name` and `response`;
+    // the made-up id is left out again.
+    assert_json(
+        &Value::Array(parts),
+        &json!([
+            {"functionResponse": {"name": "get_current_temperature", "response": {"output": "15C"}}},
+            {"functionResponse": {"name": "get_current_temperature", "response": {"output": "12C"}}},
+        ]),
+    );
+}
+
+#[tokio::test]
+async fn gemini_calls_with_an_id_keep_it() {
+    // FunctionCall's JSON representation (ai.google.dev/api/caching#FunctionCall):
+    // {"id": string, "name": string, "args": {object}}. The id value is ours.
+    let part = json!({
+        "functionCall": {
+            "id": "fc-paris-1",
+            "name": "get_current_temperature",
+            "args": {"location": "Paris"}
+        }
+    });
+    let call = gemini_function_call(&part, 5).unwrap();
+    assert_eq!(
+        call,
+        ToolCall::new(
+            "fc-paris-1",
+            "get_current_temperature",
+            json!({"location": "Paris"})
+        )
+    );
+    assert_json(
+        &gemini_function_response(&run(&call).await),
+        &json!({"functionResponse": {
+            "name": "get_current_temperature",
+            "id": "fc-paris-1",
+            "response": {"output": "15C"},
+        }}),
+    );
+
+    // An empty id counts as none.
+    let empty = json!({"functionCall": {"id": "", "name": "get_current_temperature", "args": {}}});
+    assert_eq!(gemini_function_call(&empty, 2).unwrap().id, "gemini-call-2");
+}
+
+#[tokio::test]
+async fn gemini_failures_answer_with_an_error_key() {
+    // "Use "output" key to specify function output and "error" key to
+    // specify error details" (FunctionResponse.response).
+    let missing_args = json!({"functionCall": {"name": "get_current_temperature"}});
+    let call = gemini_function_call(&missing_args, 0).unwrap();
+    assert_eq!(call.arguments, json!({}));
+    assert_json(
+        &gemini_function_response(&run(&call).await),
+        &json!({"functionResponse": {
+            "name": "get_current_temperature",
+            "response": {"error": "Tool get_current_temperature failed: location: missing required field"},
+        }}),
+    );
+
+    let unknown =
+        json!({"functionCall": {"id": "fc-7", "name": "book_taxi", "args": {"time": "10 AM"}}});
+    let call = gemini_function_call(&unknown, 0).unwrap();
+    assert_json(
+        &gemini_function_response(&run(&call).await),
+        &json!({"functionResponse": {
+            "name": "book_taxi",
+            "id": "fc-7",
+            "response": {"error": "Tool book_taxi failed: unknown tool"},
+        }}),
+    );
+}
+
+#[test]
+fn gemini_parts_of_the_wrong_shape_are_adapter_errors() {
+    let cases = [
+        (
+            json!({"functionCall": {"args": {"location": "Paris"}}}),
+            "a functionCall: `name` is missing",
+        ),
+        (
+            json!({"functionCall": {"name": 3, "args": {}}}),
+            "a functionCall: `name` must be a string, not number",
+        ),
+        // A text part is not a call.
+        (
+            json!({"text": "It is 15C in Paris."}),
+            "a functionCall: `name` is missing",
+        ),
+    ];
+    for (part, message) in cases {
+        assert_eq!(
+            gemini_function_call(&part, 0),
+            Err(adapter_error(message)),
+            "{part}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------
+// MCP
+// ---------------------------------------------------------------------------
+
+/// MCP 2025-11-25, server/tools.mdx, "Calling Tools", request.
+fn mcp_request() -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": 2,
+        "method": "tools/call",
+        "params": {
+            "name": "get_weather",
+            "arguments": {
+                "location": "New York"
+            }
+        }
+    })
+}
+
+#[tokio::test]
+async fn mcp_tools_call_round_trip() {
+    let request = mcp_request();
+    // MCP params carry no call id: the JSON-RPC request id is passed in.
+    let call = mcp_tool_call(request["id"].to_string(), &request["params"]).unwrap();
+    assert_eq!(
+        call,
+        ToolCall::new("2", "get_weather", json!({"location": "New York"}))
+    );
+
+    let result = run(&call).await;
+    // CallToolResult: `content`, `structuredContent` (an object), `isError`
+    // (the spec's "Structured Content" and "Output Schema" examples).
+    assert_json(
+        &mcp_call_tool_result(&result),
+        &json!({
+            "content": [{"type": "text", "text": "15 degrees celsius in New York"}],
+            "structuredContent": {"location": "New York", "temperature": 15, "unit": "celsius"},
+            "isError": false,
+        }),
+    );
+}
+
+#[tokio::test]
+async fn mcp_input_validation_errors_are_results_with_is_error() {
+    // "Input validation errors ... Reported in tool results with
+    // `isError: true`" (tools.mdx, Error Handling).
+    let params = json!({"name": "get_weather", "arguments": {"location": 10001}});
+    let result = run(&mcp_tool_call("4", &params).unwrap()).await;
+    assert_json(
+        &mcp_call_tool_result(&result),
+        &json!({
+            "content": [{
+                "type": "text",
+                "text": "Tool get_weather failed: location: expected string, got number",
+            }],
+            "structuredContent": {"error": "location: expected string, got number"},
+            "isError": true,
+        }),
+    );
+}
+
+#[tokio::test]
+async fn mcp_structured_content_is_always_an_object() {
+    let call = mcp_tool_call("5", &json!({"name": "two_lines", "arguments": {}})).unwrap();
+    assert_json(
+        &mcp_call_tool_result(&run(&call).await),
+        &json!({
+            "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
+            "structuredContent": {"value": [1, 2]},
+            "isError": false,
+        }),
+    );
+    // No details, no structuredContent; missing or null arguments mean {}.
+    for params in [
+        json!({"name": "no_details"}),
+        json!({"name": "no_details", "arguments": null}),
+    ] {
+        let call = mcp_tool_call("6", &params).unwrap();
+        assert_eq!(call, ToolCall::new("6", "no_details", json!({})));
+        assert_json(
+            &mcp_call_tool_result(&run(&call).await),
+            &json!({"content": [{"type": "text", "text": "done"}], "isError": false}),
+        );
+    }
+}
+
+#[test]
+fn mcp_params_of_the_wrong_shape_are_adapter_errors() {
+    assert_eq!(
+        mcp_tool_call("3", &json!({"arguments": {"location": "New York"}})),
+        Err(adapter_error("tools/call params: `name` is missing"))
+    );
+    assert_eq!(
+        mcp_tool_call("3", &json!({"name": ["get_weather"]})),
+        Err(adapter_error(
+            "tools/call params: `name` must be a string, not array"
+        ))
+    );
+}
