@@ -223,7 +223,7 @@ fn forecast_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static st
         (
             "forecast",
             "/properties/retries/default",
-            "dropped: strict mode does not accept `default` (parse still enforces it)",
+            "dropped: strict mode does not accept `default` (parse still fills the default in)",
         ),
         ("forecast", "/properties/retries", OPTIONAL_TO_NULLABLE),
         (
@@ -780,6 +780,11 @@ fn a_map_and_a_value_of_any_type_in_gemini_legacy() {
                 "/properties/counts/additionalProperties",
                 "dropped: OpenAPI 3.0 (Gemini) cannot describe a map's values; parse still checks each one",
             ),
+            (
+                "count",
+                "/properties/counts",
+                "Gemini refuses an object without properties (\"properties: should be non-empty for OBJECT type\"); declare this tool with the `gemini` format (parametersJsonSchema) instead",
+            ),
             ("store", "/additionalProperties", LEGACY_CLOSED),
             (
                 "store",
@@ -834,7 +839,7 @@ fn hand_written_keywords_in_strict_and_legacy() {
             (
                 "tune",
                 "/$schema",
-                "dropped: strict mode does not accept `$schema` (parse still enforces it)"
+                "dropped: strict mode does not accept `$schema`"
             ),
             (
                 "tune",
@@ -864,7 +869,7 @@ fn hand_written_keywords_in_strict_and_legacy() {
             (
                 "tune",
                 "/$schema",
-                "dropped: Gemini's OpenAPI subset has no `$schema` (parse still enforces it)"
+                "dropped: Gemini's OpenAPI subset has no `$schema`"
             ),
             ("tune", "/additionalProperties", LEGACY_CLOSED),
             (
