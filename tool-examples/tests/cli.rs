@@ -549,7 +549,7 @@ fn unknown_commands_and_flags_are_usage_errors() {
         ),
         (
             &["definitions", "--json"][..],
-            "error: unexpected argument '--json'\n\nUsage: tool-examples definitions\n\nFor more information, try '--help'.\n",
+            "error: unexpected argument '--json'\n\nUsage: tool-examples definitions [--format FORMAT]\n\nFor more information, try '--help'.\n",
         ),
     ] {
         let out = run(args);
