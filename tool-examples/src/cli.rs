@@ -1,6 +1,7 @@
 //! The binary's command line: a handful of commands and flags, parsed by hand
 //! (an argument parser crate would cost more to build than this file).
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use tool_core::providers::ProviderFormat;
 
@@ -20,6 +21,13 @@ pub enum Command {
     Definitions {
         /// Which format.
         format: ProviderFormat,
+    },
+    /// `mcp`: serve the tools over MCP.
+    Mcp {
+        /// Where `read` is rooted.
+        root: PathBuf,
+        /// Serve streamable HTTP on this address instead of stdio.
+        http: Option<SocketAddr>,
     },
     /// `--help` somewhere: print this text and exit 0.
     Help(&'static str),
@@ -41,6 +49,7 @@ Commands:
   (none)        walk through the seed's echo call, its result and three failures
   call          run tool calls: ToolCall JSON lines on stdin, one result line each on stdout
   definitions   print the tools' definitions, in a provider's format
+  mcp           serve the tools over MCP (stdio, or streamable HTTP with --http)
   help          print this help
 
 Options:
@@ -77,6 +86,20 @@ Options:
   -h, --help        print help
 ";
 
+pub const MCP_HELP: &str = "\
+Serve the example tools (echo, upper, read) over the Model Context Protocol.
+Over stdio by default: stdin and stdout carry JSON-RPC, as an MCP client that
+starts this program expects. With --http, over streamable HTTP at
+http://ADDR/mcp (port 0 picks a free port). Logs go to stderr only.
+
+Usage: tool-examples mcp [--http ADDR] [--root DIR]
+
+Options:
+  --http ADDR   serve streamable HTTP on ADDR, such as 127.0.0.1:8080
+  --root DIR    the directory `read` may read under (default: the current directory)
+  -h, --help    print help
+";
+
 /// Parses the arguments after the program name.
 pub fn parse<I, S>(args: I) -> Result<Command, UsageError>
 where
@@ -91,6 +114,7 @@ where
         "-h" | "--help" | "help" => Ok(Command::Help(MAIN_HELP)),
         "call" => parse_call(args),
         "definitions" => parse_definitions(args),
+        "mcp" => parse_mcp(args),
         other => Err(UsageError {
             message: format!("unknown command '{other}'\n\n{}", usage_of(MAIN_HELP)),
         }),
@@ -121,6 +145,44 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
     Ok(Command::Call {
         root: root.unwrap_or_else(|| PathBuf::from(".")),
         sequential,
+    })
+}
+
+fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
+    let mut root = None;
+    let mut http = None;
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_owned(), Some(value.to_owned()))
+            }
+            _ => (arg.clone(), None),
+        };
+        match flag.as_str() {
+            flag if is_help(flag) => return Ok(Command::Help(MCP_HELP)),
+            "--root" | "--http" => {
+                let Some(value) = inline.or_else(|| args.next()).filter(|v| !v.is_empty()) else {
+                    return Err(UsageError {
+                        message: format!("'{flag}' needs a value\n\n{}", usage_of(MCP_HELP)),
+                    });
+                };
+                if flag == "--root" {
+                    root = Some(PathBuf::from(value));
+                } else {
+                    http = Some(value.parse().map_err(|_| UsageError {
+                        message: format!(
+                            "'--http' needs an address such as 127.0.0.1:8080, not '{value}'\n\n{}",
+                            usage_of(MCP_HELP)
+                        ),
+                    })?);
+                }
+            }
+            _ => return Err(unexpected(&arg, MCP_HELP)),
+        }
+    }
+    Ok(Command::Mcp {
+        root: root.unwrap_or_else(|| PathBuf::from(".")),
+        http,
     })
 }
 
@@ -214,6 +276,33 @@ mod tests {
             parse(["definitions", "--help"]),
             Ok(Command::Help(DEFINITIONS_HELP))
         );
+    }
+
+    #[test]
+    fn mcp_takes_an_address_and_a_root() {
+        assert_eq!(
+            parse(["mcp"]),
+            Ok(Command::Mcp {
+                root: ".".into(),
+                http: None
+            })
+        );
+        assert_eq!(
+            parse(["mcp", "--http", "127.0.0.1:0", "--root=/tmp"]),
+            Ok(Command::Mcp {
+                root: "/tmp".into(),
+                http: Some("127.0.0.1:0".parse().unwrap())
+            })
+        );
+        assert_eq!(parse(["mcp", "--help"]), Ok(Command::Help(MCP_HELP)));
+        let error = parse(["mcp", "--http", "localhost"]).unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("'--http' needs an address such as 127.0.0.1:8080, not 'localhost'")
+        );
+        assert!(parse(["mcp", "--http"]).is_err());
+        assert!(parse(["mcp", "--stdio"]).is_err());
     }
 
     #[test]

@@ -49,10 +49,12 @@ fn run(command: Command) -> std::io::Result<()> {
             println!();
             Ok(())
         }
+        Command::Mcp { root, http } => {
+            let tools = rooted_registry(&root)?;
+            runtime.block_on(serve_mcp(tools, http))
+        }
         Command::Call { root, sequential } => {
-            let tools = example_registry(&root).map_err(|error| {
-                std::io::Error::new(error.kind(), format!("--root {}: {error}", root.display()))
-            })?;
+            let tools = rooted_registry(&root)?;
             let mode = if sequential {
                 ExecutionMode::Sequential
             } else {
@@ -66,4 +68,34 @@ fn run(command: Command) -> std::io::Result<()> {
             ))
         }
     }
+}
+
+fn rooted_registry(root: &std::path::Path) -> std::io::Result<tool_core::ToolRegistry> {
+    example_registry(root).map_err(|error| {
+        std::io::Error::new(error.kind(), format!("--root {}: {error}", root.display()))
+    })
+}
+
+/// Serves over stdio, or over HTTP until Ctrl-C. Logs go to stderr: over
+/// stdio, stdout belongs to the protocol.
+async fn serve_mcp(
+    tools: tool_core::ToolRegistry,
+    http: Option<std::net::SocketAddr>,
+) -> std::io::Result<()> {
+    let Some(address) = http else {
+        return tool_mcp::serve_stdio(tools).await;
+    };
+    let server = tool_mcp::HttpServer::bind(tools, address).await?;
+    eprintln!(
+        "serving MCP on http://{}/mcp (Ctrl-C to stop)",
+        server.local_addr()?
+    );
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let on_signal = shutdown.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_signal.cancel();
+        }
+    });
+    server.run(shutdown).await
 }

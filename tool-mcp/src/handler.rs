@@ -1,0 +1,159 @@
+//! The MCP side of a registry: `tools/list` and `tools/call` on rmcp's
+//! `ServerHandler`, with calls run by tool-core's executor.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    NumberOrString, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use serde_json::Value;
+use std::sync::Arc;
+use tokio::sync::mpsc;
+use tool_core::providers::{mcp_call_tool_result, mcp_tool_call};
+use tool_core::{CallContext, Content, ToolRegistry, execute_tool_call};
+
+/// An MCP server for one registry. Cloning it is cheap; the HTTP transport
+/// makes one per session.
+#[derive(Clone)]
+pub struct McpServer {
+    registry: Arc<ToolRegistry>,
+    tools: Arc<Vec<Tool>>,
+    info: Implementation,
+}
+
+impl McpServer {
+    /// A server for `registry`, announcing itself as this crate.
+    pub fn new(registry: ToolRegistry) -> Self {
+        let tools = registry
+            .definitions()
+            .into_iter()
+            .map(|definition| {
+                let schema = match definition.parameters {
+                    Value::Object(schema) => schema,
+                    // MCP wants an object schema; a tool without one takes
+                    // any object.
+                    _ => serde_json::Map::from_iter([("type".to_owned(), Value::from("object"))]),
+                };
+                Tool::new(definition.name, definition.description, Arc::new(schema))
+            })
+            .collect();
+        McpServer {
+            registry: Arc::new(registry),
+            tools: Arc::new(tools),
+            info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+        }
+    }
+
+    /// Announces the server under another name and version.
+    pub fn with_server_info(mut self, name: &str, version: &str) -> Self {
+        self.info = Implementation::new(name.to_owned(), version.to_owned());
+        self
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(self.info.clone())
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // MCP: an unknown tool is a protocol error, not a tool result.
+        if self.registry.get(&request.name).is_none() {
+            return Err(ErrorData::invalid_params(
+                format!("Unknown tool: {}", request.name),
+                None,
+            ));
+        }
+        let params = serde_json::json!({
+            "name": request.name,
+            "arguments": request.arguments.map(Value::Object),
+        });
+        let call = mcp_tool_call(request_id(&context.id), &params)
+            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+
+        let mut ctx = CallContext::new().with_signal(context.ct.clone());
+        let forwarder = context
+            .meta
+            .get_progress_token()
+            .map(|token| ProgressForwarder::start(context.peer.clone(), token));
+        if let Some(forwarder) = &forwarder {
+            let sender = forwarder.sender.clone();
+            ctx = ctx.with_progress(move |content| {
+                // The forwarder may be gone if the call ended; nothing to tell.
+                let _ = sender.send(Some(content));
+            });
+        }
+        let result = execute_tool_call(&call, &self.registry, ctx).await;
+        if let Some(forwarder) = forwarder {
+            forwarder.finish().await;
+        }
+        let result: CallToolResult = serde_json::from_value(mcp_call_tool_result(&result))
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        Ok(result.into())
+    }
+}
+
+/// A JSON-RPC request id as our call id.
+fn request_id(id: &NumberOrString) -> String {
+    match id {
+        NumberOrString::Number(number) => number.to_string(),
+        NumberOrString::String(text) => text.to_string(),
+    }
+}
+
+/// Sends a call's progress updates as MCP progress notifications, in order,
+/// from a task of its own: a tool reports progress synchronously, sending is
+/// async.
+struct ProgressForwarder {
+    /// `None` marks the end: a tool may keep its context (and so a sender)
+    /// alive past the call, so the channel closing cannot be waited for.
+    sender: mpsc::UnboundedSender<Option<Vec<Content>>>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl ProgressForwarder {
+    fn start(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
+        let (sender, mut updates) = mpsc::unbounded_channel::<Option<Vec<Content>>>();
+        let task = tokio::spawn(async move {
+            let mut step = 0.0;
+            while let Some(Some(content)) = updates.recv().await {
+                step += 1.0;
+                let message = content
+                    .iter()
+                    .filter_map(Content::as_text)
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let notification =
+                    ProgressNotificationParam::new(token.clone(), step).with_message(message);
+                // A client that went away cannot be told; the call goes on.
+                let _ = peer.notify_progress(notification).await;
+            }
+        });
+        ProgressForwarder { sender, task }
+    }
+
+    /// Waits until every update is sent, so none arrives after the result.
+    async fn finish(self) {
+        let _ = self.sender.send(None);
+        let _ = self.task.await;
+    }
+}

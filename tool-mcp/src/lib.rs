@@ -1,0 +1,48 @@
+//! Serves any [`ToolRegistry`](tool_core::ToolRegistry) over the Model
+//! Context Protocol, through the official Rust SDK (`rmcp`): your tools, in
+//! one call, to any MCP client.
+//!
+//! - `tools/list` gives each tool's name, description and `inputSchema`.
+//! - `tools/call` runs the executor. Bad arguments and tool errors are
+//!   results with `isError: true` (the MCP spec: a model can correct itself
+//!   from them); an unknown tool is the JSON-RPC invalid-params error.
+//! - A client's `notifications/cancelled` cancels the tool's signal; when the
+//!   client sends a `progressToken`, the tool's `report_progress` becomes MCP
+//!   progress notifications, all sent before the result.
+//!
+//! ```no_run
+//! use tool_core::{tool, ToolRegistry};
+//!
+//! /// Echo one value
+//! #[tool]
+//! async fn echo(value: String) -> String {
+//!     value
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> std::io::Result<()> {
+//!     let mut tools = ToolRegistry::new();
+//!     tools.register(EchoTool).unwrap();
+//!     tool_mcp::serve_stdio(tools).await
+//! }
+//! ```
+
+mod handler;
+mod http;
+
+pub use handler::McpServer;
+pub use http::{HttpServer, serve_http};
+
+use rmcp::ServiceExt;
+use tool_core::ToolRegistry;
+
+/// Serves `registry` over stdio (stdin and stdout carry JSON-RPC) until the
+/// client closes stdin. Nothing else may write to stdout meanwhile.
+pub async fn serve_stdio(registry: ToolRegistry) -> std::io::Result<()> {
+    let running = McpServer::new(registry)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(std::io::Error::other)?;
+    running.waiting().await.map_err(std::io::Error::other)?;
+    Ok(())
+}
