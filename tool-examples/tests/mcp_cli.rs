@@ -1,0 +1,285 @@
+//! `tool-examples mcp`, the real binary, driven by an rmcp client: over its
+//! stdio (where every byte it writes to stdout must be JSON-RPC) and over
+//! streamable HTTP on a port it picks.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation, Tool,
+};
+use rmcp::service::RunningService;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
+use tool_core::providers::mcp_call_tool_result;
+use tool_core::{CallContext, ToolCall, execute_tool_call};
+use tool_examples::example_registry;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+/// Far more than any test needs; only there so a hang fails the test.
+const TEST_TIMEOUT: Duration = Duration::from_secs(10);
+
+async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
+    tokio::time::timeout(TEST_TIMEOUT, future)
+        .await
+        .unwrap_or_else(|_| panic!("{what}: not within {TEST_TIMEOUT:?}"))
+}
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+fn client_info() -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("mcp-cli-test", "0.1.0"),
+    )
+}
+
+fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
+}
+
+fn wire_json(result: &CallToolResult) -> Value {
+    serde_json::to_value(result).unwrap()
+}
+
+/// `{"name","description","inputSchema"}` of each listed tool.
+fn listed(tools: &[Tool]) -> Vec<Value> {
+    tools
+        .iter()
+        .map(|tool| {
+            json!({
+                "name": tool.name,
+                "description": tool.description,
+                "inputSchema": Value::Object(tool.input_schema.as_ref().clone()),
+            })
+        })
+        .collect()
+}
+
+/// The example registry's definitions, as `tools/list` must give them.
+fn expected_tools(root: &Path) -> Vec<Value> {
+    example_registry(root)
+        .unwrap()
+        .definitions()
+        .into_iter()
+        .map(|definition| {
+            json!({
+                "name": definition.name,
+                "description": definition.description,
+                "inputSchema": definition.parameters,
+            })
+        })
+        .collect()
+}
+
+/// What the executor itself answers, as MCP's `CallToolResult`.
+async fn expected_result(root: &Path, name: &str, arguments: Value) -> Value {
+    let call = ToolCall::new("local", name, arguments);
+    let tools = example_registry(root).unwrap();
+    mcp_call_tool_result(&execute_tool_call(&call, &tools, CallContext::new()).await)
+}
+
+fn spawn_mcp(args: &[&str], stdin: Stdio) -> Child {
+    Command::new(BIN)
+        .arg("mcp")
+        .args(args)
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts")
+}
+
+/// Reads all of `source` on a task of its own.
+fn drain(
+    mut source: impl tokio::io::AsyncRead + Unpin + Send + 'static,
+) -> tokio::task::JoinHandle<String> {
+    tokio::spawn(async move {
+        let mut bytes = Vec::new();
+        let _ = source.read_to_end(&mut bytes).await;
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+}
+
+async fn wait_for_exit(child: &mut Child) -> std::process::ExitStatus {
+    bounded("the binary exits", child.wait())
+        .await
+        .expect("waits for the binary")
+}
+
+/// Sends SIGINT, as Ctrl-C does (elsewhere than Unix: kills).
+fn interrupt(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let pid = child.id().expect("still running").to_string();
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -INT {pid}: {sent}");
+    }
+    #[cfg(not(unix))]
+    child.start_kill().expect("the binary is killed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::write(root.path().join("notes.txt"), "one\ntwo\n").unwrap();
+    let root_arg = root.path().to_str().unwrap();
+    let mut child = spawn_mcp(&["--root", root_arg], Stdio::piped());
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stderr = drain(child.stderr.take().unwrap());
+
+    // Every line the binary writes to stdout is kept, then passed on to the
+    // client: rmcp's reader might skip what is not JSON-RPC; this does not.
+    let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+    let (client_end, mut tee_end) = tokio::io::duplex(1 << 16);
+    let tee = tokio::spawn({
+        let lines = Arc::clone(&lines);
+        async move {
+            let mut stdout = BufReader::new(stdout);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match stdout.read_until(b'\n', &mut line).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                lines
+                    .lock()
+                    .unwrap()
+                    .push(String::from_utf8_lossy(&line).into_owned());
+                // The client may be gone; the lines are still recorded.
+                let _ = tee_end.write_all(&line).await;
+            }
+        }
+    });
+
+    bounded("the stdio session", async {
+        let client: Client = client_info()
+            .serve((client_end, stdin))
+            .await
+            .expect("initialize succeeds");
+        let server = client.peer_info().expect("initialized");
+        let server_info = server.server_info.as_ref().expect("server info");
+        assert_eq!(server_info.name, "tool-mcp");
+        assert!(server.capabilities.tools.is_some());
+
+        let tools = client.list_all_tools().await.expect("tools/list answers");
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        assert_eq!(names, ["echo", "upper", "read"]);
+        assert_eq!(listed(&tools), expected_tools(root.path()));
+
+        let result = client
+            .call_tool(call("upper", json!({"text": "shout"})))
+            .await
+            .expect("upper answers");
+        assert_eq!(
+            wire_json(&result),
+            json!({"content": [{"type": "text", "text": "SHOUT"}], "isError": false})
+        );
+
+        // `read` is rooted where --root says.
+        let arguments = json!({"path": "notes.txt"});
+        let result = client
+            .call_tool(call("read", arguments.clone()))
+            .await
+            .expect("read answers");
+        assert_eq!(result.is_error, Some(false), "{result:?}");
+        assert_eq!(
+            wire_json(&result),
+            expected_result(root.path(), "read", arguments).await
+        );
+
+        // Closing the client closes the binary's stdin: it exits, cleanly.
+        client.cancel().await.expect("the client closes");
+    })
+    .await;
+    let status = wait_for_exit(&mut child).await;
+    bounded("stdout closes", tee).await.unwrap();
+    let stderr = bounded("stderr closes", stderr).await.unwrap();
+    assert!(status.success(), "{status}; stderr: {stderr}");
+
+    let lines = lines.lock().unwrap().clone();
+    // At least the answers to initialize, tools/list and the two calls.
+    assert!(lines.len() >= 4, "{lines:#?}");
+    for line in &lines {
+        assert!(line.ends_with('\n'), "a whole line: {line:?}");
+        let message: Value = serde_json::from_str(line)
+            .unwrap_or_else(|error| panic!("not JSON ({error}) on stdout: {line:?}"));
+        assert_eq!(
+            message["jsonrpc"], "2.0",
+            "not JSON-RPC on stdout: {line:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
+    let root = tempfile::tempdir().unwrap();
+    let root_arg = root.path().to_str().unwrap();
+    let mut child = spawn_mcp(
+        &["--http", "127.0.0.1:0", "--root", root_arg],
+        Stdio::null(),
+    );
+    let stdout = drain(child.stdout.take().unwrap());
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+
+    let first_line = bounded("the address is printed", stderr.next_line())
+        .await
+        .expect("stderr reads")
+        .expect("a line on stderr");
+    let address: SocketAddr = first_line
+        .strip_prefix("serving MCP on http://")
+        .and_then(|rest| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
+        .parse()
+        .expect("a socket address");
+    assert!(address.ip().is_loopback(), "{address}");
+    assert_ne!(address.port(), 0, "the bound port, not the one asked for");
+
+    let client = bounded("the HTTP session", async {
+        let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
+        let client: Client = client_info()
+            .serve(transport)
+            .await
+            .expect("initialize succeeds");
+        let tools = client.list_all_tools().await.expect("tools/list answers");
+        assert_eq!(listed(&tools), expected_tools(root.path()));
+
+        let result = client
+            .call_tool(call("echo", json!({"value": "over http"})))
+            .await
+            .expect("echo answers");
+        assert_eq!(
+            wire_json(&result),
+            json!({
+                "content": [{"type": "text", "text": "over http"}],
+                "structuredContent": {"source": "echo"},
+                "isError": false,
+            })
+        );
+        client
+    })
+    .await;
+
+    // Ctrl-C stops it, a client still connected, and it exits cleanly.
+    interrupt(&mut child);
+    let status = wait_for_exit(&mut child).await;
+    assert!(status.success() || cfg!(not(unix)), "{status}");
+    drop(client);
+    let stdout = bounded("stdout closes", stdout).await.unwrap();
+    assert_eq!(stdout, "", "nothing on stdout over HTTP");
+}
