@@ -1,9 +1,14 @@
 //! What a running tool receives besides its arguments: which call it answers,
 //! a cancellation signal, and a sink for progress updates.
 
-use crate::tool::Content;
+use crate::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
+use crate::tool::{Content, ToolError, ToolOutput};
+use serde_json::Value;
 use std::fmt;
+use std::future::Future;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// Receives progress updates a tool reports while it runs.
@@ -68,18 +73,88 @@ impl fmt::Debug for ToolContext {
     }
 }
 
-/// What a caller passes to the executor: a [`ToolContext`] without the call
-/// id, which comes from each call. `Default` is empty.
-#[derive(Clone, Default)]
+/// A progress update tagged with the call it comes from, so a UI can show
+/// which call is speaking while a batch runs in parallel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgressEvent {
+    /// The call reporting.
+    pub call_id: String,
+    /// Its tool.
+    pub tool_name: String,
+    /// What it reported.
+    pub content: Vec<Content>,
+}
+
+/// Receives tagged progress events; see [`CallContext::with_progress_events`].
+pub type ProgressEventFn = Arc<dyn Fn(ProgressEvent) + Send + Sync>;
+
+/// How long a tool that ignores cancellation may go on before the executor
+/// drops it, unless the caller sets another grace period.
+pub const DEFAULT_CANCEL_GRACE: Duration = Duration::from_secs(1);
+
+/// What a caller passes to the executor: the context without a call id
+/// (which comes from each call), and how calls are to run. `Default` is
+/// empty: no signal, no sinks, no timeout, no limit, no hooks, and a grace
+/// period of [`DEFAULT_CANCEL_GRACE`].
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_core::{CallContext, CancellationToken, HookDecision};
+///
+/// let stop = CancellationToken::new();
+/// let ctx = CallContext::new()
+///     .with_signal(stop.clone())
+///     .with_timeout(Duration::from_secs(30))
+///     .with_max_concurrency(8)
+///     .with_progress_events(|event| eprintln!("{}: {:?}", event.call_id, event.content))
+///     .with_before_hook(|call| async move {
+///         if call.tool_name == "delete" {
+///             Ok(HookDecision::Block("deleting needs a human's approval".into()))
+///         } else {
+///             Ok(HookDecision::Allow)
+///         }
+///     });
+/// # let _ = ctx;
+/// ```
+#[derive(Clone)]
 pub struct CallContext {
-    /// Passed to every tool of the call or batch.
+    /// Passed to every tool of the call or batch. Cancelling it answers
+    /// calls not yet started with `cancelled` and signals the running ones.
     pub signal: Option<CancellationToken>,
     /// Receives every tool's progress updates.
     pub progress: Option<ProgressFn>,
+    /// Receives every tool's progress updates, tagged with the call.
+    pub progress_events: Option<ProgressEventFn>,
+    /// Overrides each tool's own timeout ([`Tool::timeout`](crate::Tool::timeout)).
+    pub timeout: Option<Duration>,
+    /// How long a tool that ignores cancellation may go on before it is
+    /// dropped and answered `cancelled`.
+    pub cancel_grace: Duration,
+    /// At most this many calls of a parallel batch run at once.
+    pub max_concurrency: Option<NonZeroUsize>,
+    /// Runs before each tool, after its arguments parse.
+    pub before: Option<BeforeHook>,
+    /// Runs after each tool, on what it produced.
+    pub after: Option<AfterHook>,
+}
+
+impl Default for CallContext {
+    fn default() -> Self {
+        CallContext {
+            signal: None,
+            progress: None,
+            progress_events: None,
+            timeout: None,
+            cancel_grace: DEFAULT_CANCEL_GRACE,
+            max_concurrency: None,
+            before: None,
+            after: None,
+        }
+    }
 }
 
 impl CallContext {
-    /// An empty context: no signal, no progress sink.
+    /// An empty context (see [`Default`]).
     pub fn new() -> Self {
         CallContext::default()
     }
@@ -99,12 +174,87 @@ impl CallContext {
         self
     }
 
-    /// The context a tool of call `call_id` receives.
+    /// Sets the sink of progress events tagged with their call.
+    pub fn with_progress_events(
+        mut self,
+        events: impl Fn(ProgressEvent) + Send + Sync + 'static,
+    ) -> Self {
+        self.progress_events = Some(Arc::new(events));
+        self
+    }
+
+    /// Sets a timeout for every call, overriding the tools' own.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Sets how long a tool ignoring cancellation may go on.
+    pub fn with_cancel_grace(mut self, grace: Duration) -> Self {
+        self.cancel_grace = grace;
+        self
+    }
+
+    /// Limits how many calls of a parallel batch run at once (0 means 1).
+    pub fn with_max_concurrency(mut self, limit: usize) -> Self {
+        self.max_concurrency = Some(NonZeroUsize::new(limit).unwrap_or(NonZeroUsize::MIN));
+        self
+    }
+
+    /// Sets the hook that runs before each tool and may block the call.
+    pub fn with_before_hook<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(BeforeCall) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<HookDecision, ToolError>> + Send + 'static,
+    {
+        self.before = Some(crate::hooks::before_hook(hook));
+        self
+    }
+
+    /// Sets the hook that runs after each tool and may rewrite its output.
+    pub fn with_after_hook<F, Fut>(mut self, hook: F) -> Self
+    where
+        F: Fn(AfterCall) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + 'static,
+    {
+        self.after = Some(crate::hooks::after_hook(hook));
+        self
+    }
+
+    /// The context a tool of call `call_id` receives (without a per-call
+    /// signal: the executor adds one when it needs to stop the call alone).
     pub fn for_call(&self, call_id: &str) -> ToolContext {
+        self.tool_context(call_id, "", self.signal.clone())
+    }
+
+    pub(crate) fn tool_context(
+        &self,
+        call_id: &str,
+        tool_name: &str,
+        signal: Option<CancellationToken>,
+    ) -> ToolContext {
+        let progress = match (&self.progress, &self.progress_events) {
+            (progress, None) => progress.clone(),
+            (progress, Some(events)) => {
+                let (progress, events) = (progress.clone(), Arc::clone(events));
+                let (call_id, tool_name) = (call_id.to_owned(), tool_name.to_owned());
+                let tagged: ProgressFn = Arc::new(move |content: Vec<Content>| {
+                    if let Some(progress) = &progress {
+                        progress(content.clone());
+                    }
+                    events(ProgressEvent {
+                        call_id: call_id.clone(),
+                        tool_name: tool_name.clone(),
+                        content,
+                    });
+                });
+                Some(tagged)
+            }
+        };
         ToolContext {
             call_id: call_id.to_owned(),
-            signal: self.signal.clone(),
-            progress: self.progress.clone(),
+            signal,
+            progress,
         }
     }
 }
@@ -116,15 +266,23 @@ impl From<ToolContext> for CallContext {
         CallContext {
             signal: ctx.signal,
             progress: ctx.progress,
+            ..CallContext::default()
         }
     }
 }
 
 impl fmt::Debug for CallContext {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let set = |present: bool| if present { "set" } else { "none" };
         out.debug_struct("CallContext")
             .field("signal", &self.signal)
-            .field("progress", &self.progress.as_ref().map(|_| "Fn"))
+            .field("progress", &set(self.progress.is_some()))
+            .field("progress_events", &set(self.progress_events.is_some()))
+            .field("timeout", &self.timeout)
+            .field("cancel_grace", &self.cancel_grace)
+            .field("max_concurrency", &self.max_concurrency)
+            .field("before", &set(self.before.is_some()))
+            .field("after", &set(self.after.is_some()))
             .finish()
     }
 }

@@ -91,6 +91,7 @@ mod dynamic;
 mod erased;
 mod error;
 mod executor;
+mod hooks;
 mod impls;
 mod message;
 mod params;
@@ -105,12 +106,15 @@ mod tool_fn_support;
 pub mod __private;
 
 pub use constraints::{Bound, HasLength, LengthOf, Numeric};
-pub use context::{CallContext, ProgressFn, ToolContext};
+pub use context::{
+    CallContext, DEFAULT_CANCEL_GRACE, ProgressEvent, ProgressEventFn, ProgressFn, ToolContext,
+};
 pub use derive_support::MAX_NESTING;
 pub use describe::MAX_ECHO_CHARS;
 pub use dynamic::DynamicTool;
 pub use error::{MAX_PROBLEMS, ParamError, ParamProblem};
 pub use executor::{ExecutionMode, execute_tool_call, execute_tool_calls};
+pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 pub use impls::MAX_JSON_DEPTH;
 pub use message::{ToolCall, ToolResultMessage};
 pub use params::{ParamValue, ToolParams};

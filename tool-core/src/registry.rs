@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// What a provider is told about a tool:
 /// `{"name":"echo","description":"Echo one value","parameters":{..schema..}}`.
@@ -50,6 +51,8 @@ impl std::error::Error for RegistryError {}
 pub struct RegisteredTool {
     definition: Arc<ToolDefinition>,
     tool: Arc<dyn ErasedTool>,
+    timeout: Option<Duration>,
+    exclusive: bool,
 }
 
 impl RegisteredTool {
@@ -71,6 +74,16 @@ impl RegisteredTool {
     /// Name, description and schema, as a provider wants them.
     pub fn definition(&self) -> &ToolDefinition {
         &self.definition
+    }
+
+    /// The tool's own timeout ([`Tool::timeout`]).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// Whether the tool's calls run alone ([`Tool::exclusive`]).
+    pub fn exclusive(&self) -> bool {
+        self.exclusive
     }
 
     /// Parses `arguments` with the tool's parameter type. Nothing runs yet.
@@ -152,6 +165,8 @@ impl ToolRegistry {
             .insert(definition.name.clone(), self.tools.len());
         self.tools.push(RegisteredTool {
             definition: Arc::new(definition),
+            timeout: Tool::timeout(&tool),
+            exclusive: Tool::exclusive(&tool),
             tool: Arc::new(tool),
         });
         Ok(())

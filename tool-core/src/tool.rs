@@ -6,6 +6,7 @@ use crate::params::ToolParams;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::future::Future;
+use std::time::Duration;
 
 /// Any error a tool returns. Its message (`Display`) becomes the paired
 /// result's text: `Tool echo failed: <message>`. `?` converts any
@@ -80,6 +81,20 @@ pub trait Tool: Send + Sync + 'static {
     /// overrides it (see [`DynamicTool`](crate::DynamicTool)).
     fn parameters(&self) -> Value {
         Self::Params::json_schema()
+    }
+
+    /// How long a call may run before it is dropped, its signal cancelled,
+    /// and it is answered `timed out after N ms`. `None` (the default): no
+    /// limit of its own. [`CallContext::timeout`](crate::CallContext) overrides it.
+    fn timeout(&self) -> Option<Duration> {
+        None
+    }
+
+    /// True when a call of this tool must run alone: in a parallel batch it
+    /// waits for the calls before it to finish, and the calls after it wait
+    /// for it (a tool that changes what others read, say).
+    fn exclusive(&self) -> bool {
+        false
     }
 }
 

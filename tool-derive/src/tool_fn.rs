@@ -60,6 +60,8 @@ fn without_param_attrs(function: &ItemFn) -> TokenStream {
 
 struct ToolFn<'a> {
     function: &'a ItemFn,
+    timeout_ms: Option<u64>,
+    exclusive: bool,
     name: String,
     name_span: Span,
     description: String,
@@ -188,6 +190,8 @@ impl<'a> ToolFn<'a> {
         };
         Some(ToolFn {
             function,
+            timeout_ms: attrs.timeout_ms,
+            exclusive: attrs.exclusive,
             name,
             name_span,
             description: description?,
@@ -241,6 +245,21 @@ impl<'a> ToolFn<'a> {
             Input::Context { by_ref: false } => quote!(__ctx),
         });
         let name = syn::LitStr::new(&self.name, self.name_span);
+        let mut extra_items = TokenStream::new();
+        if let Some(ms) = self.timeout_ms {
+            extra_items.extend(quote! {
+                fn timeout(&self) -> ::core::option::Option<::core::time::Duration> {
+                    ::core::option::Option::Some(::core::time::Duration::from_millis(#ms))
+                }
+            });
+        }
+        if self.exclusive {
+            extra_items.extend(quote! {
+                fn exclusive(&self) -> bool {
+                    true
+                }
+            });
+        }
         let tool_impl = tool_impl(
             self.output,
             &tool_ident,
@@ -248,6 +267,7 @@ impl<'a> ToolFn<'a> {
             &name,
             &self.description,
             quote!(#fn_ident(#(#call_args),*)),
+            extra_items,
         );
 
         let params_doc = format!(
@@ -284,6 +304,7 @@ fn tool_impl(
     name: &syn::LitStr,
     description: &str,
     call: TokenStream,
+    extra_items: TokenStream,
 ) -> TokenStream {
     // One span for every token of the return type too: rustc then reports
     // the identical obligations this impl raises about it once.
@@ -313,6 +334,8 @@ fn tool_impl(
                 ) -> ::core::result::Result<::tool_core::ToolOutput<Self::Details>, ::tool_core::ToolError> {
                     #into_result::into_tool_result(#call.await)
                 }
+
+                #extra_items
             }
     }
 }

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::task::JoinHandle;
 use tool_core::{
     CallContext, ExecutionMode, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
@@ -15,24 +15,40 @@ use tool_core::{
 /// Calls running at once, at most; reading waits for the oldest to be written.
 pub const MAX_IN_FLIGHT: usize = 1024;
 
+/// A longer line is not read into memory: it is answered with an error
+/// naming its number, and skipped.
+pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// The input lines of the calls in flight take at most this much memory
+/// together; reading waits for earlier calls to be answered.
+pub const MAX_IN_FLIGHT_BYTES: usize = 64 * 1024 * 1024;
+
+/// Of a line too long to read, this much is kept to find its id.
+const PREFIX_BYTES: usize = 64 * 1024;
+
+/// The budget counts in KiB, so one permit is one KiB of input.
+const BUDGET_UNIT: usize = 1024;
+
 /// What one input line becomes.
-enum Line {
+#[derive(Debug)]
+pub enum Line {
     /// Nothing: a blank line.
     Blank,
-    /// A call to run.
-    Call(ToolCall),
+    /// A call to run, and the size of its line.
+    Call(ToolCall, usize),
     /// An answer known without running anything (a line that is no call).
     Answer(String),
 }
 
-/// One output line, in input order.
+/// One output line, in input order. A call holds its share of the memory
+/// budget until its answer is written.
 enum Pending {
     /// Known already.
     Ready(String),
     /// Running on its own task (parallel mode).
-    Running(JoinHandle<String>),
+    Running(JoinHandle<String>, OwnedSemaphorePermit),
     /// To run when its turn comes (sequential mode).
-    Queued(ToolCall),
+    Queued(ToolCall, OwnedSemaphorePermit),
 }
 
 /// Reads calls from `input` until it ends, writing one line per call to
@@ -50,17 +66,30 @@ where
 {
     let (sender, mut receiver) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let reader_registry = Arc::clone(&registry);
+    let budget = Arc::new(Semaphore::new(MAX_IN_FLIGHT_BYTES / BUDGET_UNIT));
     let reader = tokio::spawn(async move {
         let mut lines = LineReader::new(input);
         while let Some(line) = lines.next().await? {
-            let pending = match line {
+            let (call, size) = match line {
                 Line::Blank => continue,
-                Line::Answer(answer) => Pending::Ready(answer),
-                Line::Call(call) if mode == ExecutionMode::Sequential => Pending::Queued(call),
-                Line::Call(call) => {
-                    let registry = Arc::clone(&reader_registry);
-                    Pending::Running(tokio::spawn(async move { run_one(&call, &registry).await }))
+                Line::Answer(answer) => {
+                    if sender.send(Pending::Ready(answer)).await.is_err() {
+                        break;
+                    }
+                    continue;
                 }
+                Line::Call(call, size) => (call, size),
+            };
+            let units = u32::try_from(size / BUDGET_UNIT + 1).unwrap_or(u32::MAX);
+            let Ok(permit) = Arc::clone(&budget).acquire_many_owned(units).await else {
+                break;
+            };
+            let pending = if mode == ExecutionMode::Sequential {
+                Pending::Queued(call, permit)
+            } else {
+                let registry = Arc::clone(&reader_registry);
+                let task = tokio::spawn(async move { run_one(&call, &registry).await });
+                Pending::Running(task, permit)
             };
             if sender.send(pending).await.is_err() {
                 break;
@@ -69,12 +98,17 @@ where
         std::io::Result::Ok(())
     });
     while let Some(pending) = receiver.recv().await {
-        let answer = match pending {
-            Pending::Ready(answer) => answer,
-            Pending::Queued(call) => run_one(&call, &registry).await,
-            Pending::Running(task) => task.await.unwrap_or_else(|error| {
-                json!({"error": format!("a call's task failed: {error}")}).to_string()
-            }),
+        // The permit (a share of the memory budget) lives until the answer
+        // is written.
+        let (answer, _permit) = match pending {
+            Pending::Ready(answer) => (answer, None),
+            Pending::Queued(call, permit) => (run_one(&call, &registry).await, Some(permit)),
+            Pending::Running(task, permit) => {
+                let answer = task.await.unwrap_or_else(|error| {
+                    json!({"error": format!("a call's task failed: {error}")}).to_string()
+                });
+                (answer, Some(permit))
+            }
         };
         write_line(&mut output, &answer).await?;
         // Flush when nothing else has arrived yet, so answers stream out
@@ -121,17 +155,63 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
         }
     }
 
+    /// The next line, read without ever holding more than
+    /// [`MAX_LINE_BYTES`] of it.
     async fn next(&mut self) -> std::io::Result<Option<Line>> {
         self.buffer.clear();
-        if self.input.read_until(b'\n', &mut self.buffer).await? == 0 {
+        let mut seen = false;
+        let mut too_long = false;
+        loop {
+            let available = self.input.fill_buf().await?;
+            if available.is_empty() {
+                break;
+            }
+            seen = true;
+            let (length, ends) = match available.iter().position(|byte| *byte == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (available.len(), false),
+            };
+            if !too_long {
+                if self.buffer.len() + length > MAX_LINE_BYTES {
+                    // Keep the start: the id usually comes before the
+                    // arguments, and the answer can then be paired.
+                    too_long = true;
+                    self.buffer.truncate(PREFIX_BYTES);
+                    self.buffer.shrink_to_fit();
+                } else {
+                    self.buffer.extend_from_slice(&available[..length]);
+                }
+            }
+            self.input.consume(length);
+            if ends {
+                break;
+            }
+        }
+        if !seen {
             return Ok(None);
         }
         self.number += 1;
+        if too_long {
+            let message = format!(
+                "the line is longer than {} MiB, so it was not read",
+                MAX_LINE_BYTES >> 20
+            );
+            let prefix = String::from_utf8_lossy(&self.buffer);
+            let answer = match top_level_strings(&prefix, &["id", "name"]).as_slice() {
+                [Some(id), name] => paired_failure(id, name.as_deref().unwrap_or(""), &message),
+                _ => line_error(self.number, &message),
+            };
+            return Ok(Some(Line::Answer(answer)));
+        }
         Ok(Some(classify(&self.buffer, self.number)))
     }
 }
 
-fn classify(bytes: &[u8], number: usize) -> Line {
+/// Reads one input line (without its limit on length, which the reader
+/// applies): a call to run, nothing (blank), or the answer to a line that is
+/// no call: a paired failure when its id can be read, else an error object
+/// naming line `number`. Never panics, whatever the bytes.
+pub fn classify(bytes: &[u8], number: usize) -> Line {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return Line::Answer(line_error(number, "the line is not valid UTF-8"));
     };
@@ -140,7 +220,7 @@ fn classify(bytes: &[u8], number: usize) -> Line {
         return Line::Blank;
     }
     match serde_json::from_str::<ToolCall>(text) {
-        Ok(call) => Line::Call(call),
+        Ok(call) => Line::Call(call, bytes.len()),
         Err(call_error) => Line::Answer(not_a_call(text, number, &call_error)),
     }
 }
@@ -148,25 +228,87 @@ fn classify(bytes: &[u8], number: usize) -> Line {
 /// The answer to a line that is not a valid call: a paired failure when the
 /// line is a JSON object with a string `id`, else an error naming the line.
 fn not_a_call(text: &str, number: usize, call_error: &serde_json::Error) -> String {
-    let value: Value = match serde_json::from_str(text) {
-        Ok(value) => value,
-        Err(json_error) => return line_error(number, &format!("invalid JSON: {json_error}")),
+    let (id, name) = match serde_json::from_str::<Value>(text) {
+        Ok(value) => (
+            value.get("id").and_then(Value::as_str).map(str::to_owned),
+            value.get("name").and_then(Value::as_str).map(str::to_owned),
+        ),
+        // Too deep, a number out of range, broken further on: the id may
+        // still be readable at the top level.
+        Err(json_error) => match top_level_strings(text, &["id", "name"]).as_slice() {
+            [Some(id), name] => (Some(id.clone()), name.clone()),
+            _ => return line_error(number, &format!("invalid JSON: {json_error}")),
+        },
     };
-    match value.get("id").and_then(Value::as_str) {
-        Some(id) => {
-            let name = value.get("name").and_then(Value::as_str).unwrap_or("");
-            let call = ToolCall::new(id, name, Value::Null);
-            let mut result =
-                ToolResultMessage::failure(&call, &format!("invalid tool call: {call_error}"));
-            if name.is_empty() {
-                result.content = vec![tool_core::text(format!(
-                    "Tool call failed: invalid tool call: {call_error}"
-                ))];
-            }
-            to_line(&result)
-        }
+    match id {
+        Some(id) => paired_failure(
+            &id,
+            name.as_deref().unwrap_or(""),
+            &format!("invalid tool call: {call_error}"),
+        ),
         None => line_error(number, &format!("not a tool call: {call_error}")),
     }
+}
+
+/// A failure result for a line that is no valid call but names its id.
+fn paired_failure(id: &str, name: &str, message: &str) -> String {
+    let call = ToolCall::new(id, name, Value::Null);
+    let mut result = ToolResultMessage::failure(&call, message);
+    if name.is_empty() {
+        result.content = vec![tool_core::text(format!("Tool call failed: {message}"))];
+    }
+    to_line(&result)
+}
+
+/// The string values of `keys` in the top-level object of `text`, found
+/// without parsing the rest (which may be what is broken): nested values are
+/// skipped by bracket depth, strings by their quotes.
+fn top_level_strings(text: &str, keys: &[&str]) -> Vec<Option<String>> {
+    let mut found = vec![None; keys.len()];
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut index = 0;
+    let mut last_string: Option<(usize, usize)> = None;
+    let mut expecting_value_of: Option<usize> = None;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'"' => {
+                let start = index;
+                index += 1;
+                while index < bytes.len() && bytes[index] != b'"' {
+                    index += if bytes[index] == b'\\' { 2 } else { 1 };
+                }
+                let end = (index + 1).min(bytes.len());
+                if depth == 1 {
+                    let quoted = &text[start..end];
+                    match expecting_value_of.take() {
+                        Some(key) => found[key] = serde_json::from_str(quoted).ok(),
+                        None => last_string = Some((start, end)),
+                    }
+                }
+            }
+            b':' if depth == 1 => {
+                expecting_value_of = last_string.take().and_then(|(start, end)| {
+                    let key: String = serde_json::from_str(&text[start..end]).ok()?;
+                    keys.iter().position(|wanted| *wanted == key)
+                });
+            }
+            b'{' | b'[' => {
+                depth += 1;
+                if depth > 1 {
+                    expecting_value_of = None;
+                }
+            }
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => {
+                last_string = None;
+                expecting_value_of = None;
+            }
+            _ => {}
+        }
+        index += 1;
+    }
+    found
 }
 
 fn line_error(number: usize, message: &str) -> String {

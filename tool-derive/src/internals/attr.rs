@@ -447,13 +447,17 @@ fn ungroup(expr: Expr) -> Expr {
 pub struct ToolAttrs {
     pub name: Option<syn::LitStr>,
     pub description: Option<String>,
+    pub timeout_ms: Option<u64>,
+    pub exclusive: bool,
 }
 
-const TOOL_KEYS: &str = "`name`, `description`";
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`";
 
 pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
     let mut description = Attr::none(cx, "tool", "description");
+    let mut timeout_ms = Attr::none(cx, "tool", "timeout_ms");
+    let mut exclusive = Attr::none(cx, "tool", "exclusive");
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
@@ -489,6 +493,27 @@ pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
                     }
                 }
             }
+            "timeout_ms" => {
+                if let Some(value) = required_value(cx, &meta, "timeout_ms", "5000")? {
+                    let parsed = match &value {
+                        Expr::Lit(ExprLit {
+                            lit: Lit::Int(int), ..
+                        }) => int.base10_parse::<u64>().ok().filter(|ms| *ms > 0),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some(ms) => timeout_ms.set(&meta.path, ms),
+                        None => cx.error_spanned_by(
+                            &value,
+                            "expected a positive integer literal for `timeout_ms` (milliseconds), as in `timeout_ms = 5000`",
+                        ),
+                    }
+                }
+            }
+            "exclusive" => {
+                flag(cx, &meta, "exclusive")?;
+                exclusive.set(&meta.path, ());
+            }
             _ => {
                 skip_value(&meta)?;
                 let shown = meta.path.to_token_stream().to_string().replace(' ', "");
@@ -506,5 +531,7 @@ pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     ToolAttrs {
         name: name.get(),
         description: description.get(),
+        timeout_ms: timeout_ms.get(),
+        exclusive: exclusive.get().is_some(),
     }
 }

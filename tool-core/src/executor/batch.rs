@@ -1,0 +1,49 @@
+//! A parallel batch: calls run concurrently on the caller's task, at most
+//! `max_concurrency` at once, exclusive tools alone, results in call order.
+
+use super::one_call;
+use crate::context::CallContext;
+use crate::message::{ToolCall, ToolResultMessage};
+use crate::registry::{RegisteredTool, ToolRegistry};
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+
+pub(crate) async fn run_parallel(
+    calls: &[ToolCall],
+    registry: &ToolRegistry,
+    ctx: &CallContext,
+) -> Vec<ToolResultMessage> {
+    let limit = ctx.max_concurrency.map_or(usize::MAX, |limit| limit.get());
+    let mut results: Vec<Option<ToolResultMessage>> = (0..calls.len()).map(|_| None).collect();
+    // Only the futures that are ready get polled: a batch of thousands of
+    // mostly idle calls costs what its active calls cost.
+    let mut running = FuturesUnordered::new();
+    for (index, call) in calls.iter().enumerate() {
+        let exclusive = registry
+            .get(&call.name)
+            .is_some_and(RegisteredTool::exclusive);
+        if exclusive {
+            while let Some((done, result)) = running.next().await {
+                results[done] = Some(result);
+            }
+            results[index] = Some(one_call::run(call, registry, ctx).await);
+            continue;
+        }
+        while running.len() >= limit {
+            if let Some((done, result)) = running.next().await {
+                results[done] = Some(result);
+            }
+        }
+        running.push(async move { (index, one_call::run(call, registry, ctx).await) });
+    }
+    while let Some((done, result)) = running.next().await {
+        results[done] = Some(result);
+    }
+    results
+        .into_iter()
+        .zip(calls)
+        // Every index was filled above; this keeps the "one result per call"
+        // promise even if that ever stopped being so.
+        .map(|(result, call)| result.unwrap_or_else(|| ToolResultMessage::failure(call, "not run")))
+        .collect()
+}
