@@ -344,8 +344,11 @@ async fn tool_panic_is_paired() {
 
 /// The seed's `inspect`: reports what its context holds, then fails as a
 /// domain error with content and details.
+/// The call id and signal a tool was given.
+type Seen = Arc<Mutex<Option<(String, Option<CancellationToken>)>>>;
+
 struct Inspect {
-    seen: Arc<Mutex<Option<(String, bool)>>>,
+    seen: Seen,
 }
 
 #[derive(serde::Serialize)]
@@ -370,7 +373,7 @@ impl Tool for Inspect {
         params: EchoParams,
         ctx: ToolContext,
     ) -> Result<ToolOutput<Phase>, ToolError> {
-        *self.seen.lock().unwrap() = Some((ctx.call_id.clone(), ctx.is_cancelled()));
+        *self.seen.lock().unwrap() = Some((ctx.call_id.clone(), ctx.signal.clone()));
         ctx.report_progress(vec![text(format!("progress:{}", params.value))]);
         Ok(
             ToolOutput::new(vec![text(format!("done:{}", params.value))])
@@ -389,17 +392,23 @@ async fn inspect_sees_call_id_signal_and_progress_and_keeps_its_domain_error() {
     tools.register(Inspect { seen: seen.clone() }).unwrap();
 
     let signal = CancellationToken::new();
-    signal.cancel();
     let progress: Arc<Mutex<Vec<Vec<Content>>>> = Arc::default();
     let sink = progress.clone();
     let ctx = CallContext::new()
-        .with_signal(signal)
+        .with_signal(signal.clone())
         .with_progress(move |update| sink.lock().unwrap().push(update));
 
     let call = ToolCall::new("ctx", "inspect", json!({"value": "Pi"}));
     let result = execute_tool_call(&call, &tools, ctx).await;
 
-    assert_eq!(*seen.lock().unwrap(), Some(("ctx".to_owned(), true)));
+    // The tool got the call's id and the caller's signal: cancelling the
+    // caller's token cancels the one the tool holds.
+    let (call_id, tool_signal) = seen.lock().unwrap().clone().unwrap();
+    assert_eq!(call_id, "ctx");
+    let tool_signal = tool_signal.expect("the tool got a signal");
+    assert!(!tool_signal.is_cancelled());
+    signal.cancel();
+    assert!(tool_signal.is_cancelled());
     assert_eq!(*progress.lock().unwrap(), vec![vec![text("progress:Pi")]]);
     assert_eq!(
         without_timestamp(&result),
@@ -427,5 +436,7 @@ async fn a_context_cannot_override_the_call_id() {
     let result = execute_tool_call(&call, &tools, CallContext::from(outer)).await;
 
     assert_eq!(result.tool_call_id, "call-1");
-    assert_eq!(*seen.lock().unwrap(), Some(("call-1".to_owned(), false)));
+    let (call_id, tool_signal) = seen.lock().unwrap().clone().unwrap();
+    assert_eq!(call_id, "call-1");
+    assert!(tool_signal.is_none());
 }
