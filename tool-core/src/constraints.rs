@@ -151,26 +151,26 @@ impl<T: HasLength> HasLength for Box<T> {
 // even where parsing rounds (an `f32`). They run only on values that parsed,
 // and pass over `null` (an absent option).
 
-/// Reports `value` if it is a number below `min`.
+/// Reports `value` if it is a number below `min`; true if it did.
 pub fn check_min(
     value: &Value,
     min: Bound,
     integer: bool,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-) {
-    check_bound(value, min, Ordering::Less, ">=", integer, path, errors);
+) -> bool {
+    check_bound(value, min, Ordering::Less, ">=", integer, path, errors)
 }
 
-/// Reports `value` if it is a number above `max`.
+/// Reports `value` if it is a number above `max`; true if it did.
 pub fn check_max(
     value: &Value,
     max: Bound,
     integer: bool,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-) {
-    check_bound(value, max, Ordering::Greater, "<=", integer, path, errors);
+) -> bool {
+    check_bound(value, max, Ordering::Greater, "<=", integer, path, errors)
 }
 
 fn check_bound(
@@ -181,11 +181,12 @@ fn check_bound(
     integer: bool,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-) {
+) -> bool {
     let Value::Number(number) = value else {
-        return;
+        return false;
     };
-    if compare(number, bound) == Some(violation) {
+    let violated = compare(number, bound) == Some(violation);
+    if violated {
         let kind = if integer { "integer" } else { "number" };
         errors.push(
             path,
@@ -196,6 +197,7 @@ fn check_bound(
             ),
         );
     }
+    violated
 }
 
 fn length(value: &Value, of: LengthOf) -> Option<usize> {
@@ -206,34 +208,34 @@ fn length(value: &Value, of: LengthOf) -> Option<usize> {
     }
 }
 
-/// Reports `value` if it is a string or array shorter than `min`.
+/// Reports `value` if it is a string or array shorter than `min`; true if it did.
 pub fn check_min_length(
     value: &Value,
     min: usize,
     of: LengthOf,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-) {
-    if let Some(length) = length(value, of)
-        && length < min
-    {
+) -> bool {
+    let violated = length(value, of).filter(|length| *length < min);
+    if let Some(length) = violated {
         errors.push(path, length_message("at least", min, length, of));
     }
+    violated.is_some()
 }
 
-/// Reports `value` if it is a string or array longer than `max`.
+/// Reports `value` if it is a string or array longer than `max`; true if it did.
 pub fn check_max_length(
     value: &Value,
     max: usize,
     of: LengthOf,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-) {
-    if let Some(length) = length(value, of)
-        && length > max
-    {
+) -> bool {
+    let violated = length(value, of).filter(|length| *length > max);
+    if let Some(length) = violated {
         errors.push(path, length_message("at most", max, length, of));
     }
+    violated.is_some()
 }
 
 fn length_message(relation: &str, bound: usize, length: usize, of: LengthOf) -> String {

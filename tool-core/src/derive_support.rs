@@ -15,8 +15,21 @@ use serde_json::{Map, Value};
 pub const MAX_NESTING: usize = 128;
 
 /// The object a struct's fields are read from, or a reported problem.
+#[inline]
 pub fn expect_object<'v>(
     value: &'v Value,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<&'v Map<String, Value>> {
+    match value {
+        Value::Object(object) if path.depth() <= MAX_NESTING => Some(object),
+        other => not_an_object(other, path, errors),
+    }
+}
+
+#[cold]
+fn not_an_object<'v>(
+    value: &Value,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
 ) -> Option<&'v Map<String, Value>> {
@@ -25,15 +38,10 @@ pub fn expect_object<'v>(
             path,
             format_args!("arguments nest deeper than {MAX_NESTING} levels"),
         );
-        return None;
+    } else {
+        errors.expected(path, "object", value);
     }
-    match value {
-        Value::Object(object) => Some(object),
-        other => {
-            errors.expected(path, "object", other);
-            None
-        }
-    }
+    None
 }
 
 /// The value of a field absent from `object`: `when_missing` (the type's
@@ -65,17 +73,19 @@ pub fn missing<T>(
 }
 
 /// Reports every key of `object` that the struct does not declare, for
-/// `#[param(deny_unknown_fields)]`.
+/// `#[param(deny_unknown_fields)]`; true if there was one.
 pub fn deny_unknown_fields(
     object: &Map<String, Value>,
     declared: &[&str],
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-) {
+) -> bool {
+    let mut found = false;
     for key in object.keys() {
         if declared.contains(&key.as_str()) {
             continue;
         }
+        found = true;
         let unknown = path.key(key);
         match near_miss_of_any(key, declared) {
             Some(meant) => errors.push(
@@ -91,6 +101,7 @@ pub fn deny_unknown_fields(
             ),
         }
     }
+    found
 }
 
 fn near_miss_of_any<'d>(key: &str, declared: &[&'d str]) -> Option<&'d str> {

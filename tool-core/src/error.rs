@@ -63,6 +63,7 @@ pub struct ParamError {
 
 impl ParamError {
     /// An empty collector; parsing pushes into it.
+    #[inline]
     pub fn new() -> Self {
         ParamError::default()
     }
@@ -94,11 +95,13 @@ impl ParamError {
     }
 
     /// How many problems were found in all, including those not kept.
+    #[inline]
     pub fn count(&self) -> usize {
         self.problems.len() + self.omitted
     }
 
     /// True when nothing was wrong.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.count() == 0
     }

@@ -37,6 +37,7 @@ enum Segment<'a> {
 
 impl ParamPath<'static> {
     /// The path of the arguments object itself.
+    #[inline]
     pub const fn root() -> Self {
         ParamPath {
             parent: None,
@@ -48,25 +49,30 @@ impl ParamPath<'static> {
 
 impl<'a> ParamPath<'a> {
     /// The path of a declared field of the object at `self`.
+    #[inline]
     pub fn field<'b>(&'b self, name: &'b str) -> ParamPath<'b> {
         self.child(Segment::Field(name))
     }
 
     /// The path of the `index`-th element of the array at `self`.
+    #[inline]
     pub fn index(&self, index: usize) -> ParamPath<'_> {
         self.child(Segment::Index(index))
     }
 
     /// The path of the value under `key` in the map at `self`.
+    #[inline]
     pub fn key<'b>(&'b self, key: &'b str) -> ParamPath<'b> {
         self.child(Segment::Key(key))
     }
 
     /// How many steps below the root this path is (the root is 0).
+    #[inline]
     pub fn depth(&self) -> usize {
         self.depth
     }
 
+    #[inline]
     fn child<'b>(&'b self, segment: Segment<'b>) -> ParamPath<'b> {
         ParamPath {
             parent: Some(self),

@@ -115,8 +115,21 @@ fn expand_struct(model: &Struct) -> TokenStream {
             }
         }
     };
+    let has_checks = model.attrs.deny_unknown_fields
+        || model.fields.iter().any(|field| {
+            let attrs = &field.attrs;
+            attrs.min.is_some()
+                || attrs.max.is_some()
+                || attrs.min_length.is_some()
+                || attrs.max_length.is_some()
+        });
+    let failed_binding = if has_checks {
+        quote!(mut __failed)
+    } else {
+        quote!(__failed)
+    };
     let deny_unknown = model.attrs.deny_unknown_fields.then(|| {
-        quote!(::tool_core::__private::deny_unknown_fields(__object, __FIELDS, __path, __errors);)
+        quote!(__failed |= ::tool_core::__private::deny_unknown_fields(__object, __FIELDS, __path, __errors);)
     });
 
     quote! {
@@ -137,11 +150,13 @@ fn expand_struct(model: &Struct) -> TokenStream {
                 ) -> ::core::option::Option<Self> {
                     const __FIELDS: &[&str] = &[#(#names),*];
                     let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
-                    let __before = __errors.count();
+                    // Set by the bounds and unknown-key checks; a field that
+                    // did not parse is `None`, which ends the literal below.
+                    let #failed_binding = false;
                     #collect_slots
                     #(#parse_fields)*
                     #deny_unknown
-                    if __errors.count() != __before {
+                    if __failed {
                         return ::core::option::Option::None;
                     }
                     ::core::option::Option::Some(Self { #(#members: #values?,)* })
@@ -300,19 +315,19 @@ fn field_parse(field: &Field, slot: &syn::Ident, value: &syn::Ident) -> TokenStr
     let mut checks = TokenStream::new();
     if let Some((tokens, min)) = &attrs.min {
         let (integer, min) = (integer(tokens), bound(*min));
-        checks.extend(quote!(::tool_core::__private::check_min(__item, #min, #integer, &__field_path, __errors);));
+        checks.extend(quote!(__failed |= ::tool_core::__private::check_min(__item, #min, #integer, &__field_path, __errors);));
     }
     if let Some((tokens, max)) = &attrs.max {
         let (integer, max) = (integer(tokens), bound(*max));
-        checks.extend(quote!(::tool_core::__private::check_max(__item, #max, #integer, &__field_path, __errors);));
+        checks.extend(quote!(__failed |= ::tool_core::__private::check_max(__item, #max, #integer, &__field_path, __errors);));
     }
     if let Some((tokens, min)) = &attrs.min_length {
         let of = length_of(tokens);
-        checks.extend(quote!(::tool_core::__private::check_min_length(__item, #min, #of, &__field_path, __errors);));
+        checks.extend(quote!(__failed |= ::tool_core::__private::check_min_length(__item, #min, #of, &__field_path, __errors);));
     }
     if let Some((tokens, max)) = &attrs.max_length {
         let of = length_of(tokens);
-        checks.extend(quote!(::tool_core::__private::check_max_length(__item, #max, #of, &__field_path, __errors);));
+        checks.extend(quote!(__failed |= ::tool_core::__private::check_max_length(__item, #max, #of, &__field_path, __errors);));
     }
     // Bounds check what the model sent; a default is the author's choice.
     let checks = (!checks.is_empty()).then(|| {

@@ -22,6 +22,7 @@ impl<T: ParamValue> ParamValue for Option<T> {
         T::schema()
     }
 
+    #[inline]
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
         match value {
             Value::Null => Some(None),
@@ -67,21 +68,28 @@ impl<T: ParamValue> ParamValue for Vec<T> {
         json!({"type": "array", "items": T::schema()})
     }
 
+    #[inline]
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
         let Value::Array(items) = value else {
             errors.expected(path, "array", value);
             return None;
         };
         let mut parsed = Vec::with_capacity(items.len());
-        let mut failed = false;
-        for (index, item) in items.iter().enumerate() {
+        let mut rest = items.iter().enumerate();
+        for (index, item) in rest.by_ref() {
             match T::parse_value(item, &path.index(index), errors) {
-                Some(item) if !failed => parsed.push(item),
-                Some(_) => {}
-                None => failed = true,
+                Some(item) => parsed.push(item),
+                None => {
+                    // One item failed: the array will not be returned, but
+                    // the rest is still checked, so every problem is reported.
+                    for (index, item) in rest {
+                        T::parse_value(item, &path.index(index), errors);
+                    }
+                    return None;
+                }
             }
         }
-        (!failed).then_some(parsed)
+        Some(parsed)
     }
 
     fn to_json(&self) -> Value {
@@ -104,15 +112,19 @@ fn parse_entries<'v, T: ParamValue>(
         errors.expected(path, "object", value);
         return false;
     };
-    let mut failed = false;
-    for (key, item) in entries {
+    let mut rest = entries.iter();
+    for (key, item) in rest.by_ref() {
         match T::parse_value(item, &path.key(key), errors) {
-            Some(item) if !failed => insert(key, item),
-            Some(_) => {}
-            None => failed = true,
+            Some(item) => insert(key, item),
+            None => {
+                for (key, item) in rest {
+                    T::parse_value(item, &path.key(key), errors);
+                }
+                return false;
+            }
         }
     }
-    !failed
+    true
 }
 
 fn entries_json<'a, T: ParamValue + 'a>(

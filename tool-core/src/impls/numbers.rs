@@ -9,7 +9,36 @@ use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
 
 /// Reads an integral JSON number in `min..=max`. `2.0` is the integer 2, as
 /// JSON Schema's `integer` type says; `2.5` is not an integer.
+///
+/// Inlined with constant bounds, the common case (an integer in range) is a
+/// couple of comparisons; everything else goes to the out-of-line path.
+#[inline]
 fn integer_in_range(
+    value: &Value,
+    min: i128,
+    max: i128,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<i128> {
+    if let Value::Number(number) = value {
+        if let Some(unsigned) = number.as_u64() {
+            let integer = i128::from(unsigned);
+            if integer >= min && integer <= max {
+                return Some(integer);
+            }
+        } else if let Some(signed) = number.as_i64() {
+            let integer = i128::from(signed);
+            if integer >= min && integer <= max {
+                return Some(integer);
+            }
+        }
+    }
+    integer_slow(value, min, max, path, errors)
+}
+
+/// Floats, values out of range, and everything that is no integer.
+#[cold]
+fn integer_slow(
     value: &Value,
     min: i128,
     max: i128,
@@ -77,6 +106,7 @@ macro_rules! integer_param {
                 integer_schema(<$int>::MIN as i128, <$int>::MAX as i128)
             }
 
+            #[inline]
             fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
                 let integer =
                     integer_in_range(value, <$int>::MIN as i128, <$int>::MAX as i128, path, errors)?;
@@ -100,6 +130,7 @@ macro_rules! non_zero_param {
                 integer_schema(1, <$int>::MAX as i128)
             }
 
+            #[inline]
             fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
                 let integer = integer_in_range(value, 1, <$int>::MAX as i128, path, errors)?;
                 <$int>::try_from(integer).ok().and_then(<$non_zero>::new)
@@ -120,14 +151,12 @@ non_zero_param!(
     NonZeroUsize => usize,
 );
 
+#[inline]
 fn number(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<f64> {
     match value {
         // Without serde_json's arbitrary_precision every number is an f64 at worst.
         Value::Number(number) => number.as_f64(),
-        other => {
-            errors.expected(path, "number", other);
-            None
-        }
+        other => super::scalars::expected(path, "number", other, errors),
     }
 }
 
@@ -136,6 +165,7 @@ impl ParamValue for f64 {
         serde_json::json!({"type": "number"})
     }
 
+    #[inline]
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
         number(value, path, errors)
     }

@@ -8,13 +8,11 @@ impl ParamValue for String {
         json!({"type": "string"})
     }
 
+    #[inline]
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
         match value {
-            Value::String(text) => Some(text.clone()),
-            other => {
-                errors.expected(path, "string", other);
-                None
-            }
+            Value::String(text) => Some(text.as_str().to_owned()),
+            other => expected(path, "string", other, errors),
         }
     }
 
@@ -28,17 +26,27 @@ impl ParamValue for bool {
         json!({"type": "boolean"})
     }
 
+    #[inline]
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
         match value {
             Value::Bool(flag) => Some(*flag),
-            other => {
-                errors.expected(path, "boolean", other);
-                None
-            }
+            other => expected(path, "boolean", other, errors),
         }
     }
 
     fn to_json(&self) -> Value {
         Value::Bool(*self)
     }
+}
+
+/// The wrong-type report, kept out of line so the happy path stays small.
+#[cold]
+pub(crate) fn expected<T>(
+    path: &ParamPath<'_>,
+    what: &str,
+    got: &Value,
+    errors: &mut ParamError,
+) -> Option<T> {
+    errors.expected(path, what, got);
+    None
 }

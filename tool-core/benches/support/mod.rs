@@ -1,0 +1,111 @@
+//! Parameter structs of three sizes, each deriving both `ToolParams` and
+//! serde's `Deserialize` from the same field list, and matching arguments.
+
+#![allow(dead_code)]
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, HashMap};
+use std::num::NonZeroU32;
+use tool_core::ToolParams;
+
+/// One field: the seed's echo.
+#[derive(ToolParams, Deserialize, Debug)]
+pub struct Small {
+    pub value: String,
+}
+
+/// The seed's request, plus a list.
+#[derive(ToolParams, Deserialize, Debug)]
+pub struct Medium {
+    pub value: String,
+    pub label: Option<String>,
+    pub limit: Option<NonZeroU32>,
+    pub tags: Vec<String>,
+}
+
+#[derive(ToolParams, Deserialize, Debug)]
+#[param(rename_all = "lowercase")]
+#[serde(rename_all = "lowercase")]
+pub enum Sort {
+    Relevance,
+    Newest,
+    Oldest,
+}
+
+#[derive(ToolParams, Deserialize, Debug)]
+pub struct Person {
+    pub name: String,
+    pub email: String,
+    pub age: Option<u8>,
+}
+
+#[derive(ToolParams, Deserialize, Debug)]
+pub struct Range {
+    pub from: i64,
+    pub to: i64,
+}
+
+/// Twenty fields: scalars, options, lists, maps, nested structs, an enum.
+#[derive(ToolParams, Deserialize, Debug)]
+pub struct Large {
+    pub query: String,
+    pub limit: u32,
+    pub offset: Option<u64>,
+    pub verbose: bool,
+    pub threshold: f64,
+    pub sort: Sort,
+    pub tags: Vec<String>,
+    pub ids: Vec<u64>,
+    pub filters: BTreeMap<String, String>,
+    pub weights: HashMap<String, f64>,
+    pub author: Person,
+    pub reviewers: Vec<Person>,
+    pub range: Range,
+    pub language: Option<String>,
+    pub region: Option<String>,
+    pub include_drafts: bool,
+    pub max_depth: u8,
+    pub page_token: Option<String>,
+    pub scores: Vec<f32>,
+    pub note: String,
+}
+
+pub fn small_args() -> Value {
+    json!({"value": "Pi"})
+}
+
+pub fn medium_args() -> Value {
+    json!({"value": "Pi", "label": "answer", "limit": 2, "tags": ["math", "constant", "greek"]})
+}
+
+/// Three problems: a wrong type, another wrong type, a value out of range.
+pub fn medium_bad_args() -> Value {
+    json!({"value": 1, "label": 2, "limit": 0, "tags": []})
+}
+
+pub fn large_args() -> Value {
+    json!({
+        "query": "typed tool calling in rust",
+        "limit": 20,
+        "offset": 40,
+        "verbose": false,
+        "threshold": 0.75,
+        "sort": "newest",
+        "tags": ["rust", "llm", "agents", "json-schema"],
+        "ids": [1, 2, 3, 5, 8, 13, 21, 34],
+        "filters": {"lang": "en", "license": "mit", "status": "published"},
+        "weights": {"title": 2.0, "body": 1.0, "tags": 0.5},
+        "author": {"name": "Ada Lovelace", "email": "ada@example.org", "age": 36},
+        "reviewers": [
+            {"name": "Alan Turing", "email": "alan@example.org"},
+            {"name": "Grace Hopper", "email": "grace@example.org", "age": 85}
+        ],
+        "range": {"from": -100, "to": 100},
+        "language": "en",
+        "include_drafts": true,
+        "max_depth": 3,
+        "scores": [0.5, 0.25, 0.125],
+        "note": "benchmark input of a realistic size"
+    })
+}
