@@ -216,8 +216,9 @@ fn huge_valid_arrays_parse() {
     assert_eq!(parsed.values.len(), 1_000_000);
 }
 
-/// A recursive parameter type, fed a value nested far deeper than any
-/// stack could follow: refused with a path, not a crash.
+// A recursive parameter type, fed a value nested far deeper than any stack
+// could follow: refused with a path, not a crash. (A plain comment: a doc
+// comment would become the schema's description.)
 #[derive(ToolParams, Debug)]
 struct Node {
     children: Vec<Node>,
@@ -356,4 +357,40 @@ fn parsed_values_turn_back_into_the_json_they_came_from() {
     });
     let order = Order::parse(&arguments).unwrap();
     assert_eq!(order.to_json(), arguments);
+}
+
+#[test]
+fn recursive_types_refer_to_themselves_in_their_schema() {
+    let schema = Node::json_schema();
+    assert_eq!(
+        schema,
+        json!({
+            "type": "object",
+            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/parse.Node"}}},
+            "required": ["children"],
+            "additionalProperties": false,
+            "$defs": {
+                "parse.Node": {
+                    "type": "object",
+                    "properties": {
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/parse.Node"}}
+                    },
+                    "required": ["children"],
+                    "additionalProperties": false,
+                },
+            },
+        })
+    );
+    // A validator follows the references, and agrees with parse.
+    let validator = jsonschema::draft202012::new(&schema).unwrap();
+    for (value, valid) in [
+        (nested(5), true),
+        (
+            json!({"children": [{"children": []}, {"children": [{}]}]}),
+            false,
+        ),
+    ] {
+        assert_eq!(validator.is_valid(&value), valid, "{value}");
+        assert_eq!(Node::parse(&value).is_ok(), valid, "{value}");
+    }
 }

@@ -23,8 +23,7 @@ async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
     Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
 }
 
-const LINE: &str =
-    r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
+const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
 
 fn registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();

@@ -45,7 +45,10 @@ fn run<T: ToolParams + DeserializeOwned>(how: &str, arguments: &Value, iteration
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let [variant, iterations] = args.as_slice() else {
         println!("variants: {}", VARIANTS.join(", "));
         return;

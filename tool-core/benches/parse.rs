@@ -18,9 +18,11 @@ fn compare<T: ToolParams + DeserializeOwned>(c: &mut Criterion, size: &str, argu
         jsonschema::draft202012::new(&T::json_schema()).expect("the derived schema compiles");
     assert!(T::parse(&arguments).is_ok() && validator.is_valid(&arguments));
     let mut group = c.benchmark_group(format!("parse/{size}"));
-    group.bench_with_input(BenchmarkId::new("tool_core", size), &arguments, |b, args| {
-        b.iter(|| T::parse(black_box(args)).unwrap())
-    });
+    group.bench_with_input(
+        BenchmarkId::new("tool_core", size),
+        &arguments,
+        |b, args| b.iter(|| T::parse(black_box(args)).unwrap()),
+    );
     group.bench_with_input(BenchmarkId::new("serde", size), &arguments, |b, args| {
         b.iter(|| T::deserialize(black_box(args)).unwrap())
     });
@@ -53,10 +55,18 @@ fn parse_errors(c: &mut Criterion) {
     assert_eq!(ours.count(), 3, "{ours}");
     let mut group = c.benchmark_group("errors/medium");
     group.bench_function("tool_core_all_problems", |b| {
-        b.iter(|| Medium::parse(black_box(&arguments)).unwrap_err().to_string())
+        b.iter(|| {
+            Medium::parse(black_box(&arguments))
+                .unwrap_err()
+                .to_string()
+        })
     });
     group.bench_function("serde_first_error", |b| {
-        b.iter(|| Medium::deserialize(black_box(&arguments)).unwrap_err().to_string())
+        b.iter(|| {
+            Medium::deserialize(black_box(&arguments))
+                .unwrap_err()
+                .to_string()
+        })
     });
     group.finish();
 }

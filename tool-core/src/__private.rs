@@ -9,6 +9,7 @@ pub use crate::derive_support::{
     ObjectJson, ObjectSchema, deny_unknown_fields, describe, enum_schema, expect_object,
     expected_one_of, missing, set_default,
 };
+pub use crate::schema_refs::recursion_safe_schema;
 pub use crate::tool_fn_support::IntoToolResult;
 pub use crate::{ParamError, ParamPath, ParamValue, ToolParams};
 pub use core::option::Option::{self, None, Some};

@@ -67,9 +67,16 @@ struct CappedWriter {
 
 impl std::io::Write for CappedWriter {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        // serde_json writes whole UTF-8 sequences per call, so each chunk is
-        // valid UTF-8 on its own.
-        let chunk = std::str::from_utf8(bytes).map_err(std::io::Error::other)?;
+        // Only as many bytes as the remaining characters could take are
+        // looked at: a 50 MB string arrives in one call, and must not be
+        // scanned whole. A cut inside a character is dropped.
+        let room = (MAX_ECHO_CHARS - self.chars + 1) * 4;
+        let window = &bytes[..bytes.len().min(room)];
+        let chunk = match std::str::from_utf8(window) {
+            Ok(chunk) => chunk,
+            Err(error) => std::str::from_utf8(&window[..error.valid_up_to()])
+                .map_err(std::io::Error::other)?,
+        };
         for c in chunk.chars() {
             if self.chars == MAX_ECHO_CHARS {
                 self.truncated = true;
@@ -77,6 +84,10 @@ impl std::io::Write for CappedWriter {
             }
             self.text.push(c);
             self.chars += 1;
+        }
+        if window.len() < bytes.len() {
+            self.truncated = true;
+            return Err(std::io::Error::other("excerpt is full"));
         }
         Ok(bytes.len())
     }

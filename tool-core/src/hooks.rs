@@ -8,10 +8,13 @@ use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
 
 /// What a `before` hook sees: the call, with its arguments as parsed (unknown
-/// keys dropped, defaults filled in).
-#[derive(Clone, Debug, PartialEq)]
+/// keys dropped, defaults filled in), and the caller's signal. A hook that
+/// waits (a permission prompt) is abandoned when the signal is cancelled,
+/// and the call is answered `cancelled`.
+#[derive(Clone, Debug)]
 pub struct BeforeCall {
     /// The call's id.
     pub call_id: String,
@@ -19,6 +22,8 @@ pub struct BeforeCall {
     pub tool_name: String,
     /// The parsed arguments, as JSON.
     pub arguments: Value,
+    /// The caller's cancellation signal, if any.
+    pub signal: Option<CancellationToken>,
 }
 
 /// A `before` hook's answer.

@@ -98,6 +98,7 @@ mod params;
 mod path;
 pub mod providers;
 mod registry;
+mod schema_refs;
 mod suggest;
 mod tool;
 mod tool_fn_support;

@@ -91,7 +91,7 @@ impl<'a> ParamPath<'a> {
         }
         match self.segment {
             Segment::Root => Ok(()),
-            Segment::Field(name) | Segment::Key(name) if is_plain_key(name) => {
+            Segment::Field(name) | Segment::Key(name) if name.len() <= 64 && is_plain_key(name) => {
                 if !parent_is_root {
                     out.write_str(".")?;
                 }
@@ -101,7 +101,8 @@ impl<'a> ParamPath<'a> {
                 if parent_is_root {
                     out.write_str("arguments")?;
                 }
-                write!(out, "[{}]", serde_json::Value::from(name))
+                // Quoted, and capped: a 50 MB key must not come back whole.
+                write!(out, "[{}]", crate::describe::StrExcerpt(name))
             }
             Segment::Index(index) => {
                 if parent_is_root {
@@ -140,6 +141,13 @@ mod tests {
         assert_eq!(tags.key("a b").to_string(), "tags[\"a b\"]");
         assert_eq!(root.index(3).to_string(), "arguments[3]");
         assert_eq!(root.key("").to_string(), "arguments[\"\"]");
+        let huge = "k".repeat(1_000_000);
+        let shown = tags.key(&huge).to_string();
+        assert!(
+            shown.starts_with("tags[\"kkk") && shown.ends_with("k…]"),
+            "{shown:.40}"
+        );
+        assert!(shown.len() < 100);
         let items = root.field("items");
         let first = items.index(0);
         let inner = first.index(1);

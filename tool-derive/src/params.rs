@@ -138,9 +138,11 @@ fn expand_struct(model: &Struct) -> TokenStream {
             #[automatically_derived]
             impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
                 fn schema() -> ::tool_core::__private::Value {
-                    let mut __schema = ::tool_core::__private::ObjectSchema::new();
-                    #(#schema_fields)*
-                    __schema.finish(#description)
+                    ::tool_core::__private::recursion_safe_schema::<Self>(|| {
+                        let mut __schema = ::tool_core::__private::ObjectSchema::new();
+                        #(#schema_fields)*
+                        __schema.finish(#description)
+                    })
                 }
 
                 fn parse_value(

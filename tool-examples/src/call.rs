@@ -213,7 +213,15 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 /// naming line `number`. Never panics, whatever the bytes.
 pub fn classify(bytes: &[u8], number: usize) -> Line {
     let Ok(text) = std::str::from_utf8(bytes) else {
-        return Line::Answer(line_error(number, "the line is not valid UTF-8"));
+        // Its id may still be readable: then the answer can be paired.
+        let message = "the line is not valid UTF-8";
+        let lossy = String::from_utf8_lossy(bytes);
+        return Line::Answer(
+            match top_level_strings(&lossy, &["id", "name"]).as_slice() {
+                [Some(id), name] => paired_failure(id, name.as_deref().unwrap_or(""), message),
+                _ => line_error(number, message),
+            },
+        );
     };
     let text = text.trim();
     if text.is_empty() {

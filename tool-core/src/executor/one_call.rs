@@ -41,18 +41,32 @@ pub(crate) async fn run(
         Ok(Err(problems)) => return ToolResultMessage::failure(call, &problems.to_string()),
         Err(payload) => return panicked(call, &*payload),
     };
-    // The parsed arguments as JSON, only when a hook will look at them.
-    let parsed = (ctx.before.is_some() || ctx.after.is_some()).then(|| prepared.arguments());
+    // The parsed arguments as JSON, only when a hook will look at them (a
+    // user's `to_json` may panic: that too is the call's failure).
+    let parsed = if ctx.before.is_some() || ctx.after.is_some() {
+        match catch_unwind(AssertUnwindSafe(|| prepared.arguments())) {
+            Ok(arguments) => arguments,
+            Err(payload) => return panicked(call, &*payload),
+        }
+    } else {
+        Value::Null
+    };
 
     if let Some(before) = &ctx.before {
-        let decision = guarded("before", || {
+        let deciding = guarded("before", || {
             before(BeforeCall {
                 call_id: call.id.clone(),
                 tool_name: call.name.clone(),
-                arguments: parsed.clone().unwrap_or_default(),
+                arguments: parsed.clone(),
+                signal: ctx.signal.clone(),
             })
-        })
-        .await;
+        });
+        // A hook waiting on a human is abandoned when the caller cancels.
+        let decision = tokio::select! {
+            biased;
+            decision = deciding => decision,
+            () = caller_cancelled(ctx) => return ToolResultMessage::failure(call, "cancelled"),
+        };
         match decision {
             Ok(HookDecision::Allow) => {}
             Ok(HookDecision::Block(reason)) => return ToolResultMessage::failure(call, &reason),
@@ -97,7 +111,7 @@ pub(crate) async fn run(
                 after(AfterCall {
                     call_id: call.id.clone(),
                     tool_name: call.name.clone(),
-                    arguments: parsed.unwrap_or_default(),
+                    arguments: parsed,
                     output,
                 })
             })
@@ -134,30 +148,45 @@ async fn supervise<F>(
 where
     F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
 {
+    let stopped = run_until_stopped(&mut running, timeout, ctx, signal).await;
+    // Dropping a tool's future runs its destructors, which are user code:
+    // a panic there is the call's, not the executor's.
+    match catch_unwind(AssertUnwindSafe(move || drop(running))) {
+        Ok(()) => stopped,
+        Err(payload) => match stopped {
+            Stopped::Finished(Ok(_)) => Stopped::Finished(Err(payload)),
+            other => other,
+        },
+    }
+}
+
+async fn run_until_stopped<F>(
+    running: &mut CatchUnwind<F>,
+    timeout: Option<Duration>,
+    ctx: &CallContext,
+    signal: Option<&CancellationToken>,
+) -> Stopped
+where
+    F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
+{
     let deadline = async {
         match timeout {
             Some(timeout) => tokio::time::sleep(timeout).await,
             None => std::future::pending().await,
         }
     };
-    let cancelled = async {
-        match &ctx.signal {
-            Some(caller) => caller.cancelled().await,
-            None => std::future::pending().await,
-        }
-    };
     tokio::select! {
         biased;
-        finished = &mut running => Stopped::Finished(finished),
+        finished = &mut *running => Stopped::Finished(finished),
         () = deadline => {
             if let Some(signal) = signal {
                 signal.cancel();
             }
             Stopped::TimedOut(timeout.unwrap_or_default())
         }
-        () = cancelled => {
+        () = caller_cancelled(ctx) => {
             // The call's own signal is the caller's child: already cancelled.
-            match tokio::time::timeout(ctx.cancel_grace, &mut running).await {
+            match tokio::time::timeout(ctx.cancel_grace, &mut *running).await {
                 Ok(finished) => Stopped::Finished(finished),
                 Err(_) => Stopped::Cancelled,
             }
@@ -187,6 +216,14 @@ where
             "{name} hook panicked: {}",
             panic_message(&*payload)
         )),
+    }
+}
+
+/// Completes when the caller's signal is cancelled; never without one.
+async fn caller_cancelled(ctx: &CallContext) {
+    match &ctx.signal {
+        Some(signal) => signal.cancelled().await,
+        None => std::future::pending().await,
     }
 }
 
