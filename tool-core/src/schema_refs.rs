@@ -7,12 +7,15 @@ use crate::ParamValue;
 use serde_json::{Map, Value, json};
 use std::cell::RefCell;
 
+/// Builds one type's schema (its `ParamValue::schema`).
+type BuildSchema = fn() -> Value;
+
 #[derive(Default)]
 struct State {
     /// The types whose schemas are being built, outermost first.
     building: Vec<&'static str>,
     /// Recursive types met so far, and how to build each one's definition.
-    wanted: Vec<(&'static str, fn() -> Value)>,
+    wanted: Vec<(&'static str, BuildSchema)>,
     /// True while definitions are being built (they are not outermost).
     resolving: bool,
 }
