@@ -38,3 +38,5 @@ for size in small medium large; do
 done
 printf '%-8s %14s   (all problems vs the first)\n' errors \
   "$(python3 -c "print(f'{${per[errors/tool_core]}/${per[errors/serde]}:.2f}x')")"
+printf '%-8s %14s   (call line to result line, vs serde_json parse + serialize of the line)\n' executor \
+  "$(python3 -c "print(f'{${per[line/tool_core]}/${per[line/serde_json_floor]}:.2f}x')")"

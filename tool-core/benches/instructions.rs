@@ -27,7 +27,50 @@ const VARIANTS: &[&str] = &[
     "large/jsonschema_serde",
     "errors/tool_core",
     "errors/serde",
+    "line/tool_core",
+    "line/serde_json_floor",
 ];
+
+/// The executor bench's line: a tool call in, a result line out.
+const LINE: &str =
+    r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
+
+#[derive(serde::Serialize)]
+struct EchoDetails {
+    source: &'static str,
+}
+
+/// Echo one value
+#[tool_core::tool]
+async fn echo(value: String) -> Result<tool_core::ToolOutput<EchoDetails>, tool_core::ToolError> {
+    Ok(tool_core::ToolOutput::new(vec![tool_core::text(value)])
+        .with_details(EchoDetails { source: "echo" }))
+}
+
+fn run_lines(how: &str, iterations: usize) {
+    let mut tools = tool_core::ToolRegistry::new();
+    tools.register(EchoTool).expect("one tool");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        for _ in 0..iterations {
+            let line = black_box(LINE);
+            let out = if how == "tool_core" {
+                let call: tool_core::ToolCall = serde_json::from_str(line).unwrap();
+                let result =
+                    tool_core::execute_tool_call(&call, &tools, tool_core::CallContext::default())
+                        .await;
+                serde_json::to_string(&result).unwrap()
+            } else {
+                let value: Value = serde_json::from_str(line).unwrap();
+                serde_json::to_string(&value).unwrap()
+            };
+            drop(black_box(out));
+        }
+    });
+}
 
 fn run<T: ToolParams + DeserializeOwned>(how: &str, arguments: &Value, iterations: usize) {
     let validator = jsonschema::draft202012::new(&T::json_schema()).expect("schema compiles");
@@ -59,6 +102,7 @@ fn main() {
         "small" => run::<Small>(how, &small_args(), iterations),
         "medium" => run::<Medium>(how, &medium_args(), iterations),
         "large" => run::<Large>(how, &large_args(), iterations),
+        "line" => run_lines(how, iterations),
         "errors" => {
             let arguments = medium_bad_args();
             for _ in 0..iterations {
