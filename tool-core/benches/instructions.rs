@@ -32,8 +32,7 @@ const VARIANTS: &[&str] = &[
 ];
 
 /// The executor bench's line: a tool call in, a result line out.
-const LINE: &str =
-    r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
+const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
 
 #[derive(serde::Serialize)]
 struct EchoDetails {

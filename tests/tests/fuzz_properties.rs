@@ -1,0 +1,692 @@
+//! The properties of the `parse` fuzz target (fuzz/fuzz_targets/parse.rs),
+//! as short property tests that run in `cargo test`.
+//!
+//! For every input that is JSON, `Everything::parse` (a struct of every field
+//! type) must:
+//! - not panic;
+//! - on `Ok(v)`: give a value within its declared bounds, whose `to_json()`
+//!   parses back to an equal struct with the same `to_json()` (floats compare
+//!   through their JSON);
+//! - on `Err(e)`: report at least one and at most `MAX_PROBLEMS` problems,
+//!   each with a non-empty path and message, and display as one line per
+//!   problem kept (plus `... and N more problems` when some were counted only).
+//!
+//! Inputs: values walked from `Everything`'s own schema, mostly near valid
+//! (edge numbers, strings at their length bounds, wrong names, missing,
+//! `null` and undeclared keys); wholly random JSON; and random bytes or
+//! byte-mutated JSON text through `serde_json::from_slice`.
+//!
+//! The structs are a copy of those in tests/agreement.rs, with `PartialEq`.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use proptest::strategy::{BoxedStrategy, Union};
+use proptest::test_runner::FileFailurePersistence;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, HashMap};
+use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
+use tool_core::{MAX_JSON_DEPTH, MAX_PROBLEMS, ParamValue, ToolParams};
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "kebab-case")]
+enum Mode {
+    FastPath,
+    SlowPath,
+    Off,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct Integers {
+    i8: i8,
+    i16: i16,
+    i32: i32,
+    i64: i64,
+    isize: isize,
+    u8: u8,
+    u16: u16,
+    u32: u32,
+    u64: u64,
+    usize: usize,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct NonZeros {
+    u8: NonZeroU8,
+    u16: NonZeroU16,
+    u32: NonZeroU32,
+    u64: NonZeroU64,
+    usize: NonZeroUsize,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "camelCase")]
+struct Inner {
+    #[param(min_length = 1)]
+    display_name: String,
+    #[param(min = 1, max = 10)]
+    weight: Option<u16>,
+    mode: Option<Mode>,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(description = "Every supported field type")]
+struct Everything {
+    /// Free text
+    text: String,
+    flag: bool,
+    ints: Integers,
+    non_zero: Box<NonZeros>,
+    f32: f32,
+    f64: f64,
+    #[param(min = -5, max = 5)]
+    small: i32,
+    #[param(min = 0.5, max = 10.0)]
+    ratio: f64,
+    #[param(min = 0, max = 100)]
+    percent: f32,
+    #[param(min = -1e18, max = 1e18)]
+    big: i64,
+    #[param(min_length = 2, max_length = 4)]
+    code: String,
+    #[param(min_length = 1, max_length = 3)]
+    tags: Vec<String>,
+    #[param(max_length = 5)]
+    label: Option<String>,
+    #[param(max = 1000)]
+    limit: Option<NonZeroU32>,
+    bytes: Vec<Option<u8>>,
+    inners: Vec<Inner>,
+    counts: BTreeMap<String, i32>,
+    lookup: HashMap<String, Inner>,
+    sparse: HashMap<String, Option<bool>>,
+    raw: Value,
+    inner: Inner,
+    maybe_inner: Option<Inner>,
+    maybe_boxed: Box<Option<u32>>,
+    #[param(rename = "type")]
+    kind: Mode,
+    #[param(default = 3)]
+    retries: u8,
+    #[param(default)]
+    verbose: bool,
+}
+
+// ---------------------------------------------------------------------------
+// The properties (the same as the fuzz target's).
+
+fn inner_in_bounds(inner: &Inner) -> bool {
+    inner.display_name.chars().count() >= 1
+        && inner.weight.is_none_or(|weight| (1..=10).contains(&weight))
+}
+
+/// The declared bounds, on a parsed value.
+fn in_bounds(v: &Everything) -> bool {
+    (-5..=5).contains(&v.small)
+        && (0.5..=10.0).contains(&v.ratio)
+        && (0.0..=100.0).contains(&v.percent)
+        && (-1e18..=1e18).contains(&(v.big as f64))
+        && (2..=4).contains(&v.code.chars().count())
+        && (1..=3).contains(&v.tags.len())
+        && v.label
+            .as_ref()
+            .is_none_or(|label| label.chars().count() <= 5)
+        && v.limit.is_none_or(|limit| limit.get() <= 1000)
+        && v.f32.is_finite()
+        && v.f64.is_finite()
+        && inner_in_bounds(&v.inner)
+        && v.inners.iter().all(inner_in_bounds)
+        && v.lookup.values().all(inner_in_bounds)
+        && v.maybe_inner.as_ref().is_none_or(inner_in_bounds)
+}
+
+/// What parse returned for `arguments`: `Ok(true)` when it parsed.
+fn check(arguments: &Value) -> Result<bool, TestCaseError> {
+    match Everything::parse(arguments) {
+        Ok(parsed) => {
+            prop_assert!(in_bounds(&parsed), "out of bounds: {parsed:?}");
+            let json = parsed.to_json();
+            let again = Everything::parse(&json).map_err(|error| {
+                TestCaseError::fail(format!("to_json does not parse back: {error}\n{json}"))
+            })?;
+            prop_assert_eq!(&again, &parsed, "to_json parses back to another value");
+            prop_assert_eq!(again.to_json(), json, "to_json differs after a round trip");
+            Ok(true)
+        }
+        Err(error) => {
+            let problems = error.problems();
+            prop_assert!(!problems.is_empty(), "an error without problems");
+            prop_assert!(problems.len() <= MAX_PROBLEMS);
+            prop_assert!(error.count() >= problems.len());
+            for problem in problems {
+                prop_assert!(!problem.path().is_empty(), "empty path: {problem:?}");
+                prop_assert!(!problem.message().is_empty(), "empty message: {problem:?}");
+            }
+            let text = error.to_string();
+            let expected = problems.len() + usize::from(error.count() > problems.len());
+            prop_assert_eq!(
+                text.split('\n').count(),
+                expected,
+                "not one line per problem: {:?}",
+                text
+            );
+            Ok(false)
+        }
+    }
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        // A failure is reported with its minimal input; no file is written
+        // next to the tests.
+        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
+        ..ProptestConfig::default()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Generators.
+
+type Gen = BoxedStrategy<Value>;
+
+/// Characters for strings: ASCII, multi-byte, control characters, quotes,
+/// a newline (which must not break the one-line-per-problem rule).
+const CHARS: &[char] = &[
+    'a', 'Z', '0', ' ', '.', '[', 'é', 'ß', '中', '😀', '\u{0}', '\n', '"', '\\',
+];
+
+fn string_of(lengths: std::ops::RangeInclusive<usize>) -> BoxedStrategy<String> {
+    vec(prop::sample::select(CHARS), lengths)
+        .prop_map(|chars| chars.into_iter().collect())
+        .boxed()
+}
+
+fn float_json(float: f64) -> Value {
+    serde_json::Number::from_f64(float).map_or(Value::Null, Value::Number)
+}
+
+/// Numbers at the edges of the field types and of Everything's bounds.
+fn edge_numbers() -> Vec<Value> {
+    let mut numbers: Vec<Value> = [
+        0i64,
+        1,
+        -1,
+        2,
+        5,
+        -5,
+        6,
+        -6,
+        10,
+        11,
+        100,
+        101,
+        127,
+        128,
+        -128,
+        -129,
+        255,
+        256,
+        1000,
+        1001,
+        32767,
+        32768,
+        -32769,
+        65535,
+        65536,
+        i64::from(i32::MAX),
+        i64::from(i32::MIN),
+        1 << 31,
+        i64::from(u32::MAX),
+        1 << 32,
+        i64::MAX,
+        i64::MIN,
+        1_000_000_000_000_000_000,
+        -1_000_000_000_000_000_000,
+        1_000_000_000_000_000_001,
+    ]
+    .into_iter()
+    .map(Value::from)
+    .collect();
+    numbers.push(Value::from(u64::MAX));
+    numbers.extend(
+        [
+            2.0,
+            2.5,
+            -0.0,
+            0.5,
+            0.49,
+            10.0,
+            10.01,
+            100.0,
+            100.5,
+            1e18,
+            -1e18,
+            1e19,
+            18446744073709551616.0,
+            -9223372036854775808.0,
+            -9223372036854777856.0,
+            f64::from(f32::MAX),
+            3.4028236e38,
+            1e308,
+            -1e308,
+            5e-324,
+            f64::from(f32::MIN_POSITIVE) / 4.0,
+        ]
+        .into_iter()
+        .map(float_json),
+    );
+    numbers
+}
+
+fn any_number() -> Gen {
+    Union::new_weighted(vec![
+        (4, prop::sample::select(edge_numbers()).boxed()),
+        (1, any::<i64>().prop_map(Value::from).boxed()),
+        (1, any::<u64>().prop_map(Value::from).boxed()),
+        (
+            1,
+            any::<f64>()
+                .prop_filter("finite", |x| x.is_finite())
+                .prop_map(float_json)
+                .boxed(),
+        ),
+        (1, (-20.0..120.0f64).prop_map(float_json).boxed()),
+    ])
+    .boxed()
+}
+
+/// Random JSON of any shape, a few levels deep.
+fn nested_json() -> Gen {
+    let leaf = Union::new_weighted(vec![
+        (1, Just(Value::Null).boxed()),
+        (1, any::<bool>().prop_map(Value::Bool).boxed()),
+        (3, any_number()),
+        (2, string_of(0..=6).prop_map(Value::String).boxed()),
+    ]);
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        Union::new(vec![
+            vec(inner.clone(), 0..4).prop_map(Value::Array).boxed(),
+            vec((string_of(0..=3), inner), 0..4)
+                .prop_map(|entries| Value::Object(entries.into_iter().collect()))
+                .boxed(),
+        ])
+    })
+    .boxed()
+}
+
+/// [`nested_json`], and sometimes a value nested around `MAX_JSON_DEPTH`.
+fn random_json() -> Gen {
+    Union::new_weighted(vec![(30, nested_json()), (1, deep())]).boxed()
+}
+
+/// Arrays and objects nested just under to just over `MAX_JSON_DEPTH`.
+fn deep() -> Gen {
+    (MAX_JSON_DEPTH - 3..=MAX_JSON_DEPTH + 3, any::<bool>())
+        .prop_map(|(depth, objects)| {
+            let mut value = json!(1);
+            for _ in 0..depth {
+                value = if objects {
+                    json!({ "k": value })
+                } else {
+                    json!([value])
+                };
+            }
+            value
+        })
+        .boxed()
+}
+
+/// Bounds of an integer schema, in `i128`.
+fn integer_bounds(schema: &Value) -> (i128, i128) {
+    let bound = |keyword: &str, round: fn(f64) -> f64, default: i128| match schema
+        .get(keyword)
+        .and_then(Value::as_number)
+    {
+        Some(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
+            (Some(signed), _, _) => i128::from(signed),
+            (_, Some(unsigned), _) => i128::from(unsigned),
+            (_, _, Some(float)) => round(float) as i128,
+            _ => default,
+        },
+        None => default,
+    };
+    (
+        bound("minimum", f64::ceil, -1_000_000),
+        bound("maximum", f64::floor, 1_000_000),
+    )
+}
+
+fn int_json(int: i128) -> Value {
+    match (i64::try_from(int), u64::try_from(int)) {
+        (Ok(signed), _) => Value::from(signed),
+        (_, Ok(unsigned)) => Value::from(unsigned),
+        _ => float_json(int as f64),
+    }
+}
+
+fn length_bounds(schema: &Value) -> (usize, usize) {
+    let min = schema
+        .get("minLength")
+        .or(schema.get("minItems"))
+        .and_then(Value::as_u64)
+        .unwrap_or(0) as usize;
+    let max = schema
+        .get("maxLength")
+        .or(schema.get("maxItems"))
+        .and_then(Value::as_u64)
+        .map_or(min + 3, |max| max as usize);
+    (min, max)
+}
+
+/// A value for `schema` (Everything's own): each node is, out of 100, valid
+/// with `100 - rate` (its children generated the same way) and a fault with
+/// `rate`. At rate 0 the value is valid.
+fn shaped(schema: &Value, rate: u32) -> Gen {
+    if rate == 0 {
+        return valid(schema, 0);
+    }
+    Union::new_weighted(vec![
+        (100 - rate, valid(schema, rate)),
+        (rate, fault(schema)),
+    ])
+    .boxed()
+}
+
+/// A value that `schema` accepts at its own level; its children are
+/// [`shaped`] at `rate`. Optional keys are present or not, and (when
+/// `rate > 0`) sometimes `null`, and undeclared keys are added.
+fn valid(schema: &Value, rate: u32) -> Gen {
+    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+        let options: Vec<Gen> = branches.iter().map(|branch| valid(branch, rate)).collect();
+        return Union::new(options).boxed();
+    }
+    if let Some(names) = schema.get("enum").and_then(Value::as_array) {
+        return prop::sample::select(names.clone()).boxed();
+    }
+    let (min_length, max_length) = length_bounds(schema);
+    match schema.get("type").and_then(Value::as_str) {
+        None => nested_json(),
+        Some("null") => Just(Value::Null).boxed(),
+        Some("boolean") => any::<bool>().prop_map(Value::Bool).boxed(),
+        Some("string") => string_of(min_length..=max_length)
+            .prop_map(Value::String)
+            .boxed(),
+        Some("integer") => {
+            let (lo, hi) = integer_bounds(schema);
+            let picks: Vec<i128> = [lo, hi, 0, 1, lo + 1, hi - 1]
+                .into_iter()
+                .filter(|pick| (lo..=hi).contains(pick))
+                .collect();
+            Union::new(vec![
+                prop::sample::select(picks).prop_map(int_json).boxed(),
+                (lo..=hi).prop_map(int_json).boxed(),
+            ])
+            .boxed()
+        }
+        Some("number") => {
+            let lo = schema
+                .get("minimum")
+                .and_then(Value::as_f64)
+                .unwrap_or(-1e300);
+            let hi = schema
+                .get("maximum")
+                .and_then(Value::as_f64)
+                .unwrap_or(1e300);
+            let picks: Vec<f64> = [lo, hi, 0.0, -0.0, 1.0, 2.5, 1e-300]
+                .into_iter()
+                .filter(|pick| (lo..=hi).contains(pick))
+                .collect();
+            Union::new(vec![
+                prop::sample::select(picks).prop_map(float_json).boxed(),
+                (lo..=hi).prop_map(float_json).boxed(),
+                (lo.max(-100.0)..=hi.min(100.0))
+                    .prop_map(float_json)
+                    .boxed(),
+            ])
+            .boxed()
+        }
+        Some("array") => {
+            let item = shaped(schema.get("items").unwrap_or(&json!({})), rate);
+            vec(item, min_length..=max_length)
+                .prop_map(Value::Array)
+                .boxed()
+        }
+        Some("object") => match schema.get("properties").and_then(Value::as_object) {
+            Some(properties) => object(schema, properties, rate),
+            None => {
+                let item = shaped(
+                    schema.get("additionalProperties").unwrap_or(&json!({})),
+                    rate,
+                );
+                vec((string_of(0..=3), item), 0..3)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect()))
+                    .boxed()
+            }
+        },
+        Some(other) => panic!("the generator does not know type {other:?}"),
+    }
+}
+
+fn object(schema: &Value, properties: &Map<String, Value>, rate: u32) -> Gen {
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let keys: Vec<String> = properties.keys().cloned().collect();
+    let fields: Vec<BoxedStrategy<Option<Value>>> = properties
+        .iter()
+        .map(|(key, property)| {
+            let value = shaped(property, rate).prop_map(Some).boxed();
+            if required.contains(&key.as_str()) {
+                return value;
+            }
+            let mut options = vec![(6, value), (2, Just(None).boxed())];
+            if rate > 0 {
+                options.push((1, Just(Some(Value::Null)).boxed()));
+            }
+            Union::new_weighted(options).boxed()
+        })
+        .collect();
+    let extras = if rate > 0 {
+        vec((string_of(0..=4), nested_json()), 0..2).boxed()
+    } else {
+        Just(Vec::new()).boxed()
+    };
+    (fields, extras)
+        .prop_map(move |(values, extras)| {
+            let mut object = Map::new();
+            for (key, value) in extras {
+                object.insert(key, value);
+            }
+            for (key, value) in keys.iter().zip(values) {
+                if let Some(value) = value {
+                    object.insert(key.clone(), value);
+                }
+            }
+            Value::Object(object)
+        })
+        .boxed()
+}
+
+/// A value `schema` refuses, or may: random JSON, a number at some type's
+/// edge, `null`, a string or array of a wrong length, a wrong enum name, an
+/// object missing a key.
+fn fault(schema: &Value) -> Gen {
+    let mut options: Vec<(u32, Gen)> = vec![
+        (2, random_json()),
+        (3, prop::sample::select(edge_numbers()).boxed()),
+        (1, Just(Value::Null).boxed()),
+    ];
+    if schema.get("enum").is_some() {
+        options.push((
+            3,
+            prop::sample::select(vec![json!("FastPath"), json!(""), json!("off ")]).boxed(),
+        ));
+    }
+    let (min_length, max_length) = length_bounds(schema);
+    let wrong_lengths = vec![min_length.saturating_sub(1), max_length + 1];
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => options.push((
+            3,
+            prop::sample::select(wrong_lengths)
+                .prop_flat_map(|length| string_of(length..=length))
+                .prop_map(Value::String)
+                .boxed(),
+        )),
+        Some("array") => {
+            let item = valid(schema.get("items").unwrap_or(&json!({})), 0);
+            options.push((
+                3,
+                prop::sample::select(wrong_lengths)
+                    .prop_flat_map(move |length| vec(item.clone(), length..=length))
+                    .prop_map(Value::Array)
+                    .boxed(),
+            ));
+        }
+        Some("object") if schema.get("properties").is_some() => options.push((
+            3,
+            (valid(schema, 0), any::<prop::sample::Index>())
+                .prop_map(|(mut object, at)| {
+                    if let Some(entries) = object.as_object_mut().filter(|e| !e.is_empty()) {
+                        let key = entries.keys().nth(at.index(entries.len())).cloned();
+                        entries.remove(key.as_deref().unwrap_or_default());
+                    }
+                    object
+                })
+                .boxed(),
+        )),
+        _ => {}
+    }
+    Union::new_weighted(options).boxed()
+}
+
+/// Everything-shaped arguments: valid ones and ones with faults at several
+/// rates (1, 3 and 10 nodes in 100), and some wholly random JSON.
+fn everything() -> Gen {
+    let schema = Everything::json_schema();
+    Union::new_weighted(vec![
+        (3, shaped(&schema, 0)),
+        (3, shaped(&schema, 1)),
+        (2, shaped(&schema, 3)),
+        (1, shaped(&schema, 10)),
+        (1, random_json()),
+    ])
+    .boxed()
+}
+
+/// Bytes for `serde_json::from_slice`: random, or JSON text (of a near-valid
+/// value) with a few byte edits.
+fn bytes() -> BoxedStrategy<Vec<u8>> {
+    let noise = vec(
+        prop::sample::select(b"{}[]:,\"\\ 01-.eE9nultrfas\xc3\xa9\xff".to_vec()),
+        0..48,
+    );
+    let edit = (0..4u8, any::<prop::sample::Index>(), any::<u8>());
+    let mutated = (everything(), vec(edit, 0..4)).prop_map(|(value, edits)| {
+        let mut text = value.to_string().into_bytes();
+        for (kind, at, byte) in edits {
+            if text.is_empty() {
+                break;
+            }
+            let at = at.index(text.len());
+            match kind {
+                0 => text.truncate(at),
+                1 => {
+                    text.remove(at);
+                }
+                2 => text.insert(at, byte),
+                _ => text[at] = byte,
+            }
+        }
+        text
+    });
+    Union::new_weighted(vec![
+        (1, vec(any::<u8>(), 0..32).boxed()),
+        (2, noise.boxed()),
+        (4, mutated.boxed()),
+    ])
+    .boxed()
+}
+
+// ---------------------------------------------------------------------------
+// The tests.
+
+proptest! {
+    #![proptest_config(config(1500))]
+
+    #[test]
+    fn parse_properties_hold_on_everything_shaped_values(
+        value in everything()
+    ) {
+        check(&value)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(2000))]
+
+    #[test]
+    fn parse_properties_hold_on_random_json(value in random_json()) {
+        check(&value)?;
+    }
+
+    #[test]
+    fn parse_properties_hold_on_random_and_mutated_bytes(bytes in bytes()) {
+        if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+            check(&value)?;
+        }
+    }
+}
+
+/// The generator reaches both outcomes: values that parse and that do not.
+#[test]
+fn shaped_values_both_parse_and_fail() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = everything();
+    let (mut parsed, mut failed) = (0, 0);
+    for _ in 0..300 {
+        let value = strategy.new_tree(&mut runner).unwrap().current();
+        match check(&value) {
+            Ok(true) => parsed += 1,
+            Ok(false) => failed += 1,
+            Err(error) => panic!("{error}"),
+        }
+    }
+    eprintln!("parsed {parsed}, failed {failed}");
+    assert!(parsed > 0 && failed > 0, "parsed {parsed}, failed {failed}");
+}
+
+/// The smallest valid value parses, and round-trips.
+#[test]
+fn the_minimal_value_parses() {
+    let minimal = json!({
+        "text": "", "flag": false,
+        "ints": {"i8": 0, "i16": 0, "i32": 0, "i64": 0, "isize": 0,
+                 "u8": 0, "u16": 0, "u32": 0, "u64": 0, "usize": 0},
+        "non_zero": {"u8": 1, "u16": 1, "u32": 1, "u64": 1, "usize": 1},
+        "f32": 0, "f64": 0, "small": 0, "ratio": 1, "percent": 0, "big": 0,
+        "code": "xy", "tags": ["a"], "bytes": [], "inners": [], "counts": {},
+        "lookup": {}, "sparse": {}, "raw": null, "inner": {"displayName": "n"},
+        "type": "off"
+    });
+    assert!(matches!(check(&minimal), Ok(true)));
+}
+
+/// The byte generator reaches parse: a fair share of its inputs are JSON,
+/// and some of those parse.
+#[test]
+fn bytes_reach_parse() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = bytes();
+    let (mut json, mut parsed) = (0, 0);
+    for _ in 0..300 {
+        let bytes = strategy.new_tree(&mut runner).unwrap().current();
+        if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
+            json += 1;
+            parsed += usize::from(check(&value).unwrap_or_else(|error| panic!("{error}")));
+        }
+    }
+    eprintln!("of 300 byte strings: {json} JSON, {parsed} parsed");
+    assert!(json >= 30 && parsed > 0, "{json} JSON, {parsed} parsed");
+}
