@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 iterations=${1:-20000}
 command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 
-cargo bench -p tool-core --bench instructions --no-run -q 2>/dev/null
+CARGO_PROFILE_BENCH_DEBUG=line-tables-only cargo bench -p tool-core --bench instructions --no-run -q 2>/dev/null
 binary=$(ls -t target/release/deps/instructions-* | grep -v '\.d$' | head -n 1)
 
 count() { # variant iterations -> total instructions
