@@ -5,7 +5,7 @@ use super::one_call;
 use crate::context::CallContext;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use futures_util::stream::FuturesUnordered;
 
 pub(crate) async fn run_parallel(
@@ -34,7 +34,15 @@ pub(crate) async fn run_parallel(
                 results[done] = Some(result);
             }
         }
-        running.push(async move { (index, one_call::run(call, registry, ctx).await) });
+        // Most calls of a batch finish without waiting (a parse error, an
+        // unknown tool, a quick tool): polled once here, they never enter
+        // the set of running futures. One that has to wait is pushed, and
+        // the set polls it again with a waker that will wake it.
+        let mut call = Box::pin(async move { (index, one_call::run(call, registry, ctx).await) });
+        match call.as_mut().now_or_never() {
+            Some((done, result)) => results[done] = Some(result),
+            None => running.push(call),
+        }
     }
     while let Some((done, result)) = running.next().await {
         results[done] = Some(result);
