@@ -4,6 +4,7 @@
 //! calls is in flight at once so a fast producer cannot fill memory.
 
 use serde_json::{Value, json};
+use futures_util::FutureExt;
 use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -81,15 +82,26 @@ where
                 Line::Call(call, size) => (call, size),
             };
             let units = u32::try_from(size / BUDGET_UNIT + 1).unwrap_or(u32::MAX);
-            let Ok(permit) = Arc::clone(&budget).acquire_many_owned(units).await else {
-                break;
-            };
             let pending = if mode == ExecutionMode::Sequential {
+                let Ok(permit) = Arc::clone(&budget).acquire_many_owned(units).await else {
+                    break;
+                };
                 Pending::Queued(call, permit)
             } else {
+                // A call that needs no waiting (most do not) is answered
+                // right here; only one that waits gets a task of its own.
                 let registry = Arc::clone(&reader_registry);
-                let task = tokio::spawn(async move { run_one(&call, &registry).await });
-                Pending::Running(task, permit)
+                let mut running = Box::pin(async move { run_one(&call, &registry).await });
+                match running.as_mut().now_or_never() {
+                    Some(answer) => Pending::Ready(answer),
+                    None => {
+                        let Ok(permit) = Arc::clone(&budget).acquire_many_owned(units).await
+                        else {
+                            break;
+                        };
+                        Pending::Running(tokio::spawn(running), permit)
+                    }
+                }
             };
             if sender.send(pending).await.is_err() {
                 break;
