@@ -3,8 +3,8 @@
 //! in order; input is read as it comes, never whole, and a bounded number of
 //! calls is in flight at once so a fast producer cannot fill memory.
 
-use serde_json::{Value, json};
 use futures_util::FutureExt;
+use serde_json::{Value, json};
 use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
@@ -95,8 +95,7 @@ where
                 match running.as_mut().now_or_never() {
                     Some(answer) => Pending::Ready(answer),
                     None => {
-                        let Ok(permit) = Arc::clone(&budget).acquire_many_owned(units).await
-                        else {
+                        let Ok(permit) = Arc::clone(&budget).acquire_many_owned(units).await else {
                             break;
                         };
                         Pending::Running(tokio::spawn(running), permit)

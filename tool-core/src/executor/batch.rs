@@ -5,8 +5,8 @@ use super::one_call;
 use crate::context::CallContext;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
-use futures_util::{FutureExt, StreamExt};
 use futures_util::stream::FuturesUnordered;
+use futures_util::{FutureExt, StreamExt};
 
 pub(crate) async fn run_parallel(
     calls: &[ToolCall],
