@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod variants;
+
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};

@@ -1,0 +1,82 @@
+//! Wall-clock ratios that hold up on a shared machine: ours and the
+//! alternative are timed in alternation, round after round, and the ratio
+//! of each round's pair is taken; the median of those ratios is reported.
+//! A load that comes and goes hits both sides of a round alike.
+//!
+//! Usage: interleaved [rounds]   (default 31; `cargo bench` runs 31)
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+/// Each side of a round runs for about this long.
+const ROUND: Duration = Duration::from_millis(20);
+
+fn main() {
+    let rounds: usize = std::env::args()
+        .skip(1)
+        .find(|a| a != "--bench")
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(31);
+    let mut variants = support::variants::all();
+    let pairs = [
+        ("small/tool_core", "small/serde"),
+        ("small/tool_core", "small/jsonschema_serde"),
+        ("medium/tool_core", "medium/serde"),
+        ("medium/tool_core", "medium/jsonschema_serde"),
+        ("large/tool_core", "large/serde"),
+        ("large/tool_core", "large/jsonschema_serde"),
+        ("errors/tool_core", "errors/serde"),
+        ("line/tool_core", "line/serde_json_floor"),
+    ];
+    println!("| ours | alternative | median ratio | ns per call (ours, alternative) |");
+    println!("| --- | --- | --- | --- |");
+    for (ours, theirs) in pairs {
+        let a = index(&variants, ours);
+        let b = index(&variants, theirs);
+        // How many iterations fill a round, from a short calibration.
+        let n_a = calibrate(&mut variants[a].run);
+        let n_b = calibrate(&mut variants[b].run);
+        let mut ratios = Vec::with_capacity(rounds);
+        let (mut total_a, mut total_b) = (Duration::ZERO, Duration::ZERO);
+        for _ in 0..rounds {
+            let t_a = time(&mut variants[a].run, n_a) / n_a as u32;
+            let t_b = time(&mut variants[b].run, n_b) / n_b as u32;
+            total_a += t_a;
+            total_b += t_b;
+            ratios.push(t_a.as_secs_f64() / t_b.as_secs_f64());
+        }
+        ratios.sort_by(f64::total_cmp);
+        let median = ratios[ratios.len() / 2];
+        println!(
+            "| {ours} | {theirs} | {median:.2}x | {:.0}, {:.0} |",
+            total_a.as_nanos() as f64 / rounds as f64,
+            total_b.as_nanos() as f64 / rounds as f64
+        );
+    }
+}
+
+fn index(variants: &[support::variants::Variant], name: &str) -> usize {
+    variants
+        .iter()
+        .position(|v| v.name == name)
+        .unwrap_or_else(|| panic!("unknown variant {name}"))
+}
+
+fn time(run: &mut Box<dyn FnMut(usize)>, n: usize) -> Duration {
+    let start = Instant::now();
+    run(n);
+    start.elapsed()
+}
+
+fn calibrate(run: &mut Box<dyn FnMut(usize)>) -> usize {
+    let mut n = 1;
+    loop {
+        let elapsed = time(run, n);
+        if elapsed >= ROUND / 4 {
+            let per = elapsed.as_secs_f64() / n as f64;
+            return ((ROUND.as_secs_f64() / per) as usize).max(1);
+        }
+        n *= 2;
+    }
+}
