@@ -1,9 +1,11 @@
-//! Holds the workspace's integration tests (see `tests/`), and the registry
-//! the MCP end-to-end tests serve ([`mcp_fixture`]).
+//! Holds the workspace's integration tests (see `tests/`), the registry
+//! the MCP end-to-end tests serve ([`mcp_fixture`]), and the struct of every
+//! field type the property tests and the fuzz target share ([`everything`]).
 //! The README's Rust examples run here as doctests, so they stay true.
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 mod readme {}
 
+pub mod everything;
 pub mod mcp_fixture;

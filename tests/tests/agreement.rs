@@ -1,8 +1,9 @@
 //! Parse and schema agree: a property test of `#[derive(ToolParams)]` against
 //! a real JSON Schema validator (the `jsonschema` crate, draft 2020-12).
 //!
-//! [`Everything`] (with its nested [`Integers`], [`NonZeros`], [`Inner`] and
-//! the unit-only enum [`Mode`]) uses every field type of SPEC's table:
+//! [`Everything`] (in `tests::everything`, with its nested [`Integers`],
+//! [`NonZeros`], [`Inner`] and the unit-only enum [`Mode`]) uses every field
+//! type of SPEC's table:
 //! `String`, `bool`, `i8`..`i64`, `isize`, `u8`..`u64`, `usize`,
 //! `NonZeroU8`..`NonZeroU64`, `NonZeroUsize`, `f32`, `f64`, `Option<T>` (of a
 //! scalar, of a struct, of an enum), `Vec<T>` (of strings, of structs, and
@@ -51,110 +52,13 @@ use proptest::strategy::{BoxedStrategy, Union};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
 use std::cell::Cell;
-use std::collections::{BTreeMap, HashMap};
-use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+use tests::everything::{Everything, Inner, Integers, Mode, NonZeros};
 use tool_core::{ParamValue, ToolParams};
 
 /// Generated values per run of [`parse_agrees_with_the_schema`].
 const CASES: u32 = 2000;
-
-#[derive(ToolParams, Debug)]
-#[param(rename_all = "kebab-case")]
-#[allow(dead_code)]
-enum Mode {
-    FastPath,
-    SlowPath,
-    Off,
-}
-
-/// One field of every integer type.
-#[derive(ToolParams, Debug)]
-#[allow(dead_code)]
-struct Integers {
-    i8: i8,
-    i16: i16,
-    i32: i32,
-    i64: i64,
-    isize: isize,
-    u8: u8,
-    u16: u16,
-    u32: u32,
-    u64: u64,
-    usize: usize,
-}
-
-#[derive(ToolParams, Debug)]
-#[allow(dead_code)]
-struct NonZeros {
-    u8: NonZeroU8,
-    u16: NonZeroU16,
-    u32: NonZeroU32,
-    u64: NonZeroU64,
-    usize: NonZeroUsize,
-}
-
-#[derive(ToolParams, Debug)]
-#[param(rename_all = "camelCase")]
-#[allow(dead_code)]
-struct Inner {
-    #[param(min_length = 1)]
-    display_name: String,
-    // optional
-    #[param(min = 1, max = 10)]
-    weight: Option<u16>,
-    // optional
-    mode: Option<Mode>,
-}
-
-#[derive(ToolParams, Debug)]
-#[param(description = "Every supported field type")]
-#[allow(dead_code)]
-struct Everything {
-    /// Free text
-    text: String,
-    flag: bool,
-    ints: Integers,
-    non_zero: Box<NonZeros>,
-    f32: f32,
-    f64: f64,
-    #[param(min = -5, max = 5)]
-    small: i32,
-    #[param(min = 0.5, max = 10.0)]
-    ratio: f64,
-    #[param(min = 0, max = 100)]
-    percent: f32,
-    #[param(min = -1e18, max = 1e18)]
-    big: i64,
-    #[param(min_length = 2, max_length = 4)]
-    code: String,
-    #[param(min_length = 1, max_length = 3)]
-    tags: Vec<String>,
-    // optional
-    #[param(max_length = 5)]
-    label: Option<String>,
-    // optional
-    #[param(max = 1000)]
-    limit: Option<NonZeroU32>,
-    bytes: Vec<Option<u8>>,
-    inners: Vec<Inner>,
-    counts: BTreeMap<String, i32>,
-    lookup: HashMap<String, Inner>,
-    sparse: HashMap<String, Option<bool>>,
-    raw: Value,
-    inner: Inner,
-    // optional
-    maybe_inner: Option<Inner>,
-    // optional
-    maybe_boxed: Box<Option<u32>>,
-    #[param(rename = "type")]
-    kind: Mode,
-    // optional (has a default)
-    #[param(default = 3)]
-    retries: u8,
-    // optional (has a default)
-    #[param(default)]
-    verbose: bool,
-}
 
 // The seed's example, an empty struct: more schemas for the meta-schema check.
 
@@ -1046,6 +950,8 @@ fn derived_schemas_are_valid_2020_12_schemas() {
         ("Request", Request::json_schema()),
         ("Empty", Empty::json_schema()),
         ("Inner", Inner::json_schema()),
+        ("Integers", Integers::json_schema()),
+        ("NonZeros", NonZeros::json_schema()),
         ("Mode", <Mode as ParamValue>::schema()),
         ("Vec<Option<u8>>", <Vec<Option<u8>> as ParamValue>::schema()),
         (

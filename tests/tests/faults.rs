@@ -35,6 +35,16 @@ async fn bounded<F: Future>(future: F) -> F::Output {
         .expect("the executor answered within the hang ceiling")
 }
 
+/// `execute_tool_calls`, failing the test if it does not answer in time.
+async fn run_batch(
+    calls: &[ToolCall],
+    tools: &ToolRegistry,
+    ctx: CallContext,
+    mode: ExecutionMode,
+) -> Vec<ToolResultMessage> {
+    bounded(execute_tool_calls(calls, tools, ctx, mode)).await
+}
+
 fn text_of(result: &ToolResultMessage) -> &str {
     result.content[0].as_text().expect("a text item")
 }
@@ -342,13 +352,7 @@ async fn a_timeout_cancels_only_its_own_call() {
         ToolCall::new("p2", "patient", json!({})),
     ];
     let ctx = CallContext::new().with_signal(caller.clone());
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(ids(&results), ["p1", "s", "p2"]);
     assert_eq!(text_of(&results[0]), "finished");
     assert_eq!(
@@ -446,7 +450,7 @@ async fn a_call_cancelled_before_it_starts_never_runs() {
         .map(|i| ToolCall::new(format!("b{i}"), "work", json!({})))
         .collect();
     for mode in [ExecutionMode::Parallel, ExecutionMode::Sequential] {
-        let results = bounded(execute_tool_calls(&calls, &tools, ctx.clone(), mode)).await;
+        let results = run_batch(&calls, &tools, ctx.clone(), mode).await;
         assert_eq!(ids(&results), ["b0", "b1", "b2", "b3", "b4"]);
         for result in &results {
             assert_eq!(text_of(result), "Tool work failed: cancelled");
@@ -543,13 +547,7 @@ async fn cancelling_a_parallel_batch_answers_every_call() {
         .with_signal(stop)
         .with_max_concurrency(2)
         .with_cancel_grace(Duration::from_millis(100));
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(ids(&results), ["c0", "c1", "c2", "c3", "c4", "c5"]);
     assert_eq!(text_of(&results[0]), "stopped cleanly");
     assert_eq!(text_of(&results[1]), "Tool stubborn failed: cancelled");
@@ -583,13 +581,7 @@ async fn cancelling_a_sequential_batch_answers_every_call() {
     let ctx = CallContext::new()
         .with_signal(stop)
         .with_cancel_grace(Duration::from_millis(50));
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Sequential,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Sequential).await;
     assert_eq!(ids(&results), ["c0", "c1", "c2", "c3"]);
     assert_eq!(text_of(&results[0]), "c0");
     assert_eq!(text_of(&results[1]), "Tool stubborn failed: cancelled");
@@ -614,13 +606,7 @@ async fn max_concurrency_bounds_the_calls_running_at_once() {
         .map(|i| ToolCall::new(format!("m{i}"), ["a", "b", "c"][i % 3], json!({})))
         .collect();
     let ctx = CallContext::new().with_max_concurrency(3);
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     let expected: Vec<String> = (0..15).map(|i| format!("m{i}")).collect();
     assert_eq!(ids(&results), expected);
     for (i, result) in results.iter().enumerate() {
@@ -646,13 +632,7 @@ async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
     let calls: Vec<ToolCall> = (0..12)
         .map(|i| ToolCall::new(format!("u{i}"), "a", json!({})))
         .collect();
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        CallContext::new(),
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
     assert_eq!(results.len(), 12);
     assert_eq!(probe.most_in_flight.load(Ordering::SeqCst), 12);
 
@@ -662,12 +642,12 @@ async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
         Behaviour::Ignore(Duration::from_millis(5)),
         &probe,
     )]);
-    let results = bounded(execute_tool_calls(
+    let results = run_batch(
         &calls,
         &tools,
         CallContext::new().with_max_concurrency(0),
         ExecutionMode::Parallel,
-    ))
+    )
     .await;
     assert_eq!(ids(&results)[11], "u11");
     assert_eq!(probe.most_in_flight.load(Ordering::SeqCst), 1);
@@ -707,13 +687,7 @@ async fn exclusive_calls_run_alone_while_the_others_overlap() {
         .enumerate()
         .map(|(i, name)| ToolCall::new(format!("x{i}"), *name, json!({})))
         .collect();
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        CallContext::new(),
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
     let expected: Vec<String> = (0..names.len()).map(|i| format!("x{i}")).collect();
     assert_eq!(ids(&results), expected);
     for (result, name) in results.iter().zip(names) {
@@ -906,13 +880,7 @@ async fn a_blocking_before_hook_answers_with_its_reason_and_the_tool_never_runs(
         ToolCall::new("b1", "greet", json!({"name": "Mallory"})),
         ToolCall::new("b2", "greet", json!({"name": "Bo", "times": 1})),
     ];
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(ids(&results), ["b0", "b1", "b2"]);
     assert_eq!(text_of(&results[0]), "hello Ada");
     assert!(results[1].is_error);
@@ -953,13 +921,7 @@ async fn a_failing_or_panicking_before_hook_is_a_paired_error() {
         ToolCall::new("async-panic", "greet", json!({"name": "Ada"})),
         ToolCall::new("fine", "greet", json!({"name": "Ada", "times": 1})),
     ];
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(
         ids(&results),
         ["error", "sync-panic", "async-panic", "fine"]
@@ -1007,13 +969,7 @@ async fn the_after_hook_replaces_content_details_and_error_flag() {
         ToolCall::new("a0", "greet", json!({"name": "Ada", "times": 1, "junk": 0})),
         ToolCall::new("a1", "greet", json!({"name": "fail"})),
     ];
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(ids(&results), ["a0", "a1"]);
     assert_eq!(text_of(&results[0]), "redacted");
     assert_eq!(results[0].details, Some(json!({"redacted": true})));
@@ -1074,13 +1030,7 @@ async fn a_failing_or_panicking_after_hook_is_a_paired_error() {
         ToolCall::new("async-panic", "greet", json!({"name": "Ada", "times": 1})),
         ToolCall::new("fine", "greet", json!({"name": "Ada", "times": 1})),
     ];
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Sequential,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Sequential).await;
     assert_eq!(
         ids(&results),
         ["error", "sync-panic", "async-panic", "fine"]
@@ -1163,13 +1113,7 @@ async fn progress_events_are_tagged_with_call_id_and_tool_name() {
         ToolCall::new("p2", "alpha", json!({})),
         ToolCall::new("p3", "beta", json!({})),
     ];
-    let results = bounded(execute_tool_calls(
-        &calls,
-        &tools,
-        ctx,
-        ExecutionMode::Parallel,
-    ))
-    .await;
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert!(results.iter().all(|r| text_of(r) == "done"));
 
     let events = events.lock().unwrap().clone();

@@ -16,162 +16,20 @@
 //! `null` and undeclared keys); wholly random JSON; and random bytes or
 //! byte-mutated JSON text through `serde_json::from_slice`.
 //!
-//! The structs are a copy of those in tests/agreement.rs, with `PartialEq`.
+//! The struct and the properties are shared with the fuzz target and the
+//! agreement test: `tests::everything`.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::{BoxedStrategy, Union};
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value, json};
-use std::collections::{BTreeMap, HashMap};
-use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
-use tool_core::{MAX_JSON_DEPTH, MAX_PROBLEMS, ParamValue, ToolParams};
-
-#[derive(ToolParams, Debug, PartialEq)]
-#[param(rename_all = "kebab-case")]
-enum Mode {
-    FastPath,
-    SlowPath,
-    Off,
-}
-
-#[derive(ToolParams, Debug, PartialEq)]
-struct Integers {
-    i8: i8,
-    i16: i16,
-    i32: i32,
-    i64: i64,
-    isize: isize,
-    u8: u8,
-    u16: u16,
-    u32: u32,
-    u64: u64,
-    usize: usize,
-}
-
-#[derive(ToolParams, Debug, PartialEq)]
-struct NonZeros {
-    u8: NonZeroU8,
-    u16: NonZeroU16,
-    u32: NonZeroU32,
-    u64: NonZeroU64,
-    usize: NonZeroUsize,
-}
-
-#[derive(ToolParams, Debug, PartialEq)]
-#[param(rename_all = "camelCase")]
-struct Inner {
-    #[param(min_length = 1)]
-    display_name: String,
-    #[param(min = 1, max = 10)]
-    weight: Option<u16>,
-    mode: Option<Mode>,
-}
-
-#[derive(ToolParams, Debug, PartialEq)]
-#[param(description = "Every supported field type")]
-struct Everything {
-    /// Free text
-    text: String,
-    flag: bool,
-    ints: Integers,
-    non_zero: Box<NonZeros>,
-    f32: f32,
-    f64: f64,
-    #[param(min = -5, max = 5)]
-    small: i32,
-    #[param(min = 0.5, max = 10.0)]
-    ratio: f64,
-    #[param(min = 0, max = 100)]
-    percent: f32,
-    #[param(min = -1e18, max = 1e18)]
-    big: i64,
-    #[param(min_length = 2, max_length = 4)]
-    code: String,
-    #[param(min_length = 1, max_length = 3)]
-    tags: Vec<String>,
-    #[param(max_length = 5)]
-    label: Option<String>,
-    #[param(max = 1000)]
-    limit: Option<NonZeroU32>,
-    bytes: Vec<Option<u8>>,
-    inners: Vec<Inner>,
-    counts: BTreeMap<String, i32>,
-    lookup: HashMap<String, Inner>,
-    sparse: HashMap<String, Option<bool>>,
-    raw: Value,
-    inner: Inner,
-    maybe_inner: Option<Inner>,
-    maybe_boxed: Box<Option<u32>>,
-    #[param(rename = "type")]
-    kind: Mode,
-    #[param(default = 3)]
-    retries: u8,
-    #[param(default)]
-    verbose: bool,
-}
-
-// ---------------------------------------------------------------------------
-// The properties (the same as the fuzz target's).
-
-fn inner_in_bounds(inner: &Inner) -> bool {
-    inner.display_name.chars().count() >= 1
-        && inner.weight.is_none_or(|weight| (1..=10).contains(&weight))
-}
-
-/// The declared bounds, on a parsed value.
-fn in_bounds(v: &Everything) -> bool {
-    (-5..=5).contains(&v.small)
-        && (0.5..=10.0).contains(&v.ratio)
-        && (0.0..=100.0).contains(&v.percent)
-        && (-1e18..=1e18).contains(&(v.big as f64))
-        && (2..=4).contains(&v.code.chars().count())
-        && (1..=3).contains(&v.tags.len())
-        && v.label
-            .as_ref()
-            .is_none_or(|label| label.chars().count() <= 5)
-        && v.limit.is_none_or(|limit| limit.get() <= 1000)
-        && v.f32.is_finite()
-        && v.f64.is_finite()
-        && inner_in_bounds(&v.inner)
-        && v.inners.iter().all(inner_in_bounds)
-        && v.lookup.values().all(inner_in_bounds)
-        && v.maybe_inner.as_ref().is_none_or(inner_in_bounds)
-}
+use tests::everything::{Everything, check_parse};
+use tool_core::{MAX_JSON_DEPTH, ToolParams};
 
 /// What parse returned for `arguments`: `Ok(true)` when it parsed.
 fn check(arguments: &Value) -> Result<bool, TestCaseError> {
-    match Everything::parse(arguments) {
-        Ok(parsed) => {
-            prop_assert!(in_bounds(&parsed), "out of bounds: {parsed:?}");
-            let json = parsed.to_json();
-            let again = Everything::parse(&json).map_err(|error| {
-                TestCaseError::fail(format!("to_json does not parse back: {error}\n{json}"))
-            })?;
-            prop_assert_eq!(&again, &parsed, "to_json parses back to another value");
-            prop_assert_eq!(again.to_json(), json, "to_json differs after a round trip");
-            Ok(true)
-        }
-        Err(error) => {
-            let problems = error.problems();
-            prop_assert!(!problems.is_empty(), "an error without problems");
-            prop_assert!(problems.len() <= MAX_PROBLEMS);
-            prop_assert!(error.count() >= problems.len());
-            for problem in problems {
-                prop_assert!(!problem.path().is_empty(), "empty path: {problem:?}");
-                prop_assert!(!problem.message().is_empty(), "empty message: {problem:?}");
-            }
-            let text = error.to_string();
-            let expected = problems.len() + usize::from(error.count() > problems.len());
-            prop_assert_eq!(
-                text.split('\n').count(),
-                expected,
-                "not one line per problem: {:?}",
-                text
-            );
-            Ok(false)
-        }
-    }
+    check_parse(arguments).map_err(TestCaseError::fail)
 }
 
 fn config(cases: u32) -> ProptestConfig {

@@ -3,116 +3,29 @@
 //! `call::classify(bytes, number)`, which reads one input line of
 //! `tool-examples call`, on random byte lines and on mutated valid calls.
 //!
-//! For any bytes:
-//! - classify never panics;
-//! - `Blank` exactly when the bytes are UTF-8 and only whitespace;
-//! - `Call(call, size)`: `size` is the line's length, and the call
-//!   round-trips through serde (and `classify` of its serialization gives it
-//!   back);
-//! - `Answer(text)`: one line of valid JSON, either exactly
-//!   `{"error": "line N: ...", "line": N}` or a `ToolResultMessage` with
-//!   `isError: true`; when the line is a JSON object with a string `id`, the
-//!   answer is that result, paired to that id.
+//! The properties are in `line_property` (shared with the fuzz target);
+//! here, also that classify never panics.
 //!
 //! This crate has no property-testing dependency, so the cases come from a
 //! small seeded generator (SplitMix64) and a failing case is shrunk by
 //! removing bytes while it still fails. `LINE_PROPERTIES_SEED` picks another
 //! seed; the seed is printed on failure.
 
+mod line_property;
+
+use line_property::{check_line, same_call};
 use serde_json::{Value, json};
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use tool_core::{ToolCall, ToolResultMessage};
+use tool_core::ToolCall;
 use tool_examples::call::{Line, classify};
 
 /// Cases per generator and run.
 const CASES: usize = 16_000;
 
-// ---------------------------------------------------------------------------
-// The properties.
-
-/// Checks every property for one line; `Err` says which failed.
+/// Every property of [`check_line`], and that classify does not panic.
 fn check(bytes: &[u8], number: usize) -> Result<(), String> {
-    let line = catch_unwind(AssertUnwindSafe(|| classify(bytes, number)))
-        .map_err(|_| "classify panicked".to_owned())?;
-    let blank = std::str::from_utf8(bytes).is_ok_and(|text| text.trim().is_empty());
-    let ensure = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_owned()) };
-    match line {
-        Line::Blank => ensure(blank, "Blank for a line that is not blank"),
-        Line::Call(call, size) => {
-            ensure(!blank, "a call from a blank line")?;
-            ensure(size == bytes.len(), "the size is not the line's length")?;
-            let text = serde_json::to_string(&call).map_err(|e| e.to_string())?;
-            let back: ToolCall = serde_json::from_str(&text)
-                .map_err(|error| format!("the call does not read back: {error}: {text}"))?;
-            ensure(same_call(&back, &call), "the call reads back different")?;
-            match classify(text.as_bytes(), number) {
-                Line::Call(again, _) => {
-                    ensure(same_call(&again, &call), "reclassified differently")
-                }
-                other => Err(format!("a serialized call is not a call: {other:?}")),
-            }
-        }
-        Line::Answer(answer) => {
-            ensure(!blank, "an answer to a blank line")?;
-            ensure(!answer.contains(['\n', '\r']), "the answer is not one line")?;
-            let value: Value = serde_json::from_str(&answer)
-                .map_err(|error| format!("the answer is not JSON: {error}: {answer}"))?;
-            let sent_id = serde_json::from_slice::<Value>(bytes)
-                .ok()
-                .and_then(|line| line.get("id").and_then(Value::as_str).map(str::to_owned));
-            if value.get("role").is_some() {
-                let result: ToolResultMessage = serde_json::from_value(value)
-                    .map_err(|error| format!("not a result: {error}: {answer}"))?;
-                ensure(result.is_error, "a failure answer without isError")?;
-                if let Some(id) = sent_id {
-                    ensure(result.tool_call_id == id, "paired to another id")?;
-                }
-                Ok(())
-            } else {
-                ensure(sent_id.is_none(), "a line with an id answered unpaired")?;
-                let object = value.as_object().ok_or("the answer is not an object")?;
-                ensure(object.len() == 2, "the error answer has other keys")?;
-                ensure(
-                    object.get("line") == Some(&Value::from(number)),
-                    "the error answer names another line",
-                )?;
-                let prefix = format!("line {number}: ");
-                ensure(
-                    object
-                        .get("error")
-                        .and_then(Value::as_str)
-                        .is_some_and(|error| error.starts_with(&prefix)),
-                    "the error does not start with its line number",
-                )
-            }
-        }
-    }
-}
-
-/// The same call, floats bit for bit: the workspace builds serde_json with
-/// `float_roundtrip`, after this test found them moving by an ULP or two
-/// without it (see [`a_float_argument_survives_a_round_trip`]).
-fn same_call(a: &ToolCall, b: &ToolCall) -> bool {
-    a.id == b.id && a.name == b.name && same_json(&a.arguments, &b.arguments)
-}
-
-fn same_json(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) if x.is_f64() && y.is_f64() => {
-            let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
-            x.to_bits() == y.to_bits()
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((kx, vx), (ky, vy))| kx == ky && same_json(vx, vy))
-        }
-        _ => a == b,
-    }
+    catch_unwind(AssertUnwindSafe(|| check_line(bytes, number, 0)))
+        .map_err(|_| "classify panicked".to_owned())?
 }
 
 /// Runs `cases` lines from `generate` through [`check`]; on a failure,
@@ -456,5 +369,5 @@ fn the_float_comparison_is_exact() {
         panic!("not a call");
     };
     let back: ToolCall = serde_json::from_str(&serde_json::to_string(&call).unwrap()).unwrap();
-    assert!(same_call(&back, &call));
+    assert!(same_call(&back, &call, 0));
 }

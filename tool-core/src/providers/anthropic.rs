@@ -1,46 +1,27 @@
 //! Anthropic Messages: tool definitions, `tool_use` blocks and `tool_result`
 //! blocks. The full schema is kept: Anthropic takes JSON Schema as it is.
 
-use super::diagnostic::{AdapterError, Converted, Report};
+use super::common::{check_type, convert_each, string_field};
+use super::diagnostic::{AdapterError, Converted};
 use super::names::NameRule;
-use super::openai::string_field;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
 use serde_json::{Value, json};
 
 /// `[{"name","description","input_schema"}]`.
 pub fn anthropic_tools(definitions: &[ToolDefinition]) -> Converted {
-    let mut diagnostics = Vec::new();
-    let value = definitions
-        .iter()
-        .map(|definition| {
-            let mut report = Report {
-                tool: &definition.name,
-                diagnostics: &mut diagnostics,
-            };
-            NameRule::ANTHROPIC.report(&definition.name, &mut report);
-            json!({
-                "name": definition.name,
-                "description": definition.description,
-                "input_schema": definition.parameters,
-            })
+    convert_each(definitions, &NameRule::ANTHROPIC, |definition, _report| {
+        json!({
+            "name": definition.name,
+            "description": definition.description,
+            "input_schema": definition.parameters,
         })
-        .collect();
-    Converted {
-        value: Value::Array(value),
-        diagnostics,
-    }
+    })
 }
 
 /// A `tool_use` content block: `{"type":"tool_use","id","name","input"}`.
 pub fn anthropic_tool_use(block: &Value) -> Result<ToolCall, AdapterError> {
-    if let Some(kind) = block.get("type").and_then(Value::as_str)
-        && kind != "tool_use"
-    {
-        return Err(AdapterError::new(format!(
-            "expected a `tool_use` block, got a `{kind}` block"
-        )));
-    }
+    check_type(block, "tool_use", "block")?;
     let id = string_field(block, "id", "a tool_use block")?;
     let name = string_field(block, "name", "a tool_use block")?;
     let input = block.get("input").cloned().unwrap_or_else(|| json!({}));

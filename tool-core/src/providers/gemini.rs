@@ -1,10 +1,10 @@
 //! Gemini: function declarations (JSON Schema, or the legacy OpenAPI
 //! subset), `functionCall` parts and `functionResponse` parts.
 
+use super::common::{convert_each, string_field};
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::gemini_schema::legacy_parameters;
 use super::names::NameRule;
-use super::openai::string_field;
 use super::result_text;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
@@ -42,25 +42,15 @@ pub fn gemini_tools_legacy(definitions: &[ToolDefinition]) -> Converted {
     })
 }
 
+/// Each definition converted, wrapped as `{"functionDeclarations": [...]}`.
 fn declarations(
     definitions: &[ToolDefinition],
-    mut convert: impl FnMut(&ToolDefinition, &mut Report<'_>) -> Value,
+    convert: impl FnMut(&ToolDefinition, &mut Report<'_>) -> Value,
 ) -> Converted {
-    let mut diagnostics = Vec::new();
-    let declarations: Vec<Value> = definitions
-        .iter()
-        .map(|definition| {
-            let mut report = Report {
-                tool: &definition.name,
-                diagnostics: &mut diagnostics,
-            };
-            NameRule::GEMINI.report(&definition.name, &mut report);
-            convert(definition, &mut report)
-        })
-        .collect();
+    let converted = convert_each(definitions, &NameRule::GEMINI, convert);
     Converted {
-        value: json!({"functionDeclarations": declarations}),
-        diagnostics,
+        value: json!({"functionDeclarations": converted.value}),
+        diagnostics: converted.diagnostics,
     }
 }
 

@@ -1,40 +1,27 @@
 //! MCP: `tools/list` entries, `tools/call` params and `CallToolResult`.
 
-use super::diagnostic::{AdapterError, Converted, Report};
+use super::common::{convert_each, string_field};
+use super::diagnostic::{AdapterError, Converted};
 use super::names::NameRule;
-use super::openai::string_field;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
 /// `[{"name","description","inputSchema"}]`, the full schema kept.
 pub fn mcp_tools(definitions: &[ToolDefinition]) -> Converted {
-    let mut diagnostics = Vec::new();
-    let value = definitions
-        .iter()
-        .map(|definition| {
-            let mut report = Report {
-                tool: &definition.name,
-                diagnostics: &mut diagnostics,
-            };
-            NameRule::MCP.report(&definition.name, &mut report);
-            if definition.parameters.get("type").and_then(Value::as_str) != Some("object") {
-                report.push(
-                    "/type",
-                    "MCP wants an inputSchema of type \"object\"; sent as it is",
-                );
-            }
-            json!({
-                "name": definition.name,
-                "description": definition.description,
-                "inputSchema": definition.parameters,
-            })
+    convert_each(definitions, &NameRule::MCP, |definition, report| {
+        if definition.parameters.get("type").and_then(Value::as_str) != Some("object") {
+            report.push(
+                "/type",
+                "MCP wants an inputSchema of type \"object\"; sent as it is",
+            );
+        }
+        json!({
+            "name": definition.name,
+            "description": definition.description,
+            "inputSchema": definition.parameters,
         })
-        .collect();
-    Converted {
-        value: Value::Array(value),
-        diagnostics,
-    }
+    })
 }
 
 /// `tools/call` params (`{"name","arguments"}`) as a call. MCP params carry

@@ -33,6 +33,7 @@
 //! ```
 
 mod anthropic;
+mod common;
 mod diagnostic;
 mod gemini;
 mod gemini_schema;

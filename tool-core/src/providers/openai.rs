@@ -1,6 +1,7 @@
 //! OpenAI: Chat Completions and Responses tool definitions, tool calls (whose
 //! `arguments` arrive as a JSON *string*), and results.
 
+use super::common::{check_type, convert_each, string_field};
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::names::NameRule;
 use super::result_text;
@@ -11,7 +12,7 @@ use serde_json::{Value, json};
 
 /// Chat Completions: `[{"type":"function","function":{"name","description","parameters"}}]`.
 pub fn openai_tools(definitions: &[ToolDefinition]) -> Converted {
-    each(definitions, |definition, _report| {
+    convert_each(definitions, &NameRule::OPENAI, |definition, _report| {
         json!({
             "type": "function",
             "function": {
@@ -27,7 +28,7 @@ pub fn openai_tools(definitions: &[ToolDefinition]) -> Converted {
 /// strict (a map, a value of any type) is sent with `"strict": false` and
 /// its schema as it is, and the reason is reported.
 pub fn openai_tools_strict(definitions: &[ToolDefinition]) -> Converted {
-    each(definitions, |definition, report| {
+    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
         let (parameters, strict) = strict_or_not(definition, report);
         json!({
             "type": "function",
@@ -43,7 +44,7 @@ pub fn openai_tools_strict(definitions: &[ToolDefinition]) -> Converted {
 
 /// Responses: `[{"type":"function","name","description","parameters","strict"}]`.
 pub fn openai_responses_tools(definitions: &[ToolDefinition], strict: bool) -> Converted {
-    each(definitions, |definition, report| {
+    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
         let (parameters, strict) = if strict {
             strict_or_not(definition, report)
         } else {
@@ -72,29 +73,6 @@ fn strict_or_not(definition: &ToolDefinition, report: &mut Report<'_>) -> (Value
     }
 }
 
-/// Converts each definition, checking its name against OpenAI's rule.
-fn each(
-    definitions: &[ToolDefinition],
-    mut convert: impl FnMut(&ToolDefinition, &mut Report<'_>) -> Value,
-) -> Converted {
-    let mut diagnostics = Vec::new();
-    let value = definitions
-        .iter()
-        .map(|definition| {
-            let mut report = Report {
-                tool: &definition.name,
-                diagnostics: &mut diagnostics,
-            };
-            NameRule::OPENAI.report(&definition.name, &mut report);
-            convert(definition, &mut report)
-        })
-        .collect();
-    Converted {
-        value: Value::Array(value),
-        diagnostics,
-    }
-}
-
 /// One entry of a Chat Completions message's `tool_calls`:
 /// `{"id","type":"function","function":{"name","arguments":"<JSON text>"}}`.
 ///
@@ -107,42 +85,33 @@ pub fn openai_tool_call(entry: &Value) -> Result<ToolCall, AdapterError> {
         .get("function")
         .ok_or_else(|| AdapterError::new("a tool_calls entry: `function` is missing"))?;
     let name = string_field(function, "name", "a tool_calls entry's function")?;
-    let arguments = match function.get("arguments") {
-        None | Some(Value::Null) => json!({}),
-        Some(Value::String(text)) => decode_arguments(text),
-        // Some OpenAI-compatible servers send the object itself.
-        Some(object) => object.clone(),
-    };
+    let arguments = decode_arguments(function.get("arguments"));
     Ok(ToolCall::new(id, name, arguments))
 }
 
 /// A `function_call` item of the Responses API:
 /// `{"type":"function_call","call_id","name","arguments":"<JSON text>"}`.
 pub fn openai_responses_function_call(item: &Value) -> Result<ToolCall, AdapterError> {
-    if let Some(kind) = item.get("type").and_then(Value::as_str)
-        && kind != "function_call"
-    {
-        return Err(AdapterError::new(format!(
-            "expected a `function_call` item, got a `{kind}` item"
-        )));
-    }
+    check_type(item, "function_call", "item")?;
     let id = string_field(item, "call_id", "a function_call item")?;
     let name = string_field(item, "name", "a function_call item")?;
-    let arguments = match item.get("arguments") {
-        None | Some(Value::Null) => json!({}),
-        Some(Value::String(text)) => decode_arguments(text),
-        Some(object) => object.clone(),
-    };
+    let arguments = decode_arguments(item.get("arguments"));
     Ok(ToolCall::new(id, name, arguments))
 }
 
-/// The text of `arguments` as JSON, or the text itself when it is not JSON
-/// (the executor reports where it breaks).
-fn decode_arguments(text: &str) -> Value {
-    if text.trim().is_empty() {
-        return json!({});
+/// `arguments` as OpenAI sends them: JSON text, decoded, or the text itself
+/// when it is not JSON (the executor reports where it breaks); absent,
+/// `null` or blank text is `{}`; an object as it is (some OpenAI-compatible
+/// servers send the object itself).
+fn decode_arguments(arguments: Option<&Value>) -> Value {
+    match arguments {
+        None | Some(Value::Null) => json!({}),
+        Some(Value::String(text)) if text.trim().is_empty() => json!({}),
+        Some(Value::String(text)) => {
+            serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+        }
+        Some(object) => object.clone(),
     }
-    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
 }
 
 /// The Chat Completions message answering a call:
@@ -163,15 +132,4 @@ pub fn openai_responses_function_call_output(result: &ToolResultMessage) -> Valu
         "call_id": result.tool_call_id,
         "output": result_text(&result.content),
     })
-}
-
-pub(crate) fn string_field(value: &Value, key: &str, what: &str) -> Result<String, AdapterError> {
-    match value.get(key) {
-        Some(Value::String(text)) => Ok(text.clone()),
-        Some(other) => Err(AdapterError::new(format!(
-            "{what}: `{key}` must be a string, not {}",
-            crate::describe::json_type(other)
-        ))),
-        None => Err(AdapterError::new(format!("{what}: `{key}` is missing"))),
-    }
 }
