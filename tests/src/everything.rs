@@ -135,7 +135,8 @@ pub fn in_bounds(v: &Everything) -> bool {
     (-5..=5).contains(&v.small)
         && (0.5..=10.0).contains(&v.ratio)
         && (0.0..=100.0).contains(&v.percent)
-        && (-1e18..=1e18).contains(&(v.big as f64))
+        // Exactly: `1e18 + 1` as an `f64` would round back into range.
+        && (-1_000_000_000_000_000_000..=1_000_000_000_000_000_000).contains(&v.big)
         && (2..=4).contains(&v.code.chars().count())
         && (1..=3).contains(&v.tags.len())
         && v.label

@@ -1,6 +1,7 @@
 //! Holds the workspace's integration tests (see `tests/`), the registry
 //! the MCP end-to-end tests serve ([`mcp_fixture`]), and the struct of every
-//! field type the property tests and the fuzz target share ([`everything`]).
+//! field type the property tests and the fuzz target share ([`everything`]),
+//! and the wire shapes the tests compare against ([`wire`]).
 //! The README's Rust examples run here as doctests, so they stay true.
 
 #[cfg(doctest)]
@@ -9,3 +10,4 @@ mod readme {}
 
 pub mod everything;
 pub mod mcp_fixture;
+pub mod wire;

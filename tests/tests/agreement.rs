@@ -57,6 +57,12 @@ use std::num::NonZeroU32;
 use tests::everything::{Everything, Inner, Integers, Mode, NonZeros};
 use tool_core::{ParamValue, ToolParams};
 
+#[path = "support/generators.rs"]
+mod generators;
+use generators::{
+    Gen, edge_numbers, float_bound, float_json, int_json, integer_bounds, json_string_of,
+    length_bound,
+};
 /// Generated values per run of [`parse_agrees_with_the_schema`].
 const CASES: u32 = 2000;
 
@@ -158,8 +164,6 @@ fn admits_kind(schema: &Value, value: &Value) -> bool {
 // ---------------------------------------------------------------------------
 // The generator: walks the schema, producing mostly near-valid values.
 
-type Gen = BoxedStrategy<Value>;
-
 /// How a case is generated: `rate` out of 256 is the chance that a node is
 /// perturbed; `lenient` allows the two leniencies (undeclared keys, `null`
 /// for optional fields).
@@ -212,52 +216,6 @@ fn near(schema: &Value, mood: Mood) -> Gen {
     .boxed()
 }
 
-fn integer_bound(schema: &Value, keyword: &str, round: fn(f64) -> f64, default: i128) -> i128 {
-    match schema.get(keyword).and_then(Value::as_number) {
-        Some(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
-            (Some(signed), _, _) => i128::from(signed),
-            (_, Some(unsigned), _) => i128::from(unsigned),
-            (_, _, Some(float)) => round(float) as i128,
-            _ => default,
-        },
-        None => default,
-    }
-}
-
-fn float_bound(schema: &Value, keyword: &str) -> Option<f64> {
-    schema.get(keyword).and_then(Value::as_f64)
-}
-
-fn length_bound(schema: &Value, keyword: &str) -> Option<usize> {
-    schema
-        .get(keyword)
-        .and_then(Value::as_u64)
-        .map(|n| n as usize)
-}
-
-/// An exact JSON integer, or the nearest float when it fits neither `i64`
-/// nor `u64`.
-fn int_json(int: i128) -> Value {
-    match (i64::try_from(int), u64::try_from(int)) {
-        (Ok(signed), _) => Value::from(signed),
-        (_, Ok(unsigned)) => Value::from(unsigned),
-        _ => float_json(int as f64),
-    }
-}
-
-fn float_json(float: f64) -> Value {
-    serde_json::Number::from_f64(float).map_or(Value::Null, Value::Number)
-}
-
-/// Characters for strings: ASCII, multi-byte, a control character, quotes.
-const CHARS: &[char] = &['a', 'Z', '0', ' ', 'é', 'ß', '中', '😀', '\u{0}', '"', '\\'];
-
-fn string_of(lengths: std::ops::RangeInclusive<usize>) -> Gen {
-    vec(prop::sample::select(CHARS), lengths)
-        .prop_map(|chars| Value::String(chars.into_iter().collect()))
-        .boxed()
-}
-
 fn valid(schema: &Value, mood: Mood) -> Gen {
     if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
         let options: Vec<Gen> = branches.iter().map(|branch| near(branch, mood)).collect();
@@ -273,11 +231,10 @@ fn valid(schema: &Value, mood: Mood) -> Gen {
         Some("string") => {
             let min = length_bound(schema, "minLength").unwrap_or(0);
             let max = length_bound(schema, "maxLength").unwrap_or(min + 6);
-            string_of(min..=max)
+            json_string_of(min..=max)
         }
         Some("integer") => {
-            let min = integer_bound(schema, "minimum", f64::ceil, -1_000_000);
-            let max = integer_bound(schema, "maximum", f64::floor, 1_000_000);
+            let (min, max) = integer_bounds(schema);
             let mut picks = vec![min, max, min.saturating_add(1).min(max), max - 1];
             picks.retain(|pick| (min..=max).contains(pick));
             picks.extend(
@@ -566,85 +523,6 @@ fn map(schema: &Value, mood: Mood) -> Gen {
     map_of(item, 0..=3)
 }
 
-/// Numbers that sit at some integer or float type's edge, or the edges of
-/// the bounds written in [`Everything`]'s attributes.
-fn edge_numbers() -> Vec<Value> {
-    let mut numbers: Vec<Value> = [
-        0i128,
-        1,
-        -1,
-        2,
-        -5,
-        -6,
-        5,
-        6,
-        10,
-        11,
-        100,
-        101,
-        1000,
-        1001,
-        i128::from(i8::MIN) - 1,
-        i128::from(i8::MIN),
-        i128::from(i8::MAX),
-        i128::from(u8::MAX),
-        i128::from(u8::MAX) + 1,
-        i128::from(i16::MIN) - 1,
-        i128::from(i16::MAX) + 1,
-        i128::from(u16::MAX),
-        i128::from(u16::MAX) + 1,
-        i128::from(i32::MIN) - 1,
-        i128::from(i32::MIN),
-        i128::from(i32::MAX),
-        i128::from(i32::MAX) + 1,
-        i128::from(u32::MAX),
-        i128::from(u32::MAX) + 1,
-        i128::from(i64::MIN),
-        i128::from(i64::MAX),
-        i128::from(i64::MAX) + 1,
-        i128::from(u64::MAX) - 1,
-        i128::from(u64::MAX),
-    ]
-    .into_iter()
-    .map(int_json)
-    .collect();
-    numbers.extend(
-        [
-            -0.0,
-            2.0,
-            0.5,
-            0.49,
-            -0.5,
-            2.5,
-            10.0,
-            10.000001,
-            100.5,
-            -1e-9,
-            1e20,
-            -1e20,
-            // 2^63 and 2^64: integral floats just past i64::MAX and u64::MAX.
-            9_223_372_036_854_775_808.0,
-            -9_223_372_036_854_775_808.0,
-            18_446_744_073_709_551_616.0,
-            f64::from(f32::MAX),
-            -f64::from(f32::MAX),
-            f64::from(f32::MAX).next_up(),
-            f64::from(f32::MAX).next_up().next_up(),
-            -f64::from(f32::MAX).next_up(),
-            3.4028235e38,
-            1e39,
-            -1e39,
-            f64::MAX,
-            f64::MIN,
-            f64::MIN_POSITIVE,
-            5e-324,
-        ]
-        .into_iter()
-        .map(float_json),
-    );
-    numbers
-}
-
 /// A value that is (most likely) wrong for `schema`: out of range, of the
 /// wrong length, of the wrong JSON type, or with a wrong part inside.
 fn perturbed(schema: &Value) -> Gen {
@@ -670,8 +548,7 @@ fn perturbed(schema: &Value) -> Gen {
     }
     match schema.get("type").and_then(Value::as_str) {
         Some("integer") => {
-            let min = integer_bound(schema, "minimum", f64::ceil, -1_000_000);
-            let max = integer_bound(schema, "maximum", f64::floor, 1_000_000);
+            let (min, max) = integer_bounds(schema);
             let mut outside = vec![
                 int_json(min - 1),
                 int_json(max + 1),
@@ -705,10 +582,10 @@ fn perturbed(schema: &Value) -> Gen {
             let min = length_bound(schema, "minLength");
             let max = length_bound(schema, "maxLength");
             if let Some(min) = min.filter(|&min| min > 0) {
-                options.push((3, string_of(0..=min - 1)));
+                options.push((3, json_string_of(0..=min - 1)));
             }
             if let Some(max) = max {
-                options.push((3, string_of(max + 1..=max + 2)));
+                options.push((3, json_string_of(max + 1..=max + 2)));
             }
         }
         Some("array") => {
@@ -798,7 +675,7 @@ fn random_json() -> Gen {
         any::<u64>().prop_map(Value::from),
         any::<f64>().prop_map(float_json),
         prop::sample::select(edge_numbers()),
-        string_of(0..=4),
+        json_string_of(0..=4),
     ];
     leaf.prop_recursive(3, 16, 4, |inner| {
         prop_oneof![

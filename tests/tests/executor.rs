@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tool_core::{
     CallContext, DynamicTool, ExecutionMode, ParamError, ParamPath, ParamValue, Tool, ToolCall,
-    ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, execute_tool_call,
-    execute_tool_calls,
+    ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
+    execute_tool_call, execute_tool_calls,
 };
 
 #[derive(ToolParams)]
@@ -48,6 +48,18 @@ impl Tool for Sleep {
     }
 }
 
+/// A registry holding `tool` alone.
+fn registry_of(tool: impl Tool) -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools.register(tool).unwrap();
+    tools
+}
+
+/// Runs one call against a registry holding `tool` alone.
+async fn run_alone(tool: impl Tool, call: &ToolCall) -> ToolResultMessage {
+    execute_tool_call(call, &registry_of(tool), CallContext::default()).await
+}
+
 fn sleep_calls() -> Vec<ToolCall> {
     // Later calls finish first, so order can only come from the executor.
     (0..5)
@@ -56,40 +68,30 @@ fn sleep_calls() -> Vec<ToolCall> {
         .collect()
 }
 
+/// Runs `sleep_calls()` in `mode` against a fresh `Sleep`; checks the
+/// results answer in call order, and gives them with how many calls ran at
+/// the same time.
+async fn run_sleep_batch(mode: ExecutionMode) -> (Vec<ToolResultMessage>, usize) {
+    let sleep = Sleep::default();
+    let tools = registry_of(sleep.clone());
+    let results = execute_tool_calls(&sleep_calls(), &tools, CallContext::default(), mode).await;
+    let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
+    assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4", "c5"], "{mode:?}");
+    (results, sleep.most_at_once.load(Ordering::SeqCst))
+}
+
 #[tokio::test]
 async fn parallel_batches_run_together_and_answer_in_call_order() {
-    let sleep = Sleep::default();
-    let mut tools = ToolRegistry::new();
-    tools.register(sleep.clone()).unwrap();
-    let results = execute_tool_calls(
-        &sleep_calls(),
-        &tools,
-        CallContext::default(),
-        ExecutionMode::Parallel,
-    )
-    .await;
-    let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
-    assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4", "c5"]);
+    let (results, most_at_once) = run_sleep_batch(ExecutionMode::Parallel).await;
     assert_eq!(results[2].content[0].as_text(), Some("c2"));
     assert!(results[5].is_error);
-    assert_eq!(sleep.most_at_once.load(Ordering::SeqCst), 5);
+    assert_eq!(most_at_once, 5);
 }
 
 #[tokio::test]
 async fn sequential_batches_run_one_at_a_time() {
-    let sleep = Sleep::default();
-    let mut tools = ToolRegistry::new();
-    tools.register(sleep.clone()).unwrap();
-    let results = execute_tool_calls(
-        &sleep_calls(),
-        &tools,
-        CallContext::default(),
-        ExecutionMode::Sequential,
-    )
-    .await;
-    let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
-    assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4", "c5"]);
-    assert_eq!(sleep.most_at_once.load(Ordering::SeqCst), 1);
+    let (_, most_at_once) = run_sleep_batch(ExecutionMode::Sequential).await;
+    assert_eq!(most_at_once, 1);
 }
 
 #[tokio::test]
@@ -138,10 +140,8 @@ impl Tool for UsesFragile {
 
 #[tokio::test]
 async fn a_panic_while_parsing_is_paired() {
-    let mut tools = ToolRegistry::new();
-    tools.register(UsesFragile).unwrap();
     let call = ToolCall::new("p", "fragile", json!({"input": 1}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    let result = run_alone(UsesFragile, &call).await;
     assert!(result.is_error);
     assert_eq!(
         result.content[0].as_text(),
@@ -172,10 +172,8 @@ impl Tool for BadDetails {
 
 #[tokio::test]
 async fn unserializable_details_are_a_paired_error() {
-    let mut tools = ToolRegistry::new();
-    tools.register(BadDetails).unwrap();
     let call = ToolCall::new("d", "bad_details", json!({}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    let result = run_alone(BadDetails, &call).await;
     assert!(result.is_error);
     assert_eq!(
         result.content[0].as_text(),
@@ -200,18 +198,15 @@ impl std::error::Error for Wrapped {
 
 #[tokio::test]
 async fn error_messages_include_their_causes() {
-    let mut tools = ToolRegistry::new();
-    tools
-        .register(DynamicTool::new("config", "Reads config", |_, _| async {
-            Err(Wrapped(std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                "no such file",
-            ))
-            .into())
-        }))
-        .unwrap();
+    let config = DynamicTool::new("config", "Reads config", |_, _| async {
+        Err(Wrapped(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "no such file",
+        ))
+        .into())
+    });
     let call = ToolCall::new("e", "config", json!({}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+    let result = run_alone(config, &call).await;
     assert_eq!(
         result.details,
         Some(json!({"error": "reading config: no such file"}))
@@ -220,37 +215,38 @@ async fn error_messages_include_their_causes() {
 
 #[tokio::test]
 async fn dynamic_tools_get_any_object_and_refuse_the_rest() {
-    let mut tools = ToolRegistry::new();
-    tools
-        .register(DynamicTool::new(
-            "keys",
-            "Counts keys",
-            |args, _| async move { Ok(ToolOutput::text(args.len().to_string())) },
-        ))
-        .unwrap();
-    let call = ToolCall::new("k", "keys", json!({"a": 1, "b": 2}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
-    assert_eq!(result.content[0].as_text(), Some("2"));
-    // A string is read as JSON text (OpenAI sends arguments so): this one
-    // is not JSON, and the error says where it breaks.
-    let call = ToolCall::new("k", "keys", json!("text"));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
-    assert_eq!(
-        result.content[0].as_text(),
-        Some("Tool keys failed: arguments: invalid JSON: expected ident at line 1 column 2")
-    );
-    let call = ToolCall::new("k", "keys", json!("[1, 2]"));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
-    assert_eq!(
-        result.content[0].as_text(),
-        Some("Tool keys failed: arguments: expected object, got array")
-    );
+    let tools = registry_of(DynamicTool::new(
+        "keys",
+        "Counts keys",
+        |args, _| async move { Ok(ToolOutput::text(args.len().to_string())) },
+    ));
+    // A string is read as JSON text (OpenAI sends arguments so): the
+    // second is not JSON, and the error says where it breaks.
+    for (arguments, answer) in [
+        (json!({"a": 1, "b": 2}), "2"),
+        (
+            json!("text"),
+            "Tool keys failed: arguments: invalid JSON: expected ident at line 1 column 2",
+        ),
+        (
+            json!("[1, 2]"),
+            "Tool keys failed: arguments: expected object, got array",
+        ),
+    ] {
+        let call = ToolCall::new("k", "keys", arguments);
+        let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+        assert_eq!(
+            result.content[0].as_text(),
+            Some(answer),
+            "{}",
+            call.arguments
+        );
+    }
 }
 
 #[test]
 fn prepared_calls_show_the_arguments_the_tool_will_get() {
-    let mut tools = ToolRegistry::new();
-    tools.register(Sleep::default()).unwrap();
+    let tools = registry_of(Sleep::default());
     let prepared = tools
         .get("sleep")
         .unwrap()

@@ -17,14 +17,19 @@ use std::time::Duration;
 use tokio::sync::{Barrier, watch};
 use tokio::time::Instant;
 use tool_core::{
-    AfterCall, BeforeCall, CallContext, CancellationToken, ExecutionMode, HookDecision,
-    ProgressEvent, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry,
-    ToolResultMessage, execute_tool_call, execute_tool_calls, text, tool,
+    AfterCall, BeforeCall, CallContext, CancellationToken, DynamicTool, ExecutionMode,
+    HookDecision, ProgressEvent, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolParams,
+    ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls, text, tool,
 };
 
 /// Far more than any test here needs: only there so a hang fails the test
 /// instead of blocking the suite.
 const HANG: Duration = Duration::from_secs(20);
+
+// The tests that check a timeout or grace period does not end early run on
+// Tokio's paused clock: `Instant::elapsed` there is the runtime's own time,
+// which advances only when every task waits, so the checks are exact and
+// never depend on how busy the machine is.
 
 /// A tool that would go on this long ignores its deadline or signal.
 const FOREVER: Duration = Duration::from_secs(3600);
@@ -33,6 +38,11 @@ async fn bounded<F: Future>(future: F) -> F::Output {
     tokio::time::timeout(HANG, future)
         .await
         .expect("the executor answered within the hang ceiling")
+}
+
+/// `execute_tool_call`, failing the test if it does not answer in time.
+async fn run_call(call: &ToolCall, tools: &ToolRegistry, ctx: CallContext) -> ToolResultMessage {
+    bounded(execute_tool_call(call, tools, ctx)).await
 }
 
 /// `execute_tool_calls`, failing the test if it does not answer in time.
@@ -53,7 +63,7 @@ fn ids(results: &[ToolResultMessage]) -> Vec<&str> {
     results.iter().map(|r| r.tool_call_id.as_str()).collect()
 }
 
-fn registry(tools: impl IntoIterator<Item = Stub>) -> ToolRegistry {
+fn registry<T: Tool>(tools: impl IntoIterator<Item = T>) -> ToolRegistry {
     let mut registry = ToolRegistry::new();
     for tool in tools {
         registry.register(tool).unwrap();
@@ -292,14 +302,13 @@ async fn slow(ctx: ToolContext, #[param(default = 3_600_000)] millis: u64) -> St
     "finished".into()
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn tool_attribute_timeout_answers_timed_out_and_cancels_the_signal() {
     assert_eq!(SlowTool.timeout(), Some(Duration::from_millis(50)));
-    let mut tools = ToolRegistry::new();
-    tools.register(SlowTool).unwrap();
+    let tools = registry([SlowTool]);
     let call = ToolCall::new("attr-timeout", "slow", json!({}));
     let started = Instant::now();
-    let result = bounded(execute_tool_call(&call, &tools, CallContext::default())).await;
+    let result = run_call(&call, &tools, CallContext::default()).await;
     assert!(started.elapsed() >= Duration::from_millis(50));
     assert!(result.is_error);
     assert_eq!(result.tool_call_id, "attr-timeout");
@@ -316,14 +325,14 @@ async fn tool_attribute_timeout_answers_timed_out_and_cancels_the_signal() {
     assert!(probe.dropped.load(Ordering::SeqCst));
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn hand_written_timeout_answers_timed_out_and_cancels_the_signal() {
     let probe = Probe::new();
     let tools = registry([Stub::new("slow", Behaviour::Ignore(FOREVER), &probe)
         .with_timeout(Duration::from_millis(50))]);
     let call = ToolCall::new("hand-timeout", "slow", json!({}));
     let started = Instant::now();
-    let result = bounded(execute_tool_call(&call, &tools, CallContext::default())).await;
+    let result = run_call(&call, &tools, CallContext::default()).await;
     assert!(started.elapsed() >= Duration::from_millis(50));
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 50 ms");
     assert!(result.is_error);
@@ -383,21 +392,20 @@ async fn the_context_timeout_overrides_a_shorter_tool_timeout() {
     .with_timeout(Duration::from_millis(50))]);
     let call = ToolCall::new("longer", "slow", json!({}));
     let ctx = CallContext::new().with_timeout(Duration::from_secs(10));
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "finished");
     assert!(!result.is_error);
     assert_eq!(probe.dropped(), 0);
 
     // The same for a `#[tool(timeout_ms = 50)]` function.
-    let mut tools = ToolRegistry::new();
-    tools.register(SlowTool).unwrap();
+    let tools = registry([SlowTool]);
     let call = ToolCall::new("attr-longer", "slow", json!({"millis": 150}));
     let ctx = CallContext::new().with_timeout(Duration::from_secs(10));
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "finished");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_context_timeout_overrides_a_longer_tool_timeout() {
     let probe = Probe::new();
     let tools = registry([Stub::new("slow", Behaviour::Ignore(FOREVER), &probe)
@@ -405,7 +413,7 @@ async fn the_context_timeout_overrides_a_longer_tool_timeout() {
     let call = ToolCall::new("shorter", "slow", json!({}));
     let ctx = CallContext::new().with_timeout(Duration::from_millis(40));
     let started = Instant::now();
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert!(started.elapsed() >= Duration::from_millis(40));
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 40 ms");
     assert_eq!(probe.dropped(), 1);
@@ -414,15 +422,14 @@ async fn the_context_timeout_overrides_a_longer_tool_timeout() {
     let probe = Probe::new();
     let tools = registry([Stub::new("slow", Behaviour::Ignore(FOREVER), &probe)]);
     let ctx = CallContext::new().with_timeout(Duration::from_millis(20));
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 20 ms");
 
     // And for a `#[tool(timeout_ms = 50)]` function.
-    let mut tools = ToolRegistry::new();
-    tools.register(SlowTool).unwrap();
+    let tools = registry([SlowTool]);
     let call = ToolCall::new("attr-shorter", "slow", json!({}));
     let ctx = CallContext::new().with_timeout(Duration::from_millis(20));
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 20 ms");
     assert!(slow_probe("attr-shorter").dropped.load(Ordering::SeqCst));
 }
@@ -440,7 +447,7 @@ async fn a_call_cancelled_before_it_starts_never_runs() {
     let ctx = CallContext::new().with_signal(stop);
 
     let call = ToolCall::new("early", "work", json!({}));
-    let result = bounded(execute_tool_call(&call, &tools, ctx.clone())).await;
+    let result = run_call(&call, &tools, ctx.clone()).await;
     assert_eq!(text_of(&result), "Tool work failed: cancelled");
     assert_eq!(result.details, Some(json!({"error": "cancelled"})));
     assert!(result.is_error);
@@ -470,13 +477,13 @@ async fn a_tool_that_watches_its_signal_keeps_its_own_answer() {
         .with_signal(stop)
         .with_cancel_grace(Duration::from_secs(600));
     let call = ToolCall::new("w", "watch", json!({}));
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "stopped cleanly");
     assert!(!result.is_error);
     assert_eq!(probe.dropped(), 0);
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn a_tool_that_ignores_its_signal_is_dropped_after_the_configured_grace() {
     // The tool would finish on its own after 5 s; the 100 ms grace ends first.
     let probe = Probe::new();
@@ -492,14 +499,14 @@ async fn a_tool_that_ignores_its_signal_is_dropped_after_the_configured_grace() 
         .with_cancel_grace(Duration::from_millis(100));
     let call = ToolCall::new("s", "stubborn", json!({}));
     let started = Instant::now();
-    let result = bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
     assert!(started.elapsed() >= Duration::from_millis(100));
     assert_eq!(text_of(&result), "Tool stubborn failed: cancelled");
     assert_eq!(result.details, Some(json!({"error": "cancelled"})));
     assert_eq!(probe.dropped(), 1, "the tool's future was dropped");
 }
 
-#[tokio::test]
+#[tokio::test(start_paused = true)]
 async fn the_default_grace_is_one_second() {
     assert_eq!(CallContext::new().cancel_grace, Duration::from_secs(1));
     // The tool would finish on its own after 6 s.
@@ -513,12 +520,7 @@ async fn the_default_grace_is_one_second() {
     cancel_when_started(&probe, 1, &stop);
     let call = ToolCall::new("s", "stubborn", json!({}));
     let started = Instant::now();
-    let result = bounded(execute_tool_call(
-        &call,
-        &tools,
-        CallContext::new().with_signal(stop),
-    ))
-    .await;
+    let result = run_call(&call, &tools, CallContext::new().with_signal(stop)).await;
     assert!(started.elapsed() >= Duration::from_secs(1));
     assert_eq!(text_of(&result), "Tool stubborn failed: cancelled");
     assert_eq!(probe.dropped(), 1);
@@ -649,7 +651,8 @@ async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
         ExecutionMode::Parallel,
     )
     .await;
-    assert_eq!(ids(&results)[11], "u11");
+    let expected: Vec<String> = (0..12).map(|i| format!("u{i}")).collect();
+    assert_eq!(ids(&results), expected);
     assert_eq!(probe.most_in_flight.load(Ordering::SeqCst), 1);
 }
 
@@ -789,9 +792,7 @@ impl Tool for Greet {
 
 fn greet_tools() -> (ToolRegistry, Greet) {
     let greet = Greet::default();
-    let mut tools = ToolRegistry::new();
-    tools.register(greet.clone()).unwrap();
-    (tools, greet)
+    (registry([greet.clone()]), greet)
 }
 
 #[tokio::test]
@@ -804,7 +805,7 @@ async fn the_before_hook_sees_name_parsed_arguments_and_call_id() {
         async { Ok(HookDecision::Allow) }
     });
     let call = ToolCall::new("h1", "greet", json!({"name": "Ada", "extra": [1, 2]}));
-    let result = bounded(execute_tool_call(&call, &tools, ctx.clone())).await;
+    let result = run_call(&call, &tools, ctx.clone()).await;
     assert_eq!(text_of(&result), "hello Adahello Adahello Ada");
     // OpenAI-style string arguments reach the hook decoded and parsed.
     let call = ToolCall::new(
@@ -812,7 +813,9 @@ async fn the_before_hook_sees_name_parsed_arguments_and_call_id() {
         "greet",
         json!(r#"{"name": "Bo", "times": 1, "nickname": "B"}"#),
     );
-    bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
+    assert_eq!(text_of(&result), "hello Bo");
+    assert_eq!(result.details, Some(json!({"nickname": "B"})));
     assert_eq!(greet.runs.load(Ordering::SeqCst), 2);
     let seen = seen.lock().unwrap();
     let seen: Vec<(&str, &str, &Value, bool)> = seen
@@ -854,7 +857,8 @@ async fn the_before_hook_sees_the_callers_signal() {
             async { Ok(HookDecision::Allow) }
         });
     let call = ToolCall::new("s1", "greet", json!({"name": "Ada"}));
-    bounded(execute_tool_call(&call, &tools, ctx)).await;
+    let result = run_call(&call, &tools, ctx).await;
+    assert_eq!(text_of(&result), "hello Adahello Adahello Ada");
     let signal = got
         .lock()
         .unwrap()
@@ -900,6 +904,23 @@ async fn a_blocking_before_hook_answers_with_its_reason_and_the_tool_never_runs(
     );
 }
 
+/// One `greet` call for each way a faulty hook reacts, by call id: it fails
+/// on `error`, panics before giving its future on `sync-panic`, panics
+/// inside it on `async-panic`, and lets `fine` through. Checks that each is
+/// answered, in order.
+async fn run_hook_faults(
+    tools: &ToolRegistry,
+    ctx: CallContext,
+    mode: ExecutionMode,
+) -> Vec<ToolResultMessage> {
+    let ids_in_order = ["error", "sync-panic", "async-panic", "fine"];
+    let calls =
+        ids_in_order.map(|id| ToolCall::new(id, "greet", json!({"name": "Ada", "times": 1})));
+    let results = run_batch(&calls, tools, ctx, mode).await;
+    assert_eq!(ids(&results), ids_in_order);
+    results
+}
+
 #[tokio::test]
 async fn a_failing_or_panicking_before_hook_is_a_paired_error() {
     let (tools, greet) = greet_tools();
@@ -915,17 +936,7 @@ async fn a_failing_or_panicking_before_hook_is_a_paired_error() {
             }
         }
     });
-    let calls = [
-        ToolCall::new("error", "greet", json!({"name": "Ada"})),
-        ToolCall::new("sync-panic", "greet", json!({"name": "Ada"})),
-        ToolCall::new("async-panic", "greet", json!({"name": "Ada"})),
-        ToolCall::new("fine", "greet", json!({"name": "Ada", "times": 1})),
-    ];
-    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
-    assert_eq!(
-        ids(&results),
-        ["error", "sync-panic", "async-panic", "fine"]
-    );
+    let results = run_hook_faults(&tools, ctx, ExecutionMode::Parallel).await;
     let texts: Vec<&str> = results.iter().map(text_of).collect();
     assert_eq!(
         texts,
@@ -1024,17 +1035,7 @@ async fn a_failing_or_panicking_after_hook_is_a_paired_error() {
             }
         }
     });
-    let calls = [
-        ToolCall::new("error", "greet", json!({"name": "Ada", "times": 1})),
-        ToolCall::new("sync-panic", "greet", json!({"name": "Ada", "times": 1})),
-        ToolCall::new("async-panic", "greet", json!({"name": "Ada", "times": 1})),
-        ToolCall::new("fine", "greet", json!({"name": "Ada", "times": 1})),
-    ];
-    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Sequential).await;
-    assert_eq!(
-        ids(&results),
-        ["error", "sync-panic", "async-panic", "fine"]
-    );
+    let results = run_hook_faults(&tools, ctx, ExecutionMode::Sequential).await;
     let texts: Vec<&str> = results.iter().map(text_of).collect();
     assert_eq!(
         texts,
@@ -1058,49 +1059,26 @@ async fn a_failing_or_panicking_after_hook_is_a_paired_error() {
 // Progress
 // ---------------------------------------------------------------------------
 
-/// Reports two steps; between them it waits for every call of the batch to
-/// have reported its first, which only calls running together can do.
-struct Reporter {
-    name: &'static str,
-    barrier: Arc<Barrier>,
-}
-
-impl Tool for Reporter {
-    type Params = Map<String, Value>;
-    type Details = Value;
-
-    fn name(&self) -> &str {
-        self.name
-    }
-
-    fn description(&self) -> &str {
-        "Reports progress"
-    }
-
-    async fn execute(
-        &self,
-        _: Map<String, Value>,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput<Value>, ToolError> {
-        ctx.report_progress(vec![text(format!("{} step 1", ctx.call_id))]);
-        self.barrier.wait().await;
-        ctx.report_progress(vec![text(format!("{} step 2", ctx.call_id))]);
-        Ok(ToolOutput::text("done"))
-    }
+/// A tool named `name` that reports two steps; between them it waits for
+/// every call of the batch to have reported its first, which only calls
+/// running together can do.
+fn reporter(name: &'static str, barrier: &Arc<Barrier>) -> DynamicTool {
+    let barrier = Arc::clone(barrier);
+    DynamicTool::new(name, "Reports progress", move |_, ctx| {
+        let barrier = Arc::clone(&barrier);
+        async move {
+            ctx.report_progress(vec![text(format!("{} step 1", ctx.call_id))]);
+            barrier.wait().await;
+            ctx.report_progress(vec![text(format!("{} step 2", ctx.call_id))]);
+            Ok(ToolOutput::text("done"))
+        }
+    })
 }
 
 #[tokio::test]
 async fn progress_events_are_tagged_with_call_id_and_tool_name() {
     let barrier = Arc::new(Barrier::new(4));
-    let mut tools = ToolRegistry::new();
-    for name in ["alpha", "beta"] {
-        tools
-            .register(Reporter {
-                name,
-                barrier: Arc::clone(&barrier),
-            })
-            .unwrap();
-    }
+    let tools = registry(["alpha", "beta"].map(|name| reporter(name, &barrier)));
     let events: Arc<Mutex<Vec<ProgressEvent>>> = Arc::default();
     let bare: Arc<Mutex<Vec<Vec<tool_core::Content>>>> = Arc::default();
     let (record_events, record_bare) = (Arc::clone(&events), Arc::clone(&bare));
@@ -1141,7 +1119,7 @@ async fn progress_events_are_tagged_with_call_id_and_tool_name() {
 }
 
 // ---------------------------------------------------------------------------
-// Bugs found: kept as failing tests, ignored until fixed.
+// Bugs these tests found, fixed since: kept as regression tests.
 // ---------------------------------------------------------------------------
 
 #[tokio::test]
@@ -1166,12 +1144,7 @@ async fn cancelling_while_a_before_hook_waits_answers_the_call() {
             std::future::pending()
         });
     let call = ToolCall::new("prompt", "greet", json!({"name": "Ada"}));
-    let result = tokio::time::timeout(
-        Duration::from_secs(5),
-        execute_tool_call(&call, &tools, ctx),
-    )
-    .await
-    .expect("the cancelled call was answered");
+    let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "Tool greet failed: cancelled");
     assert_eq!(greet.runs.load(Ordering::SeqCst), 0);
 }
@@ -1220,8 +1193,7 @@ impl Tool for UsesBrittle {
 
 #[tokio::test]
 async fn a_panic_while_showing_arguments_to_a_hook_is_paired() {
-    let mut tools = ToolRegistry::new();
-    tools.register(UsesBrittle).unwrap();
+    let tools = registry([UsesBrittle]);
     let ctx = CallContext::new().with_before_hook(|_| async { Ok(HookDecision::Allow) });
     let call = ToolCall::new("brittle-1", "brittle", json!({"input": 1}));
     // Run on a task of its own, so the escaping panic is observed as a
@@ -1249,18 +1221,15 @@ impl Drop for PanicOnDrop {
 
 #[tokio::test]
 async fn a_tool_future_panicking_on_drop_at_its_timeout_is_paired() {
-    let mut tools = ToolRegistry::new();
-    tools
-        .register(tool_core::DynamicTool::new(
-            "trap",
-            "Panics when dropped",
-            |_, _| async {
-                let _trap = PanicOnDrop;
-                tokio::time::sleep(FOREVER).await;
-                Ok(ToolOutput::text("unreachable"))
-            },
-        ))
-        .unwrap();
+    let tools = registry([DynamicTool::new(
+        "trap",
+        "Panics when dropped",
+        |_, _| async {
+            let _trap = PanicOnDrop;
+            tokio::time::sleep(FOREVER).await;
+            Ok(ToolOutput::text("unreachable"))
+        },
+    )]);
     let calls = [
         ToolCall::new("t0", "trap", json!({})),
         ToolCall::new("t1", "missing", json!({})),
@@ -1273,4 +1242,6 @@ async fn a_tool_future_panicking_on_drop_at_its_timeout_is_paired() {
     let results = answered.expect("execute_tool_calls never panics");
     assert_eq!(ids(&results), ["t0", "t1"]);
     assert!(results[0].is_error);
+    assert!(text_of(&results[0]).starts_with("Tool trap failed: "));
+    assert_eq!(text_of(&results[1]), "Tool missing failed: unknown tool");
 }

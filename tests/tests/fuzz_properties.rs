@@ -21,11 +21,18 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::strategy::{BoxedStrategy, Union};
+use proptest::strategy::{BoxedStrategy, Union, ValueTree};
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value, json};
 use tests::everything::{Everything, check_parse};
 use tool_core::{MAX_JSON_DEPTH, ToolParams};
+
+#[path = "support/generators.rs"]
+mod generators;
+use generators::{
+    Gen, edge_numbers, float_bound, float_json, int_json, integer_bounds, json_string_of,
+    length_bound, string_of,
+};
 
 /// What parse returned for `arguments`: `Ok(true)` when it parsed.
 fn check(arguments: &Value) -> Result<bool, TestCaseError> {
@@ -44,97 +51,6 @@ fn config(cases: u32) -> ProptestConfig {
 
 // ---------------------------------------------------------------------------
 // Generators.
-
-type Gen = BoxedStrategy<Value>;
-
-/// Characters for strings: ASCII, multi-byte, control characters, quotes,
-/// a newline (which must not break the one-line-per-problem rule).
-const CHARS: &[char] = &[
-    'a', 'Z', '0', ' ', '.', '[', 'é', 'ß', '中', '😀', '\u{0}', '\n', '"', '\\',
-];
-
-fn string_of(lengths: std::ops::RangeInclusive<usize>) -> BoxedStrategy<String> {
-    vec(prop::sample::select(CHARS), lengths)
-        .prop_map(|chars| chars.into_iter().collect())
-        .boxed()
-}
-
-fn float_json(float: f64) -> Value {
-    serde_json::Number::from_f64(float).map_or(Value::Null, Value::Number)
-}
-
-/// Numbers at the edges of the field types and of Everything's bounds.
-fn edge_numbers() -> Vec<Value> {
-    let mut numbers: Vec<Value> = [
-        0i64,
-        1,
-        -1,
-        2,
-        5,
-        -5,
-        6,
-        -6,
-        10,
-        11,
-        100,
-        101,
-        127,
-        128,
-        -128,
-        -129,
-        255,
-        256,
-        1000,
-        1001,
-        32767,
-        32768,
-        -32769,
-        65535,
-        65536,
-        i64::from(i32::MAX),
-        i64::from(i32::MIN),
-        1 << 31,
-        i64::from(u32::MAX),
-        1 << 32,
-        i64::MAX,
-        i64::MIN,
-        1_000_000_000_000_000_000,
-        -1_000_000_000_000_000_000,
-        1_000_000_000_000_000_001,
-    ]
-    .into_iter()
-    .map(Value::from)
-    .collect();
-    numbers.push(Value::from(u64::MAX));
-    numbers.extend(
-        [
-            2.0,
-            2.5,
-            -0.0,
-            0.5,
-            0.49,
-            10.0,
-            10.01,
-            100.0,
-            100.5,
-            1e18,
-            -1e18,
-            1e19,
-            18446744073709551616.0,
-            -9223372036854775808.0,
-            -9223372036854777856.0,
-            f64::from(f32::MAX),
-            3.4028236e38,
-            1e308,
-            -1e308,
-            5e-324,
-            f64::from(f32::MIN_POSITIVE) / 4.0,
-        ]
-        .into_iter()
-        .map(float_json),
-    );
-    numbers
-}
 
 fn any_number() -> Gen {
     Union::new_weighted(vec![
@@ -159,7 +75,7 @@ fn nested_json() -> Gen {
         (1, Just(Value::Null).boxed()),
         (1, any::<bool>().prop_map(Value::Bool).boxed()),
         (3, any_number()),
-        (2, string_of(0..=6).prop_map(Value::String).boxed()),
+        (2, json_string_of(0..=6)),
     ]);
     leaf.prop_recursive(3, 24, 4, |inner| {
         Union::new(vec![
@@ -194,45 +110,13 @@ fn deep() -> Gen {
         .boxed()
 }
 
-/// Bounds of an integer schema, in `i128`.
-fn integer_bounds(schema: &Value) -> (i128, i128) {
-    let bound = |keyword: &str, round: fn(f64) -> f64, default: i128| match schema
-        .get(keyword)
-        .and_then(Value::as_number)
-    {
-        Some(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
-            (Some(signed), _, _) => i128::from(signed),
-            (_, Some(unsigned), _) => i128::from(unsigned),
-            (_, _, Some(float)) => round(float) as i128,
-            _ => default,
-        },
-        None => default,
-    };
-    (
-        bound("minimum", f64::ceil, -1_000_000),
-        bound("maximum", f64::floor, 1_000_000),
-    )
-}
-
-fn int_json(int: i128) -> Value {
-    match (i64::try_from(int), u64::try_from(int)) {
-        (Ok(signed), _) => Value::from(signed),
-        (_, Ok(unsigned)) => Value::from(unsigned),
-        _ => float_json(int as f64),
-    }
-}
-
+/// A string's or an array's length bounds: `0` and `min + 3` when absent.
 fn length_bounds(schema: &Value) -> (usize, usize) {
-    let min = schema
-        .get("minLength")
-        .or(schema.get("minItems"))
-        .and_then(Value::as_u64)
-        .unwrap_or(0) as usize;
-    let max = schema
-        .get("maxLength")
-        .or(schema.get("maxItems"))
-        .and_then(Value::as_u64)
-        .map_or(min + 3, |max| max as usize);
+    let bound = |string: &str, array: &str| {
+        length_bound(schema, string).or_else(|| length_bound(schema, array))
+    };
+    let min = bound("minLength", "minItems").unwrap_or(0);
+    let max = bound("maxLength", "maxItems").unwrap_or(min + 3);
     (min, max)
 }
 
@@ -266,9 +150,7 @@ fn valid(schema: &Value, rate: u32) -> Gen {
         None => nested_json(),
         Some("null") => Just(Value::Null).boxed(),
         Some("boolean") => any::<bool>().prop_map(Value::Bool).boxed(),
-        Some("string") => string_of(min_length..=max_length)
-            .prop_map(Value::String)
-            .boxed(),
+        Some("string") => json_string_of(min_length..=max_length),
         Some("integer") => {
             let (lo, hi) = integer_bounds(schema);
             let picks: Vec<i128> = [lo, hi, 0, 1, lo + 1, hi - 1]
@@ -282,14 +164,8 @@ fn valid(schema: &Value, rate: u32) -> Gen {
             .boxed()
         }
         Some("number") => {
-            let lo = schema
-                .get("minimum")
-                .and_then(Value::as_f64)
-                .unwrap_or(-1e300);
-            let hi = schema
-                .get("maximum")
-                .and_then(Value::as_f64)
-                .unwrap_or(1e300);
+            let lo = float_bound(schema, "minimum").unwrap_or(-1e300);
+            let hi = float_bound(schema, "maximum").unwrap_or(1e300);
             let picks: Vec<f64> = [lo, hi, 0.0, -0.0, 1.0, 2.5, 1e-300]
                 .into_iter()
                 .filter(|pick| (lo..=hi).contains(pick))
@@ -497,14 +373,19 @@ proptest! {
     }
 }
 
+/// `count` values of `strategy`, the same on every run.
+fn samples<S: Strategy>(strategy: S, count: usize) -> Vec<S::Value> {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    (0..count)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect()
+}
+
 /// The generator reaches both outcomes: values that parse and that do not.
 #[test]
 fn shaped_values_both_parse_and_fail() {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = everything();
     let (mut parsed, mut failed) = (0, 0);
-    for _ in 0..300 {
-        let value = strategy.new_tree(&mut runner).unwrap().current();
+    for value in samples(everything(), 300) {
         match check(&value) {
             Ok(true) => parsed += 1,
             Ok(false) => failed += 1,
@@ -535,11 +416,8 @@ fn the_minimal_value_parses() {
 /// and some of those parse.
 #[test]
 fn bytes_reach_parse() {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    let strategy = bytes();
     let (mut json, mut parsed) = (0, 0);
-    for _ in 0..300 {
-        let bytes = strategy.new_tree(&mut runner).unwrap().current();
+    for bytes in samples(bytes(), 300) {
         if let Ok(value) = serde_json::from_slice::<Value>(&bytes) {
             json += 1;
             parsed += usize::from(check(&value).unwrap_or_else(|error| panic!("{error}")));

@@ -32,12 +32,4 @@ async fn connect() -> Session {
     Session { client, wire }
 }
 
-transport_scenarios!(
-    initialize_then_list_gives_the_registry_definitions,
-    echo_answers_with_its_content_and_structured_content,
-    bad_arguments_are_an_error_result_not_a_protocol_error,
-    an_unknown_tool_is_the_invalid_params_error,
-    fifty_concurrent_calls_each_get_their_own_answer,
-    progress_notifications_arrive_in_order_before_the_result,
-    a_cancelled_call_cancels_the_tool_and_gets_no_answer,
-);
+transport_scenarios!();

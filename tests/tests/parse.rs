@@ -140,6 +140,7 @@ fn containers_parse_in_full() {
         }]
     );
     assert_eq!(order.notes["gift"], "yes");
+    assert!(order.flags.is_empty());
     assert_eq!(order.shipping, None);
     assert_eq!(order.extra, json!({"anything": [1, "two", null]}));
 }
@@ -190,6 +191,15 @@ fn received_values_are_echoed_at_most_eighty_characters() {
     assert!(lines[1].starts_with("speed: expected one of \"Fast\", \"Slow\", got \"xxx"));
     assert!(lines[1].ends_with("x…"));
     assert!(lines[1].len() < 160, "{}", lines[1].len());
+    // Exactly: the first 80 characters of the value as JSON (its quote and
+    // 79 x), then `…`.
+    assert_eq!(
+        lines[1],
+        format!(
+            "speed: expected one of \"Fast\", \"Slow\", got \"{}…",
+            "x".repeat(79)
+        )
+    );
 }
 
 #[test]
@@ -214,6 +224,7 @@ fn huge_valid_arrays_parse() {
     }
     let parsed = Many::parse(&json!({"values": vec![7; 1_000_000]})).unwrap();
     assert_eq!(parsed.values.len(), 1_000_000);
+    assert!(parsed.values.iter().all(|&value| value == 7));
 }
 
 // A recursive parameter type, fed a value nested far deeper than any stack

@@ -28,6 +28,7 @@
 //!   `docs/specification/2025-11-25/server/tools.mdx`.
 
 use serde_json::{Value, json};
+use tests::wire::{assert_json, result_json, without_timestamp};
 use tool_core::providers::{
     AdapterError, anthropic_tool_result, anthropic_tool_use, gemini_function_call,
     gemini_function_response, mcp_call_tool_result, mcp_tool_call, openai_responses_function_call,
@@ -128,28 +129,31 @@ async fn run(call: &ToolCall) -> ToolResultMessage {
     execute_tool_call(call, &registry(), CallContext::default()).await
 }
 
-/// The neutral result message, without its timestamp.
-fn without_timestamp(result: &ToolResultMessage) -> Value {
-    let mut wire = serde_json::to_value(result).unwrap();
-    assert!(wire["timestamp"].as_u64().unwrap() > 0);
-    wire.as_object_mut().unwrap().remove("timestamp");
-    wire
-}
-
-/// Exact JSON: equal as values and as text (key order included).
-#[track_caller]
-fn assert_json(actual: &Value, expected: &Value) {
-    assert_eq!(actual, expected);
-    assert_eq!(
-        serde_json::to_string(actual).unwrap(),
-        serde_json::to_string(expected).unwrap(),
-        "same values, different key order"
-    );
+/// Runs a batch in parallel against the registry.
+async fn run_all(calls: &[ToolCall]) -> Vec<ToolResultMessage> {
+    execute_tool_calls(
+        calls,
+        &registry(),
+        CallContext::default(),
+        ExecutionMode::Parallel,
+    )
+    .await
 }
 
 fn adapter_error(message: &str) -> AdapterError {
     AdapterError {
         message: message.into(),
+    }
+}
+
+/// Each payload, read by `read`, is refused with exactly its message.
+#[track_caller]
+fn assert_refused<const N: usize>(
+    read: impl Fn(&Value) -> Result<ToolCall, AdapterError>,
+    cases: [(Value, &str); N],
+) {
+    for (payload, message) in cases {
+        assert_eq!(read(&payload), Err(adapter_error(message)), "{payload}");
     }
 }
 
@@ -197,12 +201,13 @@ fn openai_chat_completion() -> Value {
     })
 }
 
-/// A `tool_calls` entry shaped like the API reference's, with other arguments.
-fn openai_entry(arguments: Value) -> Value {
+/// A `tool_calls` entry shaped like the API reference's, calling `name`
+/// with other arguments.
+fn openai_entry(name: &str, arguments: Value) -> Value {
     json!({
         "id": "call_abc123",
         "type": "function",
-        "function": {"name": "get_current_weather", "arguments": arguments}
+        "function": {"name": name, "arguments": arguments}
     })
 }
 
@@ -223,14 +228,13 @@ async fn openai_chat_tool_call_round_trip() {
     let result = run(&call).await;
     assert_json(
         &without_timestamp(&result),
-        &json!({
-            "role": "toolResult",
-            "toolCallId": "call_abc123",
-            "toolName": "get_current_weather",
-            "content": [{"type": "text", "text": "15 degrees celsius in Boston, MA"}],
-            "details": {"location": "Boston, MA", "temperature": 15, "unit": "celsius"},
-            "isError": false,
-        }),
+        &result_json(
+            "call_abc123",
+            "get_current_weather",
+            "15 degrees celsius in Boston, MA",
+            json!({"location": "Boston, MA", "temperature": 15, "unit": "celsius"}),
+            false,
+        ),
     );
     // ChatCompletionToolMessageParam: role "tool", tool_call_id, content.
     assert_json(
@@ -247,7 +251,7 @@ async fn openai_chat_tool_call_round_trip() {
 async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_column() {
     // Truncated, as a model cut off mid-call sends it.
     let truncated = "{\"location\": \"Paris\"";
-    let call = openai_tool_call(&openai_entry(json!(truncated))).unwrap();
+    let call = openai_tool_call(&openai_entry("get_current_weather", json!(truncated))).unwrap();
     assert_eq!(
         call,
         ToolCall::new("call_abc123", "get_current_weather", json!(truncated))
@@ -256,14 +260,13 @@ async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_
     let problem = "arguments: invalid JSON: EOF while parsing an object at line 1 column 20";
     assert_json(
         &without_timestamp(&result),
-        &json!({
-            "role": "toolResult",
-            "toolCallId": "call_abc123",
-            "toolName": "get_current_weather",
-            "content": [{"type": "text", "text": format!("Tool get_current_weather failed: {problem}")}],
-            "details": {"error": problem},
-            "isError": true,
-        }),
+        &result_json(
+            "call_abc123",
+            "get_current_weather",
+            &format!("Tool get_current_weather failed: {problem}"),
+            json!({"error": problem}),
+            true,
+        ),
     );
     assert_json(
         &openai_tool_message(&result),
@@ -274,28 +277,39 @@ async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_
         }),
     );
 
-    // On a later line, as the API reference writes its arguments.
-    let trailing_comma = "{\n\"location\": \"Boston, MA\",\n}";
-    let call = openai_tool_call(&openai_entry(json!(trailing_comma))).unwrap();
-    assert_eq!(call.arguments, json!(trailing_comma));
-    assert_eq!(
-        run(&call).await.details,
-        Some(json!({"error": "arguments: invalid JSON: trailing comma at line 3 column 1"}))
-    );
+    for (text, problem) in [
+        // On a later line, as the API reference writes its arguments.
+        (
+            "{\n\"location\": \"Boston, MA\",\n}",
+            "arguments: invalid JSON: trailing comma at line 3 column 1",
+        ),
+        // Valid JSON followed by more text.
+        (
+            "{\"location\": \"Paris\"} and more",
+            "arguments: invalid JSON: trailing characters at line 1 column 23",
+        ),
+    ] {
+        assert_eq!(
+            openai_error_details(text).await,
+            Some(json!({"error": problem})),
+            "{text}"
+        );
+    }
+}
 
-    // Valid JSON followed by more text.
-    let trailing = "{\"location\": \"Paris\"} and more";
-    let call = openai_tool_call(&openai_entry(json!(trailing))).unwrap();
-    assert_eq!(
-        run(&call).await.details,
-        Some(json!({"error": "arguments: invalid JSON: trailing characters at line 1 column 23"}))
-    );
+/// The details the executor answers an OpenAI call with, whose `arguments`
+/// are `text`; the adapter kept the text as it is.
+async fn openai_error_details(text: &str) -> Option<Value> {
+    let call = openai_tool_call(&openai_entry("get_current_weather", json!(text))).unwrap();
+    assert_eq!(call.arguments, json!(text));
+    run(&call).await.details
 }
 
 #[tokio::test]
 async fn openai_empty_arguments_mean_an_empty_object() {
     for arguments in [json!(""), json!("  \n"), Value::Null] {
-        let call = openai_tool_call(&openai_entry(arguments.clone())).unwrap();
+        let call =
+            openai_tool_call(&openai_entry("get_current_weather", arguments.clone())).unwrap();
         assert_eq!(
             call,
             ToolCall::new("call_abc123", "get_current_weather", json!({})),
@@ -325,6 +339,7 @@ async fn openai_empty_arguments_mean_an_empty_object() {
 async fn openai_arguments_sent_as_an_object_are_kept() {
     // Some OpenAI-compatible servers send the object itself.
     let call = openai_tool_call(&openai_entry(
+        "get_current_weather",
         json!({"location": "Boston, MA", "unit": "fahrenheit"}),
     ))
     .unwrap();
@@ -340,12 +355,7 @@ async fn openai_arguments_sent_as_an_object_are_kept() {
 
 #[tokio::test]
 async fn openai_several_text_items_become_one_string_per_line() {
-    let call = openai_tool_call(&json!({
-        "id": "call_abc123",
-        "type": "function",
-        "function": {"name": "two_lines", "arguments": "{}"}
-    }))
-    .unwrap();
+    let call = openai_tool_call(&openai_entry("two_lines", json!("{}"))).unwrap();
     let result = run(&call).await;
     assert_json(
         &openai_tool_message(&result),
@@ -359,32 +369,32 @@ async fn openai_several_text_items_become_one_string_per_line() {
 
 #[test]
 fn openai_tool_calls_entries_of_the_wrong_shape_are_adapter_errors() {
-    let cases = [
-        (
-            json!({"id": "call_abc123", "type": "function"}),
-            "a tool_calls entry: `function` is missing",
-        ),
-        (
-            json!({"id": 7, "type": "function", "function": {"name": "x", "arguments": "{}"}}),
-            "a tool_calls entry: `id` must be a string, not number",
-        ),
-        (
-            json!({"id": "call_abc123", "type": "function", "function": {"arguments": "{}"}}),
-            "a tool_calls entry's function: `name` is missing",
-        ),
-        (
-            json!({"id": "call_abc123", "type": "function", "function": {"name": null}}),
-            "a tool_calls entry's function: `name` must be a string, not null",
-        ),
-    ];
-    for (entry, message) in cases {
-        assert_eq!(
-            openai_tool_call(&entry),
-            Err(adapter_error(message)),
-            "{entry}"
-        );
-    }
-    // Without an id: the error names the missing `id`.
+    assert_refused(
+        openai_tool_call,
+        [
+            (
+                json!({"id": "call_abc123", "type": "function"}),
+                "a tool_calls entry: `function` is missing",
+            ),
+            (
+                json!({"id": 7, "type": "function", "function": {"name": "x", "arguments": "{}"}}),
+                "a tool_calls entry: `id` must be a string, not number",
+            ),
+            (
+                json!({"id": "call_abc123", "type": "function", "function": {"arguments": "{}"}}),
+                "a tool_calls entry's function: `name` is missing",
+            ),
+            (
+                json!({"id": "call_abc123", "type": "function", "function": {"name": null}}),
+                "a tool_calls entry's function: `name` must be a string, not null",
+            ),
+            // Without an id: the error names the missing `id`.
+            (
+                json!({"type": "function", "function": {"name": "x", "arguments": "{}"}}),
+                "a tool_calls entry: `id` is missing",
+            ),
+        ],
+    );
     let error = openai_tool_call(&json!({
         "type": "function",
         "function": {"name": "get_current_weather", "arguments": "{}"}
@@ -394,34 +404,28 @@ fn openai_tool_calls_entries_of_the_wrong_shape_are_adapter_errors() {
     assert_eq!(error.to_string(), error.message);
 }
 
-#[test]
-fn adapter_errors_for_a_missing_id_read_an_id() {
-    let entry = json!({"type": "function", "function": {"name": "x", "arguments": "{}"}});
-    assert_eq!(
-        openai_tool_call(&entry).unwrap_err().message,
-        "a tool_calls entry: `id` is missing"
-    );
-    let block = json!({"type": "tool_use", "name": "get_weather", "input": {}});
-    assert_eq!(
-        anthropic_tool_use(&block).unwrap_err().message,
-        "a tool_use block: `id` is missing"
-    );
-}
-
 /// Issue 4 §2: "Invalid JSON in `arguments` must still give a `ToolCall` that
 /// the executor answers with a paired error naming the JSON problem
-/// (line/column)". Only text starting with `{` is decoded by the executor;
-/// other invalid JSON is reported as a string, without the JSON problem.
+/// (line/column)", whatever the text starts with.
 #[tokio::test]
 async fn openai_any_invalid_json_is_reported_with_line_and_column() {
-    for text in ["[\"Boston, MA\"", "location: Boston, MA"] {
-        let call = openai_tool_call(&openai_entry(json!(text))).unwrap();
-        let error = run(&call).await.details.unwrap()["error"].clone();
-        let error = error.as_str().unwrap();
+    for (text, problem) in [
+        (
+            "[\"Boston, MA\"",
+            "arguments: invalid JSON: EOF while parsing a list at line 1 column 13",
+        ),
+        (
+            "location: Boston, MA",
+            "arguments: invalid JSON: expected value at line 1 column 1",
+        ),
+    ] {
+        let details = openai_error_details(text).await;
+        let error = details.as_ref().unwrap()["error"].as_str().unwrap();
         assert!(
             error.starts_with("arguments: invalid JSON:") && error.contains(" at line 1 column "),
             "{text}: {error}"
         );
+        assert_eq!(details, Some(json!({"error": problem})), "{text}");
     }
 }
 
@@ -488,13 +492,7 @@ async fn openai_responses_function_calls_round_trip() {
         ]
     );
 
-    let results = execute_tool_calls(
-        &calls,
-        &registry(),
-        CallContext::default(),
-        ExecutionMode::Parallel,
-    )
-    .await;
+    let results = run_all(&calls).await;
     let outputs: Vec<Value> = results
         .iter()
         .map(openai_responses_function_call_output)
@@ -554,36 +552,31 @@ async fn openai_responses_invalid_and_empty_arguments() {
 
 #[test]
 fn openai_responses_items_of_the_wrong_shape_are_adapter_errors() {
-    let cases = [
-        (
-            json!({"id": "fc_12345xyz", "type": "function_call", "name": "get_weather", "arguments": "{}"}),
-            "a function_call item: `call_id` is missing",
-        ),
-        (
-            json!({"call_id": "call_12345xyz", "type": "function_call", "arguments": "{}"}),
-            "a function_call item: `name` is missing",
-        ),
-        (
-            json!({"call_id": 1, "type": "function_call", "name": "get_weather"}),
-            "a function_call item: `call_id` must be a string, not number",
-        ),
-    ];
-    for (item, message) in cases {
-        assert_eq!(
-            openai_responses_function_call(&item),
-            Err(adapter_error(message)),
-            "{item}"
-        );
-    }
+    assert_refused(
+        openai_responses_function_call,
+        [
+            (
+                json!({"id": "fc_12345xyz", "type": "function_call", "name": "get_weather", "arguments": "{}"}),
+                "a function_call item: `call_id` is missing",
+            ),
+            (
+                json!({"call_id": "call_12345xyz", "type": "function_call", "arguments": "{}"}),
+                "a function_call item: `name` is missing",
+            ),
+            (
+                json!({"call_id": 1, "type": "function_call", "name": "get_weather"}),
+                "a function_call item: `call_id` must be a string, not number",
+            ),
+        ],
+    );
 }
 
 /// A `custom_tool_call` output item (openai-python
 /// `types/responses/response_custom_tool_call.py`: `call_id`, `input`,
 /// `name`, `type: "custom_tool_call"`) has the `call_id` and `name` a
-/// function call has; the adapter does not look at `type` and reads it as a
-/// function call with `{}` arguments, losing its `input`. Anthropic's
-/// adapter refuses a block of another type; this one should refuse an item
-/// of another type the same way.
+/// function call has, but is not one: read as a function call it would run
+/// with `{}` arguments, its `input` lost. Refused by its `type`, as
+/// Anthropic's adapter refuses a block of another type.
 #[test]
 fn openai_responses_items_of_another_type_are_refused() {
     let item = json!({
@@ -594,6 +587,12 @@ fn openai_responses_items_of_another_type_are_refused() {
     });
     let read = openai_responses_function_call(&item);
     assert!(read.is_err(), "read as {read:?}");
+    assert_eq!(
+        read,
+        Err(adapter_error(
+            "expected a `function_call` item, got a `custom_tool_call` item"
+        ))
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -647,14 +646,13 @@ async fn anthropic_tool_use_round_trip() {
     let result = run(&call).await;
     assert_json(
         &without_timestamp(&result),
-        &json!({
-            "role": "toolResult",
-            "toolCallId": "toolu_01A09q90qw90lq917835lq9",
-            "toolName": "get_weather",
-            "content": [{"type": "text", "text": "15 degrees celsius in San Francisco, CA"}],
-            "details": {"location": "San Francisco, CA", "temperature": 15, "unit": "celsius"},
-            "isError": false,
-        }),
+        &result_json(
+            "toolu_01A09q90qw90lq917835lq9",
+            "get_weather",
+            "15 degrees celsius in San Francisco, CA",
+            json!({"location": "San Francisco, CA", "temperature": 15, "unit": "celsius"}),
+            false,
+        ),
     );
     // The documented tool_result: tool_use_id, content (a string or a list
     // of content blocks), is_error (optional).
@@ -709,26 +707,32 @@ async fn anthropic_keeps_each_text_item_a_block() {
 
 #[test]
 fn anthropic_blocks_of_the_wrong_shape_are_adapter_errors() {
-    // A server tool's block (web search) is not ours to run.
-    let server = json!({
-        "type": "server_tool_use",
-        "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
-        "name": "web_search",
-        "input": {"query": "claude shannon birth date"}
-    });
-    assert_eq!(
-        anthropic_tool_use(&server),
-        Err(adapter_error(
-            "expected a `tool_use` block, got a `server_tool_use` block"
-        ))
-    );
-    assert_eq!(
-        anthropic_tool_use(&json!({"type": "tool_use", "id": "toolu_01", "input": {}})),
-        Err(adapter_error("a tool_use block: `name` is missing"))
-    );
-    assert_eq!(
-        anthropic_tool_use(&json!({"type": "tool_use", "name": "get_weather"})),
-        Err(adapter_error("a tool_use block: `id` is missing"))
+    assert_refused(
+        anthropic_tool_use,
+        [
+            // A server tool's block (web search) is not ours to run.
+            (
+                json!({
+                    "type": "server_tool_use",
+                    "id": "srvtoolu_01WYG3ziw53XMcoyKL4XcZmE",
+                    "name": "web_search",
+                    "input": {"query": "claude shannon birth date"}
+                }),
+                "expected a `tool_use` block, got a `server_tool_use` block",
+            ),
+            (
+                json!({"type": "tool_use", "id": "toolu_01", "input": {}}),
+                "a tool_use block: `name` is missing",
+            ),
+            (
+                json!({"type": "tool_use", "name": "get_weather"}),
+                "a tool_use block: `id` is missing",
+            ),
+            (
+                json!({"type": "tool_use", "name": "get_weather", "input": {}}),
+                "a tool_use block: `id` is missing",
+            ),
+        ],
     );
     // A block without `input` is a call with no arguments.
     assert_eq!(
@@ -801,13 +805,7 @@ async fn gemini_calls_without_id_get_a_stable_generated_id() {
         calls[1]
     );
 
-    let results = execute_tool_calls(
-        &calls,
-        &registry(),
-        CallContext::default(),
-        ExecutionMode::Parallel,
-    )
-    .await;
+    let results = run_all(&calls).await;
     let parts: Vec<Value> = results.iter().map(gemini_function_response).collect();
     // The documented function response parts carry `name` and `response`;
     // the made-up id is left out again.
@@ -884,28 +882,24 @@ async fn gemini_failures_answer_with_an_error_key() {
 
 #[test]
 fn gemini_parts_of_the_wrong_shape_are_adapter_errors() {
-    let cases = [
-        (
-            json!({"functionCall": {"args": {"location": "Paris"}}}),
-            "a functionCall: `name` is missing",
-        ),
-        (
-            json!({"functionCall": {"name": 3, "args": {}}}),
-            "a functionCall: `name` must be a string, not number",
-        ),
-        // A text part is not a call.
-        (
-            json!({"text": "It is 15C in Paris."}),
-            "a functionCall: `name` is missing",
-        ),
-    ];
-    for (part, message) in cases {
-        assert_eq!(
-            gemini_function_call(&part, 0),
-            Err(adapter_error(message)),
-            "{part}"
-        );
-    }
+    assert_refused(
+        |part| gemini_function_call(part, 0),
+        [
+            (
+                json!({"functionCall": {"args": {"location": "Paris"}}}),
+                "a functionCall: `name` is missing",
+            ),
+            (
+                json!({"functionCall": {"name": 3, "args": {}}}),
+                "a functionCall: `name` must be a string, not number",
+            ),
+            // A text part is not a call.
+            (
+                json!({"text": "It is 15C in Paris."}),
+                "a functionCall: `name` is missing",
+            ),
+        ],
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -996,14 +990,17 @@ async fn mcp_structured_content_is_always_an_object() {
 
 #[test]
 fn mcp_params_of_the_wrong_shape_are_adapter_errors() {
-    assert_eq!(
-        mcp_tool_call("3", &json!({"arguments": {"location": "New York"}})),
-        Err(adapter_error("tools/call params: `name` is missing"))
-    );
-    assert_eq!(
-        mcp_tool_call("3", &json!({"name": ["get_weather"]})),
-        Err(adapter_error(
-            "tools/call params: `name` must be a string, not array"
-        ))
+    assert_refused(
+        |params| mcp_tool_call("3", params),
+        [
+            (
+                json!({"arguments": {"location": "New York"}}),
+                "tools/call params: `name` is missing",
+            ),
+            (
+                json!({"name": ["get_weather"]}),
+                "tools/call params: `name` must be a string, not array",
+            ),
+        ],
     );
 }

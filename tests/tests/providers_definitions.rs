@@ -20,6 +20,7 @@
 
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
+use tests::wire::assert_json;
 use tool_core::providers::{
     Converted, Diagnostic, NameRule, ProviderFormat, anthropic_tools, gemini_tools,
     gemini_tools_legacy, mcp_tools, openai_responses_tools, openai_tools, openai_tools_strict,
@@ -85,6 +86,11 @@ fn definition(name: &str, description: &str, parameters: Value) -> ToolDefinitio
     }
 }
 
+/// The definition the registry would give `tool`.
+fn definition_of(tool: &impl Tool) -> ToolDefinition {
+    definition(tool.name(), tool.description(), tool.parameters())
+}
+
 fn forecast() -> Vec<ToolDefinition> {
     vec![definition(
         "forecast",
@@ -100,24 +106,48 @@ fn counts_and_payload() -> Vec<ToolDefinition> {
     ]
 }
 
-/// Exact JSON: equal as values (a readable diff) and equal as text, so the
-/// key order a provider sees is pinned too.
-#[track_caller]
-fn assert_json(actual: &Value, expected: &Value) {
-    assert_eq!(actual, expected);
-    assert_eq!(
-        serde_json::to_string(actual).unwrap(),
-        serde_json::to_string(expected).unwrap(),
-        "same values, different key order"
-    );
-}
-
 fn diagnostics(converted: &Converted) -> Vec<(&str, &str, &str)> {
     converted
         .diagnostics
         .iter()
         .map(|d| (d.tool.as_str(), d.path.as_str(), d.message.as_str()))
         .collect()
+}
+
+/// One format's conversion of `forecast()`: exactly `value`, exactly
+/// `expected` as diagnostics, and the same from `format`.
+#[track_caller]
+fn assert_forecast_format(
+    format: ProviderFormat,
+    converted: Converted,
+    value: Value,
+    expected: Vec<(&str, &str, &str)>,
+) {
+    assert_json(&converted.value, &value);
+    assert_eq!(diagnostics(&converted), expected);
+    assert_eq!(format.definitions(&forecast()), converted, "{format}");
+}
+
+/// The tool entries a format wrote, in order: Gemini's sit under
+/// `functionDeclarations`.
+fn entries(format: ProviderFormat, converted: &Converted) -> &Vec<Value> {
+    match format {
+        ProviderFormat::Gemini | ProviderFormat::GeminiLegacy => {
+            &converted.value["functionDeclarations"]
+        }
+        _ => &converted.value,
+    }
+    .as_array()
+    .unwrap()
+}
+
+/// The object of an entry holding the name and the schema: Chat
+/// Completions nest it in `function`.
+fn function(format: ProviderFormat, entry: &Value) -> &Value {
+    match format {
+        ProviderFormat::OpenAi | ProviderFormat::OpenAiStrict => &entry["function"],
+        _ => entry,
+    }
 }
 
 const OPTIONAL_TO_NULLABLE: &str = "changed: optional, so made nullable and required (strict mode requires every property; null means absent)";
@@ -258,10 +288,10 @@ fn the_derived_schema_every_format_starts_from() {
 /// `{"type": "function", "function": {"name", "description", "parameters"}}`.
 #[test]
 fn openai_chat_completions() {
-    let converted = openai_tools(&forecast());
-    assert_json(
-        &converted.value,
-        &json!([{
+    assert_forecast_format(
+        ProviderFormat::OpenAi,
+        openai_tools(&forecast()),
+        json!([{
             "type": "function",
             "function": {
                 "name": "forecast",
@@ -269,19 +299,18 @@ fn openai_chat_completions() {
                 "parameters": forecast_schema(),
             },
         }]),
+        vec![],
     );
-    assert_eq!(diagnostics(&converted), vec![]);
-    assert_eq!(ProviderFormat::OpenAi.definitions(&forecast()), converted);
 }
 
 /// Chat Completions with `"strict": true` inside `function` (the function
 /// calling guide, "Strict mode").
 #[test]
 fn openai_chat_completions_strict() {
-    let converted = openai_tools_strict(&forecast());
-    assert_json(
-        &converted.value,
-        &json!([{
+    assert_forecast_format(
+        ProviderFormat::OpenAiStrict,
+        openai_tools_strict(&forecast()),
+        json!([{
             "type": "function",
             "function": {
                 "name": "forecast",
@@ -290,11 +319,7 @@ fn openai_chat_completions_strict() {
                 "strict": true,
             },
         }]),
-    );
-    assert_eq!(diagnostics(&converted), forecast_strict_diagnostics());
-    assert_eq!(
-        ProviderFormat::OpenAiStrict.definitions(&forecast()),
-        converted
+        forecast_strict_diagnostics(),
     );
 }
 
@@ -302,77 +327,64 @@ fn openai_chat_completions_strict() {
 /// "parameters", "strict"}` (function calling guide, Responses tab).
 #[test]
 fn openai_responses_non_strict() {
-    let converted = openai_responses_tools(&forecast(), false);
-    assert_json(
-        &converted.value,
-        &json!([{
+    assert_forecast_format(
+        ProviderFormat::OpenAiResponses,
+        openai_responses_tools(&forecast(), false),
+        json!([{
             "type": "function",
             "name": "forecast",
             "description": "Forecast the weather",
             "parameters": forecast_schema(),
             "strict": false,
         }]),
-    );
-    assert_eq!(diagnostics(&converted), vec![]);
-    assert_eq!(
-        ProviderFormat::OpenAiResponses.definitions(&forecast()),
-        converted
+        vec![],
     );
 }
 
 #[test]
 fn openai_responses_strict() {
-    let converted = openai_responses_tools(&forecast(), true);
-    assert_json(
-        &converted.value,
-        &json!([{
+    assert_forecast_format(
+        ProviderFormat::OpenAiResponsesStrict,
+        openai_responses_tools(&forecast(), true),
+        json!([{
             "type": "function",
             "name": "forecast",
             "description": "Forecast the weather",
             "parameters": forecast_strict_schema(),
             "strict": true,
         }]),
-    );
-    assert_eq!(diagnostics(&converted), forecast_strict_diagnostics());
-    assert_eq!(
-        ProviderFormat::OpenAiResponsesStrict.definitions(&forecast()),
-        converted
+        forecast_strict_diagnostics(),
     );
 }
 
 /// Anthropic keeps the full schema: `{"name", "description", "input_schema"}`.
 #[test]
 fn anthropic() {
-    let converted = anthropic_tools(&forecast());
-    assert_json(
-        &converted.value,
-        &json!([{
+    assert_forecast_format(
+        ProviderFormat::Anthropic,
+        anthropic_tools(&forecast()),
+        json!([{
             "name": "forecast",
             "description": "Forecast the weather",
             "input_schema": forecast_schema(),
         }]),
-    );
-    assert_eq!(diagnostics(&converted), vec![]);
-    assert_eq!(
-        ProviderFormat::Anthropic.definitions(&forecast()),
-        converted
+        vec![],
     );
 }
 
 /// Gemini with `parametersJsonSchema` (JSON Schema, kept as it is).
 #[test]
 fn gemini_json_schema() {
-    let converted = gemini_tools(&forecast());
-    assert_json(
-        &converted.value,
-        &json!({"functionDeclarations": [{
+    assert_forecast_format(
+        ProviderFormat::Gemini,
+        gemini_tools(&forecast()),
+        json!({"functionDeclarations": [{
             "name": "forecast",
             "description": "Forecast the weather",
             "parametersJsonSchema": forecast_schema(),
         }]}),
+        vec![],
     );
-    assert_eq!(diagnostics(&converted), vec![]);
-    assert_eq!(ProviderFormat::Gemini.definitions(&forecast()), converted);
 }
 
 /// Gemini's legacy `parameters` (its OpenAPI 3.0 subset): no
@@ -380,10 +392,10 @@ fn gemini_json_schema() {
 /// nullable; `maxLength` and `default` are in the subset and stay.
 #[test]
 fn gemini_legacy() {
-    let converted = gemini_tools_legacy(&forecast());
-    assert_json(
-        &converted.value,
-        &json!({"functionDeclarations": [{
+    assert_forecast_format(
+        ProviderFormat::GeminiLegacy,
+        gemini_tools_legacy(&forecast()),
+        json!({"functionDeclarations": [{
             "name": "forecast",
             "description": "Forecast the weather",
             "parameters": {
@@ -421,9 +433,6 @@ fn gemini_legacy() {
                 "required": ["query", "label", "place", "readings", "unit"],
             },
         }]}),
-    );
-    assert_eq!(
-        diagnostics(&converted),
         vec![
             ("forecast", "/additionalProperties", LEGACY_CLOSED),
             ("forecast", "/properties/days", LEGACY_OPTIONAL),
@@ -431,40 +440,35 @@ fn gemini_legacy() {
             (
                 "forecast",
                 "/properties/place/additionalProperties",
-                LEGACY_CLOSED
+                LEGACY_CLOSED,
             ),
             (
                 "forecast",
                 "/properties/place/properties/zip",
-                LEGACY_OPTIONAL
+                LEGACY_OPTIONAL,
             ),
             (
                 "forecast",
                 "/properties/readings/items/anyOf",
                 "changed: \"or null\" written as `\"nullable\": true`",
             ),
-        ]
-    );
-    assert_eq!(
-        ProviderFormat::GeminiLegacy.definitions(&forecast()),
-        converted
+        ],
     );
 }
 
 /// MCP `tools/list` entries: `{"name", "description", "inputSchema"}`.
 #[test]
 fn mcp() {
-    let converted = mcp_tools(&forecast());
-    assert_json(
-        &converted.value,
-        &json!([{
+    assert_forecast_format(
+        ProviderFormat::Mcp,
+        mcp_tools(&forecast()),
+        json!([{
             "name": "forecast",
             "description": "Forecast the weather",
             "inputSchema": forecast_schema(),
         }]),
+        vec![],
     );
-    assert_eq!(diagnostics(&converted), vec![]);
-    assert_eq!(ProviderFormat::Mcp.definitions(&forecast()), converted);
 }
 
 #[test]
@@ -553,17 +557,18 @@ async fn get_current_temperature(
 
 fn weather_definitions() -> Vec<ToolDefinition> {
     vec![
-        definition(
-            GetWeatherTool.name(),
-            GetWeatherTool.description(),
-            GetWeatherTool.parameters(),
-        ),
-        definition(
-            GetCurrentTemperatureTool.name(),
-            GetCurrentTemperatureTool.description(),
-            GetCurrentTemperatureTool.parameters(),
-        ),
+        definition_of(&GetWeatherTool),
+        definition_of(&GetCurrentTemperatureTool),
     ]
+}
+
+/// Every definition above: the forecast, the map and the value of any type,
+/// and the documented weather tools.
+fn every_definition() -> Vec<ToolDefinition> {
+    let mut tools = forecast();
+    tools.extend(counts_and_payload());
+    tools.extend(weather_definitions());
+    tools
 }
 
 /// Anthropic's "Example simple tool definition"
@@ -944,10 +949,7 @@ fn legacy_violations(schema: &Value, path: &str, found: &mut Vec<String>) {
 
 #[test]
 fn legacy_output_keeps_to_the_openapi_subset() {
-    let mut all = forecast();
-    all.extend(counts_and_payload());
-    all.extend(weather_definitions());
-    let legacy = gemini_tools_legacy(&all);
+    let legacy = gemini_tools_legacy(&every_definition());
     for declaration in legacy.value["functionDeclarations"].as_array().unwrap() {
         let mut found = Vec::new();
         legacy_violations(&declaration["parameters"], "", &mut found);
@@ -961,8 +963,9 @@ fn legacy_output_keeps_to_the_openapi_subset() {
 /// in agno-agi/agno#2112, vercel/ai#3371, pipecat-ai/pipecat-flows#110; for
 /// a nested record, googleapis/js-genai#708). A tool without parameters
 /// (`#[tool] async fn get_current_time()`), the default `DynamicTool`
-/// schema `{"type":"object"}`, and a map field all come out as exactly
-/// that, and no diagnostic says Gemini will refuse the request.
+/// schema `{"type":"object"}`, and a map field could each come out as
+/// exactly that; every such object sent must come with a diagnostic saying
+/// Gemini will refuse the request.
 #[test]
 fn gemini_legacy_never_sends_an_object_without_properties_unreported() {
     /// Returns the current server time
@@ -971,11 +974,7 @@ fn gemini_legacy_never_sends_an_object_without_properties_unreported() {
         "12:00".into()
     }
     let mut tools = vec![
-        definition(
-            GetCurrentTimeTool.name(),
-            GetCurrentTimeTool.description(),
-            GetCurrentTimeTool.parameters(),
-        ),
+        definition_of(&GetCurrentTimeTool),
         definition("dynamic", "A DynamicTool", json!({"type": "object"})),
     ];
     tools.extend(counts_and_payload());
@@ -996,6 +995,7 @@ fn gemini_legacy_never_sends_an_object_without_properties_unreported() {
             empty_objects(&schema["items"], &format!("{path}/items"), found);
         }
     }
+    let mut every_empty_object = Vec::new();
     for (declaration, tool) in legacy.value["functionDeclarations"]
         .as_array()
         .unwrap()
@@ -1004,6 +1004,7 @@ fn gemini_legacy_never_sends_an_object_without_properties_unreported() {
     {
         let mut found = Vec::new();
         empty_objects(&declaration["parameters"], "", &mut found);
+        every_empty_object.extend(found.iter().map(|path| (tool.name.clone(), path.clone())));
         for path in found {
             assert!(
                 legacy
@@ -1017,6 +1018,22 @@ fn gemini_legacy_never_sends_an_object_without_properties_unreported() {
             );
         }
     }
+    // The walk is not vacuous: the map field is an OBJECT without
+    // properties (the tool without parameters and the `DynamicTool` are
+    // declared without `parameters`, so have none to refuse).
+    assert_eq!(
+        every_empty_object,
+        [("count".to_owned(), "/properties/counts".to_owned())]
+    );
+    // A tool declared without `parameters` is not told what its schema's
+    // conversion would have dropped: none of it is sent.
+    let said: Vec<(&str, &str)> = legacy
+        .diagnostics
+        .iter()
+        .filter(|d| d.tool == "get_current_time" || d.tool == "dynamic")
+        .map(|d| (d.tool.as_str(), d.path.as_str()))
+        .collect();
+    assert_eq!(said, [("dynamic", "")]);
 }
 
 // ---------------------------------------------------------------------------
@@ -1184,30 +1201,10 @@ fn tool_names_checked_against_each_providers_rule() {
     // the name it was given.
     for format in ProviderFormat::ALL {
         let converted = format.definitions(&tools);
-        let written: Vec<&str> = match format {
-            ProviderFormat::OpenAi | ProviderFormat::OpenAiStrict => converted
-                .value
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|t| t["function"]["name"].as_str().unwrap())
-                .collect(),
-            ProviderFormat::Gemini | ProviderFormat::GeminiLegacy => {
-                converted.value["functionDeclarations"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t["name"].as_str().unwrap())
-                    .collect()
-            }
-            _ => converted
-                .value
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|t| t["name"].as_str().unwrap())
-                .collect(),
-        };
+        let written: Vec<&str> = entries(format, &converted)
+            .iter()
+            .map(|entry| function(format, entry)["name"].as_str().unwrap())
+            .collect();
         assert_eq!(
             written,
             names.iter().map(String::as_str).collect::<Vec<_>>()
@@ -1249,22 +1246,13 @@ fn json_schemas(tools: &[ToolDefinition]) -> Vec<(String, Value)> {
             continue;
         }
         let converted = format.definitions(tools);
-        let entries: Vec<Value> = match format {
-            ProviderFormat::Gemini => converted.value["functionDeclarations"]
-                .as_array()
-                .unwrap()
-                .clone(),
-            _ => converted.value.as_array().unwrap().clone(),
-        };
-        for (entry, tool) in entries.iter().zip(tools) {
+        for (entry, tool) in entries(format, &converted).iter().zip(tools) {
+            let function = function(format, entry);
             let schema = match format {
-                ProviderFormat::OpenAi | ProviderFormat::OpenAiStrict => {
-                    &entry["function"]["parameters"]
-                }
-                ProviderFormat::Anthropic => &entry["input_schema"],
-                ProviderFormat::Gemini => &entry["parametersJsonSchema"],
-                ProviderFormat::Mcp => &entry["inputSchema"],
-                _ => &entry["parameters"],
+                ProviderFormat::Anthropic => &function["input_schema"],
+                ProviderFormat::Gemini => &function["parametersJsonSchema"],
+                ProviderFormat::Mcp => &function["inputSchema"],
+                _ => &function["parameters"],
             };
             assert!(schema.is_object(), "{format} {}: no schema", tool.name);
             schemas.push((format!("{format} {}", tool.name), schema.clone()));
@@ -1275,9 +1263,7 @@ fn json_schemas(tools: &[ToolDefinition]) -> Vec<(String, Value)> {
 
 #[test]
 fn every_strict_and_non_legacy_schema_is_valid_2020_12() {
-    let mut tools = forecast();
-    tools.extend(counts_and_payload());
-    tools.extend(weather_definitions());
+    let tools = every_definition();
     let schemas = json_schemas(&tools);
     assert_eq!(schemas.len(), 8 * tools.len());
     for (name, schema) in schemas {
@@ -1291,11 +1277,10 @@ fn every_strict_and_non_legacy_schema_is_valid_2020_12() {
     }
 }
 
-/// Values a strict-mode model can write (every key present, none extra),
-/// each with whether parse accepts it. The strict schema must accept every
-/// value parse accepts, `null` for an optional field included.
-fn strict_samples() -> Vec<(&'static str, Value, bool)> {
-    let base = json!({
+/// A value with every field of `ForecastParams` set, as strict mode writes
+/// it.
+fn every_field_set() -> Value {
+    json!({
         "query": "rain",
         "days": 3,
         "label": "short",
@@ -1303,7 +1288,14 @@ fn strict_samples() -> Vec<(&'static str, Value, bool)> {
         "place": {"city": "Paris", "zip": "75001"},
         "readings": [1, null, 255],
         "unit": "celsius",
-    });
+    })
+}
+
+/// Values a strict-mode model can write (every key present, none extra),
+/// each with whether parse accepts it. The strict schema must accept every
+/// value parse accepts, `null` for an optional field included.
+fn strict_samples() -> Vec<(&'static str, Value, bool)> {
+    let base = every_field_set();
     let with = |pointer: &str, value: Value| {
         let mut sample = base.clone();
         *sample.pointer_mut(pointer).unwrap() = value;
@@ -1387,11 +1379,8 @@ fn the_strict_schema_accepts_what_parse_accepts() {
     }
     // `maxLength` was dropped (and reported): the strict schema lets a long
     // label through, parse still refuses it.
-    let long = {
-        let mut sample = strict_samples()[0].1.clone();
-        sample["label"] = json!("01234567890");
-        sample
-    };
+    let mut long = every_field_set();
+    long["label"] = json!("01234567890");
     assert!(validator.is_valid(&long));
     assert_eq!(
         ForecastParams::parse(&long).unwrap_err().to_string(),
@@ -1399,10 +1388,10 @@ fn the_strict_schema_accepts_what_parse_accepts() {
     );
     // What strict mode never lets a model write anyway: a missing key (parse
     // reads it as absent) and an extra key (parse drops it).
-    let mut missing = strict_samples()[0].1.clone();
+    let mut missing = every_field_set();
     missing.as_object_mut().unwrap().remove("days");
     assert!(ForecastParams::parse(&missing).is_ok() && !validator.is_valid(&missing));
-    let mut extra = strict_samples()[0].1.clone();
+    let mut extra = every_field_set();
     extra["extra"] = json!(1);
     assert!(ForecastParams::parse(&extra).is_ok() && !validator.is_valid(&extra));
 }
@@ -1411,7 +1400,8 @@ fn the_strict_schema_accepts_what_parse_accepts() {
 fn the_neutral_schema_agrees_with_parse_on_the_same_samples() {
     // The schema every non-strict format sends: `null` is not `T`, so a
     // null for an optional field is the one documented leniency of parse.
-    let validator = jsonschema::draft202012::new(&forecast_schema()).unwrap();
+    let neutral = ProviderFormat::Neutral.definitions(&forecast()).value[0]["parameters"].clone();
+    let validator = jsonschema::draft202012::new(&neutral).unwrap();
     for (what, sample, parse_accepts) in strict_samples() {
         let null_for_optional = what.starts_with("null for the") && parse_accepts;
         assert_eq!(

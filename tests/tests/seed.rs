@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use tests::wire::{result_json, without_timestamp};
 use tool_core::{
     CallContext, CancellationToken, Content, DynamicTool, Tool, ToolCall, ToolContext, ToolError,
     ToolOutput, ToolParams, ToolRegistry, execute_tool_call, text,
@@ -21,10 +22,21 @@ struct EchoDetails {
 }
 
 /// The seed's echo, counting its executions so tests can prove that parse
-/// runs before execute.
+/// runs before execute. [`Echo::exploding`] is the echo that always fails,
+/// as the seed registers in its own registry.
 #[derive(Default)]
 struct Echo {
     executions: Arc<AtomicUsize>,
+    explodes: bool,
+}
+
+impl Echo {
+    fn exploding() -> Self {
+        Echo {
+            explodes: true,
+            ..Echo::default()
+        }
+    }
 }
 
 impl Tool for Echo {
@@ -45,27 +57,10 @@ impl Tool for Echo {
         _ctx: ToolContext,
     ) -> Result<ToolOutput<EchoDetails>, ToolError> {
         self.executions.fetch_add(1, Ordering::SeqCst);
+        if self.explodes {
+            return Err("exploded".into());
+        }
         Ok(ToolOutput::new(vec![text(params.value)]).with_details(EchoDetails { source: "echo" }))
-    }
-}
-
-/// An echo that always fails, as the seed registers in its own registry.
-struct ExplodingEcho;
-
-impl Tool for ExplodingEcho {
-    type Params = EchoParams;
-    type Details = ();
-
-    fn name(&self) -> &str {
-        "echo"
-    }
-
-    fn description(&self) -> &str {
-        "Echo one value"
-    }
-
-    async fn execute(&self, _: EchoParams, _: ToolContext) -> Result<ToolOutput<()>, ToolError> {
-        Err("exploded".into())
     }
 }
 
@@ -77,18 +72,42 @@ fn echo_call() -> ToolCall {
     )
 }
 
-fn echo_registry() -> ToolRegistry {
+/// The seed's echo schema.
+fn echo_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {"value": {"type": "string"}},
+        "required": ["value"],
+        "additionalProperties": false,
+    })
+}
+
+/// A registry holding `tool` alone.
+fn registry_of(tool: impl Tool) -> ToolRegistry {
     let mut tools = ToolRegistry::new();
-    tools.register(Echo::default()).unwrap();
+    tools.register(tool).unwrap();
     tools
 }
 
-/// A result as JSON without its timestamp, which changes on every run.
-fn without_timestamp(result: &tool_core::ToolResultMessage) -> Value {
-    let mut wire = serde_json::to_value(result).unwrap();
-    let timestamp = wire.as_object_mut().unwrap().remove("timestamp");
-    assert!(timestamp.unwrap().as_u64().unwrap() > 1_700_000_000_000);
-    wire
+fn echo_registry() -> ToolRegistry {
+    registry_of(Echo::default())
+}
+
+/// Runs `call` against `tools`; its result as JSON without the timestamp.
+async fn answer(call: &ToolCall, tools: &ToolRegistry) -> Value {
+    without_timestamp(&execute_tool_call(call, tools, CallContext::default()).await)
+}
+
+/// The seed's failed result: `Tool <name> failed: <error>`, the error again
+/// in the details.
+fn failure_json(id: &str, name: &str, error: &str) -> Value {
+    result_json(
+        id,
+        name,
+        &format!("Tool {name} failed: {error}"),
+        json!({"error": error}),
+        true,
+    )
 }
 
 #[test]
@@ -185,35 +204,31 @@ fn registry_gives_definitions_and_whole_tools() {
         json!([{
             "name": "echo",
             "description": "Echo one value",
-            "parameters": {
-                "type": "object",
-                "properties": {"value": {"type": "string"}},
-                "required": ["value"],
-                "additionalProperties": false,
-            },
+            "parameters": echo_schema(),
         }])
     );
     let echo = tools.get("echo").unwrap();
     assert_eq!(echo.name(), "echo");
-    assert_eq!(echo.parameters(), &EchoParams::json_schema());
-    assert!(echo.prepare(&json!({"value": "Pi"})).is_ok());
+    assert_eq!(echo.parameters(), &echo_schema());
+    assert_eq!(
+        echo.prepare(&json!({"value": "Pi"})).unwrap().arguments(),
+        json!({"value": "Pi"})
+    );
     assert!(tools.get("missing").is_none());
 }
 
 #[test]
 fn registry_refuses_a_second_tool_of_the_same_name() {
     let mut tools = echo_registry();
-    let error = tools.register(ExplodingEcho).unwrap_err();
+    let error = tools.register(Echo::exploding()).unwrap_err();
     assert_eq!(error.to_string(), "Tool already exists: echo");
     assert_eq!(tools.len(), 1);
 }
 
 #[test]
 fn registries_share_nothing() {
-    let mut first = ToolRegistry::new();
-    let mut second = ToolRegistry::new();
-    first.register(Echo::default()).unwrap();
-    second.register(ExplodingEcho).unwrap();
+    let first = echo_registry();
+    let mut second = registry_of(Echo::exploding());
     second
         .register(DynamicTool::new("upper", "Upper-case", |_, _| async {
             Ok(ToolOutput::text(""))
@@ -226,18 +241,9 @@ fn registries_share_nothing() {
 
 #[tokio::test]
 async fn executor_answers_echo_exactly() {
-    let tools = echo_registry();
-    let result = execute_tool_call(&echo_call(), &tools, CallContext::default()).await;
     assert_eq!(
-        without_timestamp(&result),
-        json!({
-            "role": "toolResult",
-            "toolCallId": "call-1",
-            "toolName": "echo",
-            "content": [{"type": "text", "text": "Pi"}],
-            "details": {"source": "echo"},
-            "isError": false,
-        })
+        answer(&echo_call(), &echo_registry()).await,
+        result_json("call-1", "echo", "Pi", json!({"source": "echo"}), false)
     );
 }
 
@@ -245,57 +251,28 @@ async fn executor_answers_echo_exactly() {
 async fn wrong_argument_type_stops_before_execute() {
     let echo = Echo::default();
     let executions = echo.executions.clone();
-    let mut tools = ToolRegistry::new();
-    tools.register(echo).unwrap();
     let call = ToolCall::new("call-1", "echo", json!({"value": 1}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
     assert_eq!(
-        without_timestamp(&result),
-        json!({
-            "role": "toolResult",
-            "toolCallId": "call-1",
-            "toolName": "echo",
-            "content": [{"type": "text", "text": "Tool echo failed: value: expected string, got number"}],
-            "details": {"error": "value: expected string, got number"},
-            "isError": true,
-        })
+        answer(&call, &registry_of(echo)).await,
+        failure_json("call-1", "echo", "value: expected string, got number")
     );
     assert_eq!(executions.load(Ordering::SeqCst), 0);
 }
 
 #[tokio::test]
 async fn unknown_tool_keeps_the_requested_name() {
-    let tools = echo_registry();
     let call = ToolCall::new("call-1", "missing", json!({}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
     assert_eq!(
-        without_timestamp(&result),
-        json!({
-            "role": "toolResult",
-            "toolCallId": "call-1",
-            "toolName": "missing",
-            "content": [{"type": "text", "text": "Tool missing failed: unknown tool"}],
-            "details": {"error": "unknown tool"},
-            "isError": true,
-        })
+        answer(&call, &echo_registry()).await,
+        failure_json("call-1", "missing", "unknown tool")
     );
 }
 
 #[tokio::test]
 async fn tool_error_is_paired() {
-    let mut tools = ToolRegistry::new();
-    tools.register(ExplodingEcho).unwrap();
-    let result = execute_tool_call(&echo_call(), &tools, CallContext::default()).await;
     assert_eq!(
-        without_timestamp(&result),
-        json!({
-            "role": "toolResult",
-            "toolCallId": "call-1",
-            "toolName": "echo",
-            "content": [{"type": "text", "text": "Tool echo failed: exploded"}],
-            "details": {"error": "exploded"},
-            "isError": true,
-        })
+        answer(&echo_call(), &registry_of(Echo::exploding())).await,
+        failure_json("call-1", "echo", "exploded")
     );
 }
 
@@ -325,28 +302,18 @@ impl Tool for Boom {
 
 #[tokio::test]
 async fn tool_panic_is_paired() {
-    let mut tools = ToolRegistry::new();
-    tools.register(Boom).unwrap();
     let call = ToolCall::new("call-9", "boom", json!({"value": "Pi"}));
-    let result = execute_tool_call(&call, &tools, CallContext::default()).await;
     assert_eq!(
-        without_timestamp(&result),
-        json!({
-            "role": "toolResult",
-            "toolCallId": "call-9",
-            "toolName": "boom",
-            "content": [{"type": "text", "text": "Tool boom failed: panicked: boom: Pi"}],
-            "details": {"error": "panicked: boom: Pi"},
-            "isError": true,
-        })
+        answer(&call, &registry_of(Boom)).await,
+        failure_json("call-9", "boom", "panicked: boom: Pi")
     );
 }
 
-/// The seed's `inspect`: reports what its context holds, then fails as a
-/// domain error with content and details.
 /// The call id and signal a tool was given.
 type Seen = Arc<Mutex<Option<(String, Option<CancellationToken>)>>>;
 
+/// The seed's `inspect`: reports what its context holds, then fails as a
+/// domain error with content and details.
 struct Inspect {
     seen: Seen,
 }
@@ -387,9 +354,8 @@ impl Tool for Inspect {
 
 #[tokio::test]
 async fn inspect_sees_call_id_signal_and_progress_and_keeps_its_domain_error() {
-    let seen = Arc::new(Mutex::new(None));
-    let mut tools = ToolRegistry::new();
-    tools.register(Inspect { seen: seen.clone() }).unwrap();
+    let seen = Seen::default();
+    let tools = registry_of(Inspect { seen: seen.clone() });
 
     let signal = CancellationToken::new();
     let progress: Arc<Mutex<Vec<Vec<Content>>>> = Arc::default();
@@ -412,22 +378,20 @@ async fn inspect_sees_call_id_signal_and_progress_and_keeps_its_domain_error() {
     assert_eq!(*progress.lock().unwrap(), vec![vec![text("progress:Pi")]]);
     assert_eq!(
         without_timestamp(&result),
-        json!({
-            "role": "toolResult",
-            "toolCallId": "ctx",
-            "toolName": "inspect",
-            "content": [{"type": "text", "text": "done:Pi"}],
-            "details": {"phase": "domain-error"},
-            "isError": true,
-        })
+        result_json(
+            "ctx",
+            "inspect",
+            "done:Pi",
+            json!({"phase": "domain-error"}),
+            true
+        )
     );
 }
 
 #[tokio::test]
 async fn a_context_cannot_override_the_call_id() {
-    let seen = Arc::new(Mutex::new(None));
-    let mut tools = ToolRegistry::new();
-    tools.register(Inspect { seen: seen.clone() }).unwrap();
+    let seen = Seen::default();
+    let tools = registry_of(Inspect { seen: seen.clone() });
 
     // A tool passing its own context on to nested calls: the id "evil" is
     // dropped on the way, and each nested call gets its own.

@@ -20,9 +20,5 @@ fn main() {
         return;
     };
     let iterations: usize = iterations.parse().expect("a number of iterations");
-    let variant = variants
-        .iter_mut()
-        .find(|v| v.name == name)
-        .unwrap_or_else(|| panic!("unknown variant {name}"));
-    (variant.run)(iterations);
+    (support::variants::find(&mut variants, name).run)(iterations);
 }

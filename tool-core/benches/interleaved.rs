@@ -7,7 +7,8 @@
 
 mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use support::variants::{Variant, index};
 
 /// Each side of a round runs for about this long.
 const ROUND: Duration = Duration::from_millis(20);
@@ -32,16 +33,15 @@ fn main() {
     println!("| ours | alternative | median ratio | ns per call (ours, alternative) |");
     println!("| --- | --- | --- | --- |");
     for (ours, theirs) in pairs {
-        let a = index(&variants, ours);
-        let b = index(&variants, theirs);
+        let [a, b] = [ours, theirs].map(|name| index(&variants, name));
         // How many iterations fill a round, from a short calibration.
-        let n_a = calibrate(&mut variants[a].run);
-        let n_b = calibrate(&mut variants[b].run);
+        let n_a = calibrate(&mut variants[a]);
+        let n_b = calibrate(&mut variants[b]);
         let mut ratios = Vec::with_capacity(rounds);
         let (mut total_a, mut total_b) = (Duration::ZERO, Duration::ZERO);
         for _ in 0..rounds {
-            let t_a = time(&mut variants[a].run, n_a) / n_a as u32;
-            let t_b = time(&mut variants[b].run, n_b) / n_b as u32;
+            let t_a = variants[a].time(n_a) / n_a as u32;
+            let t_b = variants[b].time(n_b) / n_b as u32;
             total_a += t_a;
             total_b += t_b;
             ratios.push(t_a.as_secs_f64() / t_b.as_secs_f64());
@@ -56,26 +56,13 @@ fn main() {
     }
 }
 
-fn index(variants: &[support::variants::Variant], name: &str) -> usize {
-    variants
-        .iter()
-        .position(|v| v.name == name)
-        .unwrap_or_else(|| panic!("unknown variant {name}"))
-}
-
-fn time(run: &mut Box<dyn FnMut(usize)>, n: usize) -> Duration {
-    let start = Instant::now();
-    run(n);
-    start.elapsed()
-}
-
-fn calibrate(run: &mut Box<dyn FnMut(usize)>) -> usize {
+fn calibrate(variant: &mut Variant) -> u64 {
     let mut n = 1;
     loop {
-        let elapsed = time(run, n);
+        let elapsed = variant.time(n);
         if elapsed >= ROUND / 4 {
             let per = elapsed.as_secs_f64() / n as f64;
-            return ((ROUND.as_secs_f64() / per) as usize).max(1);
+            return ((ROUND.as_secs_f64() / per) as u64).max(1);
         }
         n *= 2;
     }

@@ -49,7 +49,7 @@ pub async fn execute_tool_call(
     registry: &ToolRegistry,
     ctx: CallContext,
 ) -> ToolResultMessage {
-    one_call::run(call, registry, &ctx).await
+    one_call::run(call, registry.get(&call.name), &ctx).await
 }
 
 /// Runs a batch of calls and answers each one, in call order.
@@ -70,7 +70,7 @@ pub async fn execute_tool_calls(
         ExecutionMode::Sequential => {
             let mut results = Vec::with_capacity(calls.len());
             for call in calls {
-                results.push(one_call::run(call, registry, &ctx).await);
+                results.push(one_call::run(call, registry.get(&call.name), &ctx).await);
             }
             results
         }

@@ -33,6 +33,21 @@ impl Drop for Building {
     }
 }
 
+/// Forgets what one outermost schema collected when it is done, even if a
+/// schema panics while being built, so the next one on this thread starts
+/// clean.
+struct Outermost;
+
+impl Drop for Outermost {
+    fn drop(&mut self) {
+        STATE.with(|state| {
+            let mut state = state.borrow_mut();
+            state.wanted.clear();
+            state.resolving = false;
+        });
+    }
+}
+
 /// The schema of `T`, built by `build`, with recursion turned into `$ref`s.
 pub fn recursion_safe_schema<T: ParamValue>(build: impl FnOnce() -> Value) -> Value {
     let name = std::any::type_name::<T>();
@@ -50,6 +65,7 @@ pub fn recursion_safe_schema<T: ParamValue>(build: impl FnOnce() -> Value) -> Va
     if recurs {
         return json!({ "$ref": format!("#/$defs/{}", definition_name(name)) });
     }
+    let _outermost = outermost.then_some(Outermost);
     let mut schema = {
         let _building = Building;
         build()
@@ -86,7 +102,6 @@ fn resolve_definitions() -> Map<String, Value> {
         STATE.with(|state| state.borrow_mut().resolving = false);
         definitions.insert(definition_name(name), definition);
     }
-    STATE.with(|state| state.borrow_mut().wanted.clear());
     definitions
 }
 
@@ -104,4 +119,78 @@ fn definition_name(type_name: &str) -> String {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ToolParams;
+    use serde_json::json;
+
+    /// A recursive type whose schema panics the first time it is built.
+    #[derive(crate::ToolParams)]
+    #[allow(dead_code)]
+    struct Tree {
+        children: Vec<Tree>,
+        fragile: Fragile,
+    }
+
+    #[allow(dead_code)]
+    struct Fragile;
+
+    thread_local! {
+        static PANIC_NEXT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
+    }
+
+    impl crate::ParamValue for Fragile {
+        fn schema() -> serde_json::Value {
+            if PANIC_NEXT.with(|next| next.replace(false)) {
+                panic!("a user's schema failed");
+            }
+            json!({"type": "string"})
+        }
+
+        fn parse_value(
+            _: &serde_json::Value,
+            _: &crate::ParamPath<'_>,
+            _: &mut crate::ParamError,
+        ) -> Option<Self> {
+            Some(Fragile)
+        }
+
+        fn to_json(&self) -> serde_json::Value {
+            json!("")
+        }
+    }
+
+    #[derive(crate::ToolParams)]
+    #[allow(dead_code)]
+    struct Plain {
+        name: String,
+    }
+
+    #[test]
+    fn a_panicking_schema_leaves_nothing_behind_for_the_next() {
+        let panicked = std::panic::catch_unwind(Tree::json_schema);
+        assert!(panicked.is_err());
+        // Nothing of `Tree` leaks into an unrelated schema built next.
+        assert_eq!(
+            Plain::json_schema(),
+            json!({
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"],
+                "additionalProperties": false,
+            })
+        );
+        let tree = Tree::json_schema();
+        assert_eq!(
+            tree["properties"]["children"]["items"]["$ref"],
+            json!("#/$defs/tool_core.schema_refs.tests.Tree")
+        );
+        assert!(
+            tree["$defs"]
+                .as_object()
+                .is_some_and(|defs| defs.len() == 1)
+        );
+    }
 }

@@ -208,11 +208,11 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
                 MAX_LINE_BYTES >> 20
             );
             let prefix = String::from_utf8_lossy(&self.buffer);
-            let answer = match top_level_strings(&prefix, &["id", "name"]).as_slice() {
-                [Some(id), name] => paired_failure(id, name.as_deref().unwrap_or(""), &message),
-                _ => line_error(self.number, &message),
-            };
-            return Ok(Some(Line::Answer(answer)));
+            return Ok(Some(Line::Answer(unreadable_line(
+                &prefix,
+                self.number,
+                &message,
+            ))));
         }
         Ok(Some(classify(&self.buffer, self.number)))
     }
@@ -225,14 +225,12 @@ impl<R: AsyncBufRead + Unpin> LineReader<R> {
 pub fn classify(bytes: &[u8], number: usize) -> Line {
     let Ok(text) = std::str::from_utf8(bytes) else {
         // Its id may still be readable: then the answer can be paired.
-        let message = "the line is not valid UTF-8";
         let lossy = String::from_utf8_lossy(bytes);
-        return Line::Answer(
-            match top_level_strings(&lossy, &["id", "name"]).as_slice() {
-                [Some(id), name] => paired_failure(id, name.as_deref().unwrap_or(""), message),
-                _ => line_error(number, message),
-            },
-        );
+        return Line::Answer(unreadable_line(
+            &lossy,
+            number,
+            "the line is not valid UTF-8",
+        ));
     };
     let text = text.trim();
     if text.is_empty() {
@@ -266,6 +264,15 @@ fn not_a_call(text: &str, number: usize, call_error: &serde_json::Error) -> Stri
             &format!("invalid tool call: {call_error}"),
         ),
         None => line_error(number, &format!("not a tool call: {call_error}")),
+    }
+}
+
+/// The answer to line `number`, which cannot be parsed (too long, not
+/// UTF-8): paired when its id can still be read at the top level of `text`.
+fn unreadable_line(text: &str, number: usize, message: &str) -> String {
+    match top_level_strings(text, &["id", "name"]).as_slice() {
+        [Some(id), name] => paired_failure(id, name.as_deref().unwrap_or(""), message),
+        _ => line_error(number, message),
     }
 }
 

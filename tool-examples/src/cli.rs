@@ -125,21 +125,14 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
     let mut root = None;
     let mut sequential = false;
     while let Some(arg) = args.next() {
-        match arg.as_str() {
-            flag if is_help(flag) => return Ok(Command::Help(CALL_HELP)),
-            "--sequential" => sequential = true,
-            "--root" => match args.next() {
-                Some(dir) if !dir.starts_with('-') => root = Some(PathBuf::from(dir)),
-                _ => {
-                    return Err(UsageError {
-                        message: format!("'--root' needs a directory\n\n{}", usage_of(CALL_HELP)),
-                    });
-                }
-            },
-            other => match other.strip_prefix("--root=") {
-                Some(dir) if !dir.is_empty() => root = Some(PathBuf::from(dir)),
-                _ => return Err(unexpected(other, CALL_HELP)),
-            },
+        match split_inline(&arg) {
+            (flag, None) if is_help(flag) => return Ok(Command::Help(CALL_HELP)),
+            ("--sequential", None) => sequential = true,
+            ("--root", inline) => {
+                let dir = flag_value("--root", inline, &mut args, "a directory", CALL_HELP)?;
+                root = Some(PathBuf::from(dir));
+            }
+            _ => return Err(unexpected(&arg, CALL_HELP)),
         }
     }
     Ok(Command::Call {
@@ -152,30 +145,20 @@ fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageErr
     let mut root = None;
     let mut http = None;
     while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_owned(), Some(value.to_owned()))
+        match split_inline(&arg) {
+            (flag, None) if is_help(flag) => return Ok(Command::Help(MCP_HELP)),
+            ("--root", inline) => {
+                let dir = flag_value("--root", inline, &mut args, "a value", MCP_HELP)?;
+                root = Some(PathBuf::from(dir));
             }
-            _ => (arg.clone(), None),
-        };
-        match flag.as_str() {
-            flag if is_help(flag) => return Ok(Command::Help(MCP_HELP)),
-            "--root" | "--http" => {
-                let Some(value) = inline.or_else(|| args.next()).filter(|v| !v.is_empty()) else {
-                    return Err(UsageError {
-                        message: format!("'{flag}' needs a value\n\n{}", usage_of(MCP_HELP)),
-                    });
-                };
-                if flag == "--root" {
-                    root = Some(PathBuf::from(value));
-                } else {
-                    http = Some(value.parse().map_err(|_| UsageError {
-                        message: format!(
-                            "'--http' needs an address such as 127.0.0.1:8080, not '{value}'\n\n{}",
-                            usage_of(MCP_HELP)
-                        ),
-                    })?);
-                }
+            ("--http", inline) => {
+                let value = flag_value("--http", inline, &mut args, "a value", MCP_HELP)?;
+                http = Some(value.parse().map_err(|_| UsageError {
+                    message: format!(
+                        "'--http' needs an address such as 127.0.0.1:8080, not '{value}'\n\n{}",
+                        usage_of(MCP_HELP)
+                    ),
+                })?);
             }
             _ => return Err(unexpected(&arg, MCP_HELP)),
         }
@@ -189,27 +172,48 @@ fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageErr
 fn parse_definitions(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
     let mut format = ProviderFormat::Neutral;
     while let Some(arg) = args.next() {
-        let value = match arg.as_str() {
-            flag if is_help(flag) => return Ok(Command::Help(DEFINITIONS_HELP)),
-            "--format" => args.next(),
-            other => match other.strip_prefix("--format=") {
-                Some(value) => Some(value.to_owned()),
-                None => return Err(unexpected(other, DEFINITIONS_HELP)),
-            },
-        };
-        let Some(value) = value else {
-            return Err(UsageError {
-                message: format!(
-                    "'--format' needs a format\n\n{}",
-                    usage_of(DEFINITIONS_HELP)
-                ),
-            });
-        };
-        format = value.parse().map_err(|message| UsageError {
-            message: format!("{message}\n\n{}", usage_of(DEFINITIONS_HELP)),
-        })?;
+        match split_inline(&arg) {
+            (flag, None) if is_help(flag) => return Ok(Command::Help(DEFINITIONS_HELP)),
+            ("--format", inline) => {
+                let value =
+                    flag_value("--format", inline, &mut args, "a format", DEFINITIONS_HELP)?;
+                format = value.parse().map_err(|message| UsageError {
+                    message: format!("{message}\n\n{}", usage_of(DEFINITIONS_HELP)),
+                })?;
+            }
+            _ => return Err(unexpected(&arg, DEFINITIONS_HELP)),
+        }
     }
     Ok(Command::Definitions { format })
+}
+
+/// An argument split at its `=` when it is a `--flag=VALUE`.
+fn split_inline(arg: &str) -> (&str, Option<&str>) {
+    match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+        _ => (arg, None),
+    }
+}
+
+/// The value of `flag`, written inline (`--flag=VALUE`) or as the next
+/// argument. Missing, empty, or a next argument that is itself an option
+/// (write `--flag=-value` for that) is a usage error: `flag` needs `what`.
+fn flag_value(
+    flag: &str,
+    inline: Option<&str>,
+    args: &mut impl Iterator<Item = String>,
+    what: &str,
+    help: &str,
+) -> Result<String, UsageError> {
+    let value = match inline {
+        Some(value) => Some(value.to_owned()),
+        None => args.next().filter(|value| !value.starts_with('-')),
+    };
+    value
+        .filter(|value| !value.is_empty())
+        .ok_or_else(|| UsageError {
+            message: format!("'{flag}' needs {what}\n\n{}", usage_of(help)),
+        })
 }
 
 fn is_help(arg: &str) -> bool {

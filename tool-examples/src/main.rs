@@ -1,5 +1,6 @@
 //! `tool-examples`: the seed's walkthrough (no arguments), a JSON-lines tool
-//! runner (`call`), and the tool definitions (`definitions`).
+//! runner (`call`), the tool definitions (`definitions`), and an MCP server
+//! (`mcp`).
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -25,9 +26,12 @@ fn main() -> ExitCode {
 }
 
 fn run(command: Command) -> std::io::Result<()> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    // Only the commands that run tools start a runtime.
+    let runtime = || {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+    };
     match command {
         Command::Help(text) => {
             print!("{text}");
@@ -36,7 +40,7 @@ fn run(command: Command) -> std::io::Result<()> {
         Command::Walkthrough => {
             let tools = example_registry(&std::env::current_dir()?)?;
             let mut out = std::io::stdout().lock();
-            runtime.block_on(walkthrough::run(&tools, &mut out))
+            runtime()?.block_on(walkthrough::run(&tools, &mut out))
         }
         Command::Definitions { format } => {
             let tools = example_registry(&std::env::current_dir()?)?;
@@ -51,7 +55,7 @@ fn run(command: Command) -> std::io::Result<()> {
         }
         Command::Mcp { root, http } => {
             let tools = rooted_registry(&root)?;
-            runtime.block_on(serve_mcp(tools, http))
+            runtime()?.block_on(serve_mcp(tools, http))
         }
         Command::Call { root, sequential } => {
             let tools = rooted_registry(&root)?;
@@ -60,7 +64,7 @@ fn run(command: Command) -> std::io::Result<()> {
             } else {
                 ExecutionMode::Parallel
             };
-            runtime.block_on(call::run_calls(
+            runtime()?.block_on(call::run_calls(
                 tokio::io::BufReader::new(tokio::io::stdin()),
                 tokio::io::BufWriter::new(tokio::io::stdout()),
                 Arc::new(tools),

@@ -135,12 +135,12 @@ fn read_file(
             total_lines: window.total_lines,
         });
     }
-    Ok(output(shown_path, &window))
+    Ok(output(shown_path, window))
 }
 
-fn output(path: String, window: &Window) -> ToolOutput<ReadDetails> {
+fn output(path: String, window: Window) -> ToolOutput<ReadDetails> {
     let more_after = window.last_line < window.total_lines;
-    let mut shown = window.text.clone();
+    let mut shown = window.text;
     let note = if window.total_lines == 0 {
         Some("[The file is empty.]".to_owned())
     } else if let Some(cut) = window.cut_line {

@@ -1,15 +1,17 @@
 //! The `tool-examples` binary end to end, as a child process.
 
-use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::mpsc;
-use std::thread;
-use std::time::{Duration, Instant};
-use tool_examples::cli::{CALL_HELP, DEFINITIONS_HELP, MAIN_HELP};
+mod support;
 
-const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+use serde_json::{Value, json};
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::thread;
+use std::time::Duration;
+use support::{lines, spawn, wait};
+use tool_core::providers::ProviderFormat;
+use tool_examples::cli::{CALL_HELP, DEFINITIONS_HELP, MAIN_HELP, MCP_HELP};
+
 /// Far more than any run needs; only there so a hang fails instead of
 /// blocking the suite.
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -20,15 +22,12 @@ struct Run {
     stderr: String,
 }
 
-fn spawn(args: &[&str], dir: &Path) -> Child {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts")
+impl Run {
+    /// Exited 0 with nothing on stderr.
+    fn assert_clean(&self) {
+        assert!(self.status.success(), "{}", self.stderr);
+        assert_eq!(self.stderr, "");
+    }
 }
 
 fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> {
@@ -39,25 +38,9 @@ fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> 
     })
 }
 
-/// Waits for `child` to exit, killing it (and failing) after [`TIMEOUT`].
-fn wait(child: &mut Child) -> ExitStatus {
-    let deadline = Instant::now() + TIMEOUT;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            child.wait().unwrap();
-            panic!("tool-examples did not exit within {TIMEOUT:?}");
-        }
-        thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// Runs the binary in `dir` with `input` on stdin (then closed).
 fn run_in(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Run {
-    let mut child = spawn(args, dir);
+    let mut child = spawn(args, dir, Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     let input = input.as_ref().to_vec();
     // Writing may fail with a broken pipe when the binary exits early (a
@@ -67,7 +50,7 @@ fn run_in(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Run {
     });
     let stdout = drain(child.stdout.take().unwrap());
     let stderr = drain(child.stderr.take().unwrap());
-    let status = wait(&mut child);
+    let status = wait(&mut child, TIMEOUT);
     writer.join().unwrap();
     Run {
         status,
@@ -81,13 +64,23 @@ fn run(args: &[&str]) -> Run {
     run_in(dir.path(), args, "")
 }
 
+/// Each of `pieces` is in `text`, each after the one before.
+fn assert_in_order(text: &str, pieces: &[&str]) {
+    let mut at = 0;
+    for piece in pieces {
+        let found = text[at..]
+            .find(piece)
+            .unwrap_or_else(|| panic!("missing, or out of order: {piece}\n{text}"));
+        at += found + piece.len();
+    }
+}
+
 // ------------------------------------------------------------ walkthrough
 
 #[test]
 fn no_arguments_prints_the_walkthrough() {
     let out = run(&[]);
-    assert!(out.status.success(), "{}", out.stderr);
-    assert_eq!(out.stderr, "");
+    out.assert_clean();
     let stdout = &out.stdout;
     let headers = [
         "== The tools, as a provider sees them (ToolRegistry::definitions) ==",
@@ -96,13 +89,7 @@ fn no_arguments_prints_the_walkthrough() {
         "== 3. An unknown tool: nothing runs, and the result keeps the name asked for ==",
         "== 4. A tool that fails: its error is paired with the call like any result ==",
     ];
-    let mut at = 0;
-    for header in headers {
-        let found = stdout[at..]
-            .find(header)
-            .unwrap_or_else(|| panic!("missing, or out of order: {header}\n{stdout}"));
-        at += found + header.len();
-    }
+    assert_in_order(stdout, &headers);
     // The seed's call, as written, and each case's result, in order.
     let expected_in_order = [
         r#""name": "echo""#,
@@ -122,13 +109,7 @@ fn no_arguments_prints_the_walkthrough() {
         r#""text": "Tool echo failed: exploded""#,
         r#""error": "exploded""#,
     ];
-    let mut at = 0;
-    for line in expected_in_order {
-        let found = stdout[at..]
-            .find(line)
-            .unwrap_or_else(|| panic!("missing, or out of order: {line}\n{stdout}"));
-        at += found + line.len();
-    }
+    assert_in_order(stdout, &expected_in_order);
     // Four results, each paired with call-1.
     assert_eq!(stdout.matches(r#""toolCallId": "call-1""#).count(), 4);
     assert_eq!(stdout.matches(r#""role": "toolResult""#).count(), 4);
@@ -143,8 +124,7 @@ fn no_arguments_prints_the_walkthrough() {
 fn definitions_prints_the_registrys_definitions() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_in(dir.path(), &["definitions"], "");
-    assert!(out.status.success(), "{}", out.stderr);
-    assert_eq!(out.stderr, "");
+    out.assert_clean();
     let printed: Value = serde_json::from_str(&out.stdout).unwrap();
     let names: Vec<&str> = printed
         .as_array()
@@ -153,6 +133,20 @@ fn definitions_prints_the_registrys_definitions() {
         .map(|definition| definition["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["echo", "upper", "read"]);
+    // One definition written out, not derived from the registry.
+    assert_eq!(
+        printed[0],
+        json!({
+            "name": "echo",
+            "description": "Echo one value",
+            "parameters": {
+                "type": "object",
+                "properties": {"value": {"type": "string"}},
+                "required": ["value"],
+                "additionalProperties": false,
+            },
+        })
+    );
     let registry = tool_examples::example_registry(dir.path()).unwrap();
     assert_eq!(
         printed,
@@ -191,6 +185,49 @@ enum Expect {
 }
 
 const HELLO: &str = "hello from the root\nsecond line\n";
+
+#[test]
+fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let registry = tool_examples::example_registry(dir.path()).unwrap();
+    for format in ProviderFormat::ALL {
+        let out = run_in(dir.path(), &["definitions", "--format", format.name()], "");
+        assert!(out.status.success(), "{format}: {}", out.stderr);
+        let converted = format.definitions(&registry.definitions());
+        let printed: Value = serde_json::from_str(&out.stdout).unwrap();
+        assert_eq!(printed, converted.value, "{format}");
+        let expected_stderr: String = converted
+            .diagnostics
+            .iter()
+            .map(|diagnostic| format!("{format}: {diagnostic}\n"))
+            .collect();
+        assert_eq!(out.stderr, expected_stderr, "{format}");
+    }
+    // Two written out: what strict mode and Gemini's legacy form change.
+    let strict = run_in(dir.path(), &["definitions", "--format=openai-strict"], "");
+    assert_eq!(
+        strict.stderr,
+        "openai-strict: read: /properties/offset: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
+         openai-strict: read: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n"
+    );
+    let printed: Value = serde_json::from_str(&strict.stdout).unwrap();
+    assert_eq!(printed[2]["function"]["strict"], json!(true));
+    assert_eq!(
+        printed[2]["function"]["parameters"]["required"],
+        json!(["path", "offset", "limit"])
+    );
+    let legacy = run_in(
+        dir.path(),
+        &["definitions", "--format", "gemini-legacy"],
+        "",
+    );
+    assert_eq!(legacy.stderr.lines().count(), 5, "{}", legacy.stderr);
+    let printed: Value = serde_json::from_str(&legacy.stdout).unwrap();
+    assert_eq!(
+        printed["functionDeclarations"][2]["parameters"]["properties"]["offset"]["nullable"],
+        json!(true)
+    );
+}
 
 /// 200 mixed lines, plus blank ones; returns the input and what each
 /// output line must be, in order.
@@ -377,31 +414,28 @@ fn call_root() -> tempfile::TempDir {
     dir
 }
 
+/// Runs `args` (`call` with its root) in `dir` over [`mixed_input`]:
+/// every line answered, in order.
+fn answers_mixed_input(dir: &Path, args: &[&str]) {
+    let (input, expected) = mixed_input();
+    assert!(expected.len() >= 200);
+    let out = run_in(dir, args, &input);
+    out.assert_clean();
+    check_call_output(&out.stdout, &expected);
+}
+
 #[test]
 fn call_answers_every_line_in_order() {
     let dir = call_root();
     let root = dir.path().join("root");
-    let (input, expected) = mixed_input();
-    assert!(expected.len() >= 200);
-    let out = run_in(
-        dir.path(),
-        &["call", "--root", root.to_str().unwrap()],
-        &input,
-    );
-    assert!(out.status.success(), "{}", out.stderr);
-    assert_eq!(out.stderr, "");
-    check_call_output(&out.stdout, &expected);
+    answers_mixed_input(dir.path(), &["call", "--root", root.to_str().unwrap()]);
 }
 
 #[test]
 fn call_sequential_answers_every_line_in_order() {
     let dir = call_root();
     let root = format!("--root={}", dir.path().join("root").display());
-    let (input, expected) = mixed_input();
-    let out = run_in(dir.path(), &["call", "--sequential", &root], &input);
-    assert!(out.status.success(), "{}", out.stderr);
-    assert_eq!(out.stderr, "");
-    check_call_output(&out.stdout, &expected);
+    answers_mixed_input(dir.path(), &["call", "--sequential", &root]);
 }
 
 #[test]
@@ -521,6 +555,7 @@ fn help_prints_usage_and_exits_0() {
         (&["call", "--help"][..], CALL_HELP),
         (&["call", "--sequential", "-h"][..], CALL_HELP),
         (&["definitions", "--help"][..], DEFINITIONS_HELP),
+        (&["mcp", "--help"][..], MCP_HELP),
     ] {
         let out = run(args);
         assert!(out.status.success(), "{args:?}: {}", out.stderr);
@@ -530,6 +565,7 @@ fn help_prints_usage_and_exits_0() {
     assert!(MAIN_HELP.contains("Usage: tool-examples [COMMAND]"));
     assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential]"));
     assert!(DEFINITIONS_HELP.contains("Usage: tool-examples definitions"));
+    assert!(MCP_HELP.contains("Usage: tool-examples mcp [--http ADDR] [--root DIR]"));
 }
 
 #[test]
@@ -574,23 +610,10 @@ fn unknown_commands_and_flags_are_usage_errors() {
 /// Writes one call at a time and reads its answer while stdin stays open.
 fn answers_stream(args: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = spawn(args, dir.path());
+    let mut child = spawn(args, dir.path(), Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
-    let stdout = child.stdout.take().unwrap();
+    let (answers, reader) = lines(child.stdout.take().unwrap());
     let stderr = drain(child.stderr.take().unwrap());
-    let (sender, answers) = mpsc::channel();
-    let reader = thread::spawn(move || {
-        let mut lines = BufReader::new(stdout);
-        loop {
-            let mut line = String::new();
-            if lines.read_line(&mut line).unwrap() == 0 {
-                break;
-            }
-            if sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
     for id in ["first", "second"] {
         let call =
             json!({"type": "toolCall", "id": id, "name": "upper", "arguments": {"text": id}});
@@ -611,7 +634,7 @@ fn answers_stream(args: &[&str]) {
     // Still running, waiting for more input.
     assert!(child.try_wait().unwrap().is_none());
     drop(stdin);
-    let status = wait(&mut child);
+    let status = wait(&mut child, TIMEOUT);
     reader.join().unwrap();
     assert!(answers.try_recv().is_err(), "nothing more is written");
     let stderr = String::from_utf8(stderr.join().unwrap()).unwrap();

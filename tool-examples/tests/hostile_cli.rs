@@ -5,15 +5,15 @@
 //! id can be read), a normal call after them is still answered, the process
 //! exits 0, and its peak memory stays bounded.
 
+mod support;
+
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::io::Write;
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tool_examples::call::MAX_LINE_BYTES;
-
-const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// Far more than any run needs: only there so a hang fails the test.
 const HANG: Duration = Duration::from_secs(60);
@@ -38,15 +38,8 @@ struct Calls {
 impl Calls {
     fn start(args: &[&str]) -> Calls {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = Command::new(BIN)
-            .arg("call")
-            .args(args)
-            .current_dir(dir.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("the binary starts");
+        let args = [&["call"], args].concat();
+        let mut child = support::spawn(&args, dir.path(), Stdio::inherit());
         let (stdin, chunks) = mpsc::channel::<Vec<u8>>();
         let mut pipe: ChildStdin = child.stdin.take().unwrap();
         // Dropping the sender closes stdin, once everything sent is written.
@@ -57,22 +50,7 @@ impl Calls {
                 }
             }
         });
-        let (send, answers) = mpsc::channel();
-        let stdout = child.stdout.take().unwrap();
-        thread::spawn(move || {
-            let mut lines = BufReader::new(stdout);
-            loop {
-                let mut line = String::new();
-                match lines.read_line(&mut line) {
-                    Ok(0) | Err(_) => return,
-                    Ok(_) => {
-                        if send.send(line).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
+        let (answers, _reader) = support::lines(child.stdout.take().unwrap());
         Calls {
             child,
             stdin: Some(stdin),
@@ -113,17 +91,7 @@ impl Calls {
     fn finish(mut self) -> std::process::ExitStatus {
         drop(self.stdin.take());
         self.writer.take().unwrap().join().unwrap();
-        let deadline = Instant::now() + HANG;
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            if Instant::now() > deadline {
-                self.child.kill().unwrap();
-                panic!("tool-examples call did not exit after its input ended");
-            }
-            thread::sleep(Duration::from_millis(5));
-        };
+        let status = support::wait(&mut self.child, HANG);
         let extra = self.answers.recv_timeout(Duration::from_secs(5));
         assert!(extra.is_err(), "an answer too many: {extra:.300?}");
         status
@@ -210,36 +178,15 @@ fn hostile_run(args: &[&str], under_cap: bool) {
         r#"{"id":"after","name":"upper","arguments":{"text":"still here"}}"#,
     ));
 
-    assert_paired_failure(
-        &calls.answer(),
-        "deep",
-        "echo",
-        "invalid tool call: recursion limit exceeded",
-    );
-    assert_paired_failure(
-        &calls.answer(),
-        "deep-late",
-        "echo",
-        "invalid tool call: recursion limit exceeded",
-    );
-    assert_paired_failure(
-        &calls.answer(),
-        "big",
-        "echo",
-        "the line is longer than 16 MiB, so it was not read",
-    );
-    assert_paired_failure(
-        &calls.answer(),
-        "million",
-        "echo",
-        "value: expected string, got array",
-    );
-    assert_paired_failure(
-        &calls.answer(),
-        "huge-number",
-        "echo",
-        "invalid tool call: number out of range",
-    );
+    for (id, message_start) in [
+        ("deep", "invalid tool call: recursion limit exceeded"),
+        ("deep-late", "invalid tool call: recursion limit exceeded"),
+        ("big", "the line is longer than 16 MiB, so it was not read"),
+        ("million", "value: expected string, got array"),
+        ("huge-number", "invalid tool call: number out of range"),
+    ] {
+        assert_paired_failure(&calls.answer(), id, "echo", message_start);
+    }
     assert_eq!(
         calls.answer(),
         serde_json::json!({"error": "line 6: the line is not valid UTF-8", "line": 6})
@@ -284,10 +231,11 @@ fn hostile_lines_in_sequence_are_each_answered_in_order_within_bounded_memory() 
 fn a_line_with_an_id_and_invalid_utf8_is_answered_paired() {
     // `classify` promises a paired failure "when its id can be read", and a
     // line over the cap is paired after a lossy UTF-8 decoding; a short line
-    // with one bad byte in a value gets only a line error.
+    // with one bad byte in a value once got only a line error.
     let calls = Calls::start(&[]);
     calls.send(b"{\"id\":\"utf\",\"name\":\"echo\",\"arguments\":{\"value\":\"\xff\"}}\n".to_vec());
     let answer = calls.answer();
-    calls.finish();
+    let status = calls.finish();
+    assert!(status.success(), "{status}");
     assert_paired_failure(&answer, "utf", "echo", "");
 }

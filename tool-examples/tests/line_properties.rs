@@ -344,19 +344,23 @@ fn the_generators_reach_every_kind_of_line() {
 
 const FLOAT_LINE: &str = r#"{"id":"a","name":"echo","arguments":{"x":1e-25}}"#;
 
-#[test]
-fn a_float_argument_is_read_as_the_nearest_double() {
+/// [`FLOAT_LINE`], classified: a call.
+fn float_call() -> ToolCall {
     let Line::Call(call, _) = classify(FLOAT_LINE.as_bytes(), 1) else {
         panic!("not a call");
     };
+    call
+}
+
+#[test]
+fn a_float_argument_is_read_as_the_nearest_double() {
+    let call = float_call();
     assert_eq!(call.arguments["x"].as_f64(), Some(1e-25));
 }
 
 #[test]
 fn a_float_argument_survives_a_round_trip() {
-    let Line::Call(call, _) = classify(FLOAT_LINE.as_bytes(), 1) else {
-        panic!("not a call");
-    };
+    let call = float_call();
     let text = serde_json::to_string(&call).unwrap();
     let back: ToolCall = serde_json::from_str(&text).unwrap();
     assert_eq!(back, call, "written as {text}");
@@ -365,9 +369,13 @@ fn a_float_argument_survives_a_round_trip() {
 /// The comparison used by the properties is exact for this line too.
 #[test]
 fn the_float_comparison_is_exact() {
-    let Line::Call(call, _) = classify(FLOAT_LINE.as_bytes(), 1) else {
-        panic!("not a call");
-    };
+    let call = float_call();
     let back: ToolCall = serde_json::from_str(&serde_json::to_string(&call).unwrap()).unwrap();
     assert!(same_call(&back, &call, 0));
+    // One unit in the last place off: not the same at 0 ULPs, the same at 1.
+    let mut nudged = call.clone();
+    nudged.arguments["x"] = json!(f64::from_bits(1e-25_f64.to_bits() + 1));
+    assert_ne!(nudged.arguments["x"], call.arguments["x"]);
+    assert!(!same_call(&nudged, &call, 0));
+    assert!(same_call(&nudged, &call, 1));
 }

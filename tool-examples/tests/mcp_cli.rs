@@ -47,8 +47,22 @@ fn call(name: &str, arguments: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
 }
 
-fn wire_json(result: &CallToolResult) -> Value {
-    serde_json::to_value(result).unwrap()
+/// Calls `name` with `arguments`; the result as it goes over the wire.
+async fn call_json(client: &Client, name: &str, arguments: Value) -> Value {
+    let result: CallToolResult = client
+        .call_tool(call(name, arguments))
+        .await
+        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
+    serde_json::to_value(&result).unwrap()
+}
+
+/// `tools/list` gives the example tools, in order, as the registry defines
+/// them.
+async fn assert_lists_the_example_tools(client: &Client, root: &Path) {
+    let tools = client.list_all_tools().await.expect("tools/list answers");
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(names, ["echo", "upper", "read"]);
+    assert_eq!(listed(&tools), expected_tools(root));
 }
 
 /// `{"name","description","inputSchema"}` of each listed tool.
@@ -177,29 +191,31 @@ async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
         assert_eq!(server_info.name, "tool-mcp");
         assert!(server.capabilities.tools.is_some());
 
-        let tools = client.list_all_tools().await.expect("tools/list answers");
-        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
-        assert_eq!(names, ["echo", "upper", "read"]);
-        assert_eq!(listed(&tools), expected_tools(root.path()));
+        assert_lists_the_example_tools(&client, root.path()).await;
 
-        let result = client
-            .call_tool(call("upper", json!({"text": "shout"})))
-            .await
-            .expect("upper answers");
         assert_eq!(
-            wire_json(&result),
+            call_json(&client, "upper", json!({"text": "shout"})).await,
             json!({"content": [{"type": "text", "text": "SHOUT"}], "isError": false})
         );
 
         // `read` is rooted where --root says.
         let arguments = json!({"path": "notes.txt"});
-        let result = client
-            .call_tool(call("read", arguments.clone()))
-            .await
-            .expect("read answers");
-        assert_eq!(result.is_error, Some(false), "{result:?}");
+        let result = call_json(&client, "read", arguments.clone()).await;
+        assert_eq!(result["isError"], false, "{result}");
         assert_eq!(
-            wire_json(&result),
+            result,
+            json!({
+                "content": [{"type": "text", "text": "one\ntwo"}],
+                "structuredContent": {
+                    "path": "notes.txt", "firstLine": 1, "lastLine": 2,
+                    "totalLines": 2, "truncated": false,
+                },
+                "isError": false,
+            })
+        );
+        // And what the executor answers itself, as MCP's result.
+        assert_eq!(
+            result,
             expected_result(root.path(), "read", arguments).await
         );
 
@@ -256,15 +272,10 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
             .serve(transport)
             .await
             .expect("initialize succeeds");
-        let tools = client.list_all_tools().await.expect("tools/list answers");
-        assert_eq!(listed(&tools), expected_tools(root.path()));
+        assert_lists_the_example_tools(&client, root.path()).await;
 
-        let result = client
-            .call_tool(call("echo", json!({"value": "over http"})))
-            .await
-            .expect("echo answers");
         assert_eq!(
-            wire_json(&result),
+            call_json(&client, "echo", json!({"value": "over http"})).await,
             json!({
                 "content": [{"type": "text", "text": "over http"}],
                 "structuredContent": {"source": "echo"},

@@ -105,6 +105,19 @@ fn details_json(result: &ToolResultMessage) -> String {
     serde_json::to_string(result.details.as_ref().expect("details")).unwrap()
 }
 
+/// A successful read that shows exactly `text`.
+fn assert_shows(result: &ToolResultMessage, text: &str) {
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(only_text(result), text);
+}
+
+/// A successful read that shows exactly `text`, with `details` (serialized,
+/// key order included).
+fn assert_read(result: &ToolResultMessage, text: &str, details: &str) {
+    assert_shows(result, text);
+    assert_eq!(details_json(result), details);
+}
+
 fn numbered_lines(count: usize) -> String {
     let mut out = String::new();
     for line in 1..=count {
@@ -119,11 +132,10 @@ fn numbered_lines(count: usize) -> String {
 async fn a_plain_file_inside_is_read() {
     let fx = Fixture::new();
     let result = fx.read_path("hello.txt").await;
-    assert!(!result.is_error);
-    assert_eq!(only_text(&result), "hello\nworld");
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"hello.txt","firstLine":1,"lastLine":2,"totalLines":2,"truncated":false}"#
+    assert_read(
+        &result,
+        "hello\nworld",
+        r#"{"path":"hello.txt","firstLine":1,"lastLine":2,"totalLines":2,"truncated":false}"#,
     );
 }
 
@@ -143,8 +155,7 @@ async fn climbing_out_through_a_subdirectory_is_outside() {
     fx.assert_outside(&fx.read_path("./sub/../../outside/secret.txt").await);
     // Going down and back up, staying inside, is fine.
     let result = fx.read_path("a/../sub/../hello.txt").await;
-    assert!(!result.is_error, "{result:?}");
-    assert_eq!(only_text(&result), "hello\nworld");
+    assert_shows(&result, "hello\nworld");
 }
 
 #[tokio::test]
@@ -164,11 +175,10 @@ async fn an_absolute_path_inside_is_allowed() {
     let fx = Fixture::new();
     let inside = fx.root.join("hello.txt");
     let result = fx.read_path(inside.to_str().unwrap()).await;
-    assert!(!result.is_error, "{result:?}");
-    assert_eq!(only_text(&result), "hello\nworld");
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"hello.txt","firstLine":1,"lastLine":2,"totalLines":2,"truncated":false}"#
+    assert_read(
+        &result,
+        "hello\nworld",
+        r#"{"path":"hello.txt","firstLine":1,"lastLine":2,"totalLines":2,"truncated":false}"#,
     );
 }
 
@@ -222,13 +232,11 @@ async fn a_symlink_to_a_file_inside_is_allowed() {
         );
     }
     let result = fx.read_path("sub/up_link").await;
-    assert!(!result.is_error, "{result:?}");
-    assert_eq!(only_text(&result), "hello\nworld");
+    assert_shows(&result, "hello\nworld");
     // A symlinked directory inside the root.
     fx.link("sub", "sublink");
     let result = fx.read_path("sublink/real.txt").await;
-    assert!(!result.is_error, "{result:?}");
-    assert_eq!(only_text(&result), "real");
+    assert_shows(&result, "real");
 }
 
 #[tokio::test]
@@ -364,11 +372,10 @@ async fn an_empty_file_says_so() {
     let fx = Fixture::new();
     fx.write("empty.txt", "");
     let result = fx.read_path("empty.txt").await;
-    assert!(!result.is_error);
-    assert_eq!(only_text(&result), "[The file is empty.]");
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"empty.txt","firstLine":0,"lastLine":0,"totalLines":0,"truncated":false}"#
+    assert_read(
+        &result,
+        "[The file is empty.]",
+        r#"{"path":"empty.txt","firstLine":0,"lastLine":0,"totalLines":0,"truncated":false}"#,
     );
 }
 
@@ -379,22 +386,18 @@ async fn offset_and_limit_pick_a_window() {
     let result = fx
         .read(json!({"path": "five.txt", "offset": 2, "limit": 2}))
         .await;
-    assert!(!result.is_error);
-    assert_eq!(
-        only_text(&result),
-        "two\nthree\n\n[Showing lines 2-3 of 5. Use offset=4 to read on.]"
-    );
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"five.txt","firstLine":2,"lastLine":3,"totalLines":5,"truncated":true}"#
+    assert_read(
+        &result,
+        "two\nthree\n\n[Showing lines 2-3 of 5. Use offset=4 to read on.]",
+        r#"{"path":"five.txt","firstLine":2,"lastLine":3,"totalLines":5,"truncated":true}"#,
     );
 
     // Reading on to the end: no note, not truncated.
     let result = fx.read(json!({"path": "five.txt", "offset": 4})).await;
-    assert_eq!(only_text(&result), "four\nfive");
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"five.txt","firstLine":4,"lastLine":5,"totalLines":5,"truncated":false}"#
+    assert_read(
+        &result,
+        "four\nfive",
+        r#"{"path":"five.txt","firstLine":4,"lastLine":5,"totalLines":5,"truncated":false}"#,
     );
 
     // The last line exactly.
@@ -451,10 +454,10 @@ async fn long_files_stop_at_2000_lines() {
         "{}\n\n[Showing lines 1-2000 of 5000. Use offset=2001 to read on.]",
         numbered_lines(MAX_LINES).trim_end()
     );
-    assert_eq!(only_text(&result), expected);
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"long.txt","firstLine":1,"lastLine":2000,"totalLines":5000,"truncated":true}"#
+    assert_read(
+        &result,
+        &expected,
+        r#"{"path":"long.txt","firstLine":1,"lastLine":2000,"totalLines":5000,"truncated":true}"#,
     );
 
     // A limit above the cap is capped; reading on from the note's offset.
@@ -543,17 +546,13 @@ async fn a_line_over_50_kb_is_cut_with_a_note() {
     let long = "y".repeat(60_000);
     fx.write("huge-line.txt", format!("{long}\nsecond\n"));
     let result = fx.read_path("huge-line.txt").await;
-    assert!(!result.is_error);
-    assert_eq!(
-        only_text(&result),
-        format!(
+    assert_read(
+        &result,
+        &format!(
             "{}\n\n[Line 1 is longer than 50 KB and was cut there; the rest of it cannot be shown. Use offset=2 to read on.]",
             "y".repeat(MAX_BYTES)
-        )
-    );
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"huge-line.txt","firstLine":1,"lastLine":1,"totalLines":2,"truncated":true}"#
+        ),
+        r#"{"path":"huge-line.txt","firstLine":1,"lastLine":1,"totalLines":2,"truncated":true}"#,
     );
 
     // The note's offset reads on.
@@ -563,16 +562,13 @@ async fn a_line_over_50_kb_is_cut_with_a_note() {
     // The only line: nothing to read on to.
     fx.write("one-huge-line.txt", &long);
     let result = fx.read_path("one-huge-line.txt").await;
-    assert_eq!(
-        only_text(&result),
-        format!(
+    assert_read(
+        &result,
+        &format!(
             "{}\n\n[Line 1 is longer than 50 KB and was cut there; the rest of it cannot be shown.]",
             "y".repeat(MAX_BYTES)
-        )
-    );
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"one-huge-line.txt","firstLine":1,"lastLine":1,"totalLines":1,"truncated":true}"#
+        ),
+        r#"{"path":"one-huge-line.txt","firstLine":1,"lastLine":1,"totalLines":1,"truncated":true}"#,
     );
 }
 
@@ -581,10 +577,10 @@ async fn crlf_line_ends_become_lf() {
     let fx = Fixture::new();
     fx.write("dos.txt", "one\r\ntwo\r\nthree\r\n");
     let result = fx.read_path("dos.txt").await;
-    assert_eq!(only_text(&result), "one\ntwo\nthree");
-    assert_eq!(
-        details_json(&result),
-        r#"{"path":"dos.txt","firstLine":1,"lastLine":3,"totalLines":3,"truncated":false}"#
+    assert_read(
+        &result,
+        "one\ntwo\nthree",
+        r#"{"path":"dos.txt","firstLine":1,"lastLine":3,"totalLines":3,"truncated":false}"#,
     );
     let result = fx
         .read(json!({"path": "dos.txt", "offset": 2, "limit": 1}))

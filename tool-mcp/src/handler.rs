@@ -11,8 +11,8 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use std::sync::Arc;
 use tokio::sync::mpsc;
-use tool_core::providers::{mcp_call_tool_result, mcp_tool_call};
-use tool_core::{CallContext, Content, ToolRegistry, execute_tool_call};
+use tool_core::providers::{content_text, mcp_call_tool_result};
+use tool_core::{CallContext, Content, ToolCall, ToolRegistry, execute_tool_call};
 
 /// An MCP server for one registry. Cloning it is cheap; the HTTP transport
 /// makes one per session.
@@ -83,12 +83,10 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
-        let params = serde_json::json!({
-            "name": request.name,
-            "arguments": request.arguments.map(Value::Object),
-        });
-        let call = mcp_tool_call(request_id(&context.id), &params)
-            .map_err(|error| ErrorData::invalid_params(error.to_string(), None))?;
+        let arguments = request
+            .arguments
+            .map_or_else(|| Value::Object(serde_json::Map::new()), Value::Object);
+        let call = ToolCall::new(request_id(&context.id), request.name, arguments);
 
         let mut ctx = CallContext::new().with_signal(context.ct.clone());
         let forwarder = context
@@ -137,11 +135,7 @@ impl ProgressForwarder {
             let mut step = 0.0;
             while let Some(Some(content)) = updates.recv().await {
                 step += 1.0;
-                let message = content
-                    .iter()
-                    .filter_map(Content::as_text)
-                    .collect::<Vec<_>>()
-                    .join("\n");
+                let message = content_text(&content);
                 let notification =
                     ProgressNotificationParam::new(token.clone(), step).with_message(message);
                 // A client that went away cannot be told; the call goes on.

@@ -7,7 +7,8 @@
 //!
 //! A transport's test file defines `connect() -> Session` and
 //! `Session::close`, with `client` and `wire` fields, then invokes
-//! [`transport_scenarios!`] to get one `#[tokio::test]` per scenario.
+//! `transport_scenarios!()` to get one `#[tokio::test]` per scenario: a
+//! scenario listed there runs over every transport.
 
 use futures_util::future::join_all;
 use rmcp::model::{
@@ -16,7 +17,8 @@ use rmcp::model::{
     ServerResult,
 };
 use rmcp::service::{
-    NotificationContext, PeerRequestOptions, RunningService, RxJsonRpcMessage, TxJsonRpcMessage,
+    NotificationContext, PeerRequestOptions, RequestHandle, RunningService, RxJsonRpcMessage,
+    TxJsonRpcMessage,
 };
 use rmcp::transport::Transport;
 use rmcp::{ClientHandler, RoleClient, ServiceError, ServiceExt};
@@ -31,7 +33,19 @@ use tool_core::{CallContext, Tool, ToolCall, execute_tool_call};
 /// One `#[tokio::test]` per shared scenario, each on a fresh connection
 /// from the invoking file's `connect()`.
 macro_rules! transport_scenarios {
-    ($($scenario:ident),* $(,)?) => {$(
+    () => {
+        transport_scenarios!(
+            @each
+            initialize_then_list_gives_the_registry_definitions,
+            echo_answers_with_its_content_and_structured_content,
+            bad_arguments_are_an_error_result_not_a_protocol_error,
+            an_unknown_tool_is_the_invalid_params_error,
+            fifty_concurrent_calls_each_get_their_own_answer,
+            progress_notifications_arrive_in_order_before_the_result,
+            a_cancelled_call_cancels_the_tool_and_gets_no_answer,
+        );
+    };
+    (@each $($scenario:ident),* $(,)?) => {$(
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
         async fn $scenario() {
             mcp_common::bounded(async {
@@ -213,6 +227,17 @@ pub fn wire_json(result: &CallToolResult) -> Value {
     serde_json::to_value(result).unwrap()
 }
 
+/// Calls `name(arguments)`: the result (not a JSON-RPC error) is `expected`
+/// on the wire, and is what the executor itself answers.
+pub async fn assert_answer(client: &Client, name: &str, arguments: Value, expected: Value) {
+    let result = client
+        .call_tool(call(name, arguments.clone()))
+        .await
+        .unwrap_or_else(|error| panic!("{name} answers with a result: {error}"));
+    assert_eq!(wire_json(&result), expected);
+    assert_eq!(wire_json(&result), expected_result(name, arguments).await);
+}
+
 /// The server-side count of `slow` calls that saw their cancellation.
 pub async fn cancelled_count(client: &Client) -> u64 {
     let result = client
@@ -224,6 +249,18 @@ pub async fn cancelled_count(client: &Client) -> u64 {
         .expect("stats answers in text")
         .text;
     text.parse().unwrap_or_else(|_| panic!("stats: {text:?}"))
+}
+
+/// Sends a `slow` call of `millis`, with a progress token, not waiting for
+/// its answer.
+async fn send_slow(client: &Client, millis: u64) -> RequestHandle<RoleClient> {
+    client
+        .send_cancellable_request(
+            ClientRequest::CallToolRequest(Request::new(call("slow", json!({"millis": millis})))),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .expect("the call is sent")
 }
 
 pub async fn initialize_then_list_gives_the_registry_definitions(client: &Client, _wire: &Wire) {
@@ -279,41 +316,31 @@ pub async fn initialize_then_list_gives_the_registry_definitions(client: &Client
 }
 
 pub async fn echo_answers_with_its_content_and_structured_content(client: &Client, _wire: &Wire) {
-    let result = client
-        .call_tool(call("echo", json!({"value": "Pi"})))
-        .await
-        .expect("echo answers");
-    assert_eq!(
-        wire_json(&result),
+    assert_answer(
+        client,
+        "echo",
+        json!({"value": "Pi"}),
         json!({
             "content": [{"type": "text", "text": "Pi"}],
             "structuredContent": {"echo": "Pi"},
             "isError": false,
-        })
-    );
-    assert_eq!(
-        wire_json(&result),
-        expected_result("echo", json!({"value": "Pi"})).await
-    );
+        }),
+    )
+    .await;
 }
 
 pub async fn bad_arguments_are_an_error_result_not_a_protocol_error(client: &Client, _wire: &Wire) {
-    let result = client
-        .call_tool(call("echo", json!({"value": 5})))
-        .await
-        .expect("a result, not a JSON-RPC error");
-    assert_eq!(
-        wire_json(&result),
+    assert_answer(
+        client,
+        "echo",
+        json!({"value": 5}),
         json!({
             "content": [{"type": "text", "text": "Tool echo failed: value: expected string, got number"}],
             "structuredContent": {"error": "value: expected string, got number"},
             "isError": true,
-        })
-    );
-    assert_eq!(
-        wire_json(&result),
-        expected_result("echo", json!({"value": 5})).await
-    );
+        }),
+    )
+    .await;
 
     let result = client
         .call_tool(CallToolRequestParams::new("echo"))
@@ -378,14 +405,7 @@ pub async fn progress_notifications_arrive_in_order_before_the_result(
     // race their result only if the server lets them.
     let mut handles = Vec::new();
     for _ in 0..10 {
-        let handle = client
-            .send_cancellable_request(
-                ClientRequest::CallToolRequest(Request::new(call("slow", json!({"millis": 0})))),
-                PeerRequestOptions::no_options(),
-            )
-            .await
-            .expect("the call is sent");
-        handles.push(handle);
+        handles.push(send_slow(client, 0).await);
     }
     let calls: Vec<(RequestId, ProgressToken)> = handles
         .iter()
@@ -437,13 +457,7 @@ pub async fn progress_notifications_arrive_in_order_before_the_result(
 
 pub async fn a_cancelled_call_cancels_the_tool_and_gets_no_answer(client: &Client, wire: &Wire) {
     assert_eq!(cancelled_count(client).await, 0);
-    let handle = client
-        .send_cancellable_request(
-            ClientRequest::CallToolRequest(Request::new(call("slow", json!({"millis": 60_000})))),
-            PeerRequestOptions::no_options(),
-        )
-        .await
-        .expect("the call is sent");
+    let handle = send_slow(client, 60_000).await;
     let (id, token) = (handle.id.clone(), handle.progress_token.clone());
     // The tool runs once its progress arrives.
     eventually("slow reports progress", || async {

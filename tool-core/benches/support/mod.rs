@@ -1,5 +1,6 @@
 //! Parameter structs of three sizes, each deriving both `ToolParams` and
-//! serde's `Deserialize` from the same field list, and matching arguments.
+//! serde's `Deserialize` from the same field list, and matching arguments;
+//! the seed's echo tool and a call line for it, for the executor benches.
 
 #![allow(dead_code)]
 
@@ -9,7 +10,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
-use tool_core::ToolParams;
+use tool_core::{ToolError, ToolOutput, ToolParams, ToolRegistry, text, tool};
 
 /// One field: the seed's echo.
 #[derive(ToolParams, Deserialize, Debug)]
@@ -110,4 +111,25 @@ pub fn large_args() -> Value {
         "scores": [0.5, 0.25, 0.125],
         "note": "benchmark input of a realistic size"
     })
+}
+
+/// The seed's echo call, as one JSON line.
+pub const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
+
+#[derive(serde::Serialize)]
+pub struct EchoDetails {
+    source: &'static str,
+}
+
+/// Echo one value
+#[tool]
+async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
+    Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
+}
+
+/// A registry holding only the seed's echo tool.
+pub fn echo_registry() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools.register(EchoTool).expect("one tool");
+    tools
 }

@@ -2,16 +2,45 @@
 //! state (a compiled validator, a registry, a runtime) prepared beforehand,
 //! so a measurement never counts the preparation.
 
-use super::{Large, Medium, Small, large_args, medium_args, medium_bad_args, small_args};
+use super::{
+    LINE, Large, Medium, Small, echo_registry, large_args, medium_args, medium_bad_args, small_args,
+};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 use tool_core::ToolParams;
 
+/// One way of doing one job (`medium/serde`: serde's derive parsing the
+/// medium arguments), shared by the criterion benches, the instruction
+/// counter and the interleaved harness, so all three measure the same code.
 pub struct Variant {
     pub name: &'static str,
     pub run: Box<dyn FnMut(usize)>,
+}
+
+impl Variant {
+    /// Runs it `n` times and says how long that took.
+    pub fn time(&mut self, n: u64) -> Duration {
+        let start = Instant::now();
+        (self.run)(usize::try_from(n).unwrap_or(usize::MAX));
+        start.elapsed()
+    }
+}
+
+/// Where the variant called `name` is in `variants`.
+pub fn index(variants: &[Variant], name: &str) -> usize {
+    variants
+        .iter()
+        .position(|v| v.name == name)
+        .unwrap_or_else(|| panic!("unknown variant {name}"))
+}
+
+/// The variant called `name` of `variants`.
+pub fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
+    let at = index(variants, name);
+    &mut variants[at]
 }
 
 /// Names are `<group>/<how>`; ours is `<group>/tool_core`.
@@ -21,6 +50,8 @@ pub fn all() -> Vec<Variant> {
     parse_variants::<Medium>(&mut variants, "medium", medium_args());
     parse_variants::<Large>(&mut variants, "large", large_args());
     let bad = medium_bad_args();
+    let problems = Medium::parse(&bad).unwrap_err();
+    assert_eq!(problems.count(), 3, "{problems}");
     let bad_too = bad.clone();
     variants.push(Variant {
         name: "errors/tool_core",
@@ -89,24 +120,8 @@ fn parse_variants<T: ToolParams + DeserializeOwned + 'static>(
     });
 }
 
-/// The executor bench's line: a tool call in, a result line out.
-pub const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
-
-#[derive(serde::Serialize)]
-struct EchoDetails {
-    source: &'static str,
-}
-
-/// Echo one value
-#[tool_core::tool]
-async fn echo(value: String) -> Result<tool_core::ToolOutput<EchoDetails>, tool_core::ToolError> {
-    Ok(tool_core::ToolOutput::new(vec![tool_core::text(value)])
-        .with_details(EchoDetails { source: "echo" }))
-}
-
 fn line_variant(name: &'static str, ours: bool) -> Variant {
-    let mut tools = tool_core::ToolRegistry::new();
-    tools.register(EchoTool).expect("one tool");
+    let tools = echo_registry();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

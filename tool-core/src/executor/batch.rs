@@ -19,14 +19,12 @@ pub(crate) async fn run_parallel(
     // mostly idle calls costs what its active calls cost.
     let mut running = FuturesUnordered::new();
     for (index, call) in calls.iter().enumerate() {
-        let exclusive = registry
-            .get(&call.name)
-            .is_some_and(RegisteredTool::exclusive);
-        if exclusive {
+        let tool = registry.get(&call.name);
+        if tool.is_some_and(RegisteredTool::exclusive) {
             while let Some((done, result)) = running.next().await {
                 results[done] = Some(result);
             }
-            results[index] = Some(one_call::run(call, registry, ctx).await);
+            results[index] = Some(one_call::run(call, tool, ctx).await);
             continue;
         }
         while running.len() >= limit {
@@ -38,7 +36,7 @@ pub(crate) async fn run_parallel(
         // unknown tool, a quick tool): polled once here, they never enter
         // the set of running futures. One that has to wait is pushed, and
         // the set polls it again with a waker that will wake it.
-        let mut call = Box::pin(async move { (index, one_call::run(call, registry, ctx).await) });
+        let mut call = Box::pin(async move { (index, one_call::run(call, tool, ctx).await) });
         match call.as_mut().now_or_never() {
             Some((done, result)) => results[done] = Some(result),
             None => running.push(call),

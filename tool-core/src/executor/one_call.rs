@@ -6,7 +6,7 @@ use crate::catch_unwind::{CatchUnwind, panic_message};
 use crate::context::CallContext;
 use crate::hooks::{AfterCall, BeforeCall, HookDecision};
 use crate::message::{ToolCall, ToolResultMessage, now_millis};
-use crate::registry::ToolRegistry;
+use crate::registry::RegisteredTool;
 use crate::tool::{ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
@@ -14,12 +14,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
+/// Answers `call`; `tool` is what the registry holds under its name (the
+/// caller looked it up once, and may have needed it before).
 pub(crate) async fn run(
     call: &ToolCall,
-    registry: &ToolRegistry,
+    tool: Option<&RegisteredTool>,
     ctx: &CallContext,
 ) -> ToolResultMessage {
-    let Some(tool) = registry.get(&call.name) else {
+    let Some(tool) = tool else {
         return ToolResultMessage::failure(call, "unknown tool");
     };
     if is_cancelled(ctx.signal.as_ref()) {
@@ -103,8 +105,8 @@ pub(crate) async fn run(
         None => result,
         Some(after) => {
             let output = ToolOutput {
-                content: result.content.clone(),
-                details: result.details.clone(),
+                content: result.content,
+                details: result.details,
                 is_error: result.is_error,
             };
             let rewritten = guarded("after", || {

@@ -1,11 +1,12 @@
 //! What every provider's functions share: converting each definition with
-//! its name checked against the provider's rule, and reading the fields of
-//! a provider's payload with errors that say which field of what was wrong.
+//! its name checked against the provider's rule, walking the parts of a
+//! schema the conversions rewrite, and reading the fields of a provider's
+//! payload with errors that say which field of what was wrong.
 
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::names::NameRule;
 use crate::registry::ToolDefinition;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Converts each definition in order, reporting names that `rule` refuses,
 /// into a JSON array and the diagnostics of every tool.
@@ -53,4 +54,29 @@ pub(crate) fn check_type(value: &Value, expected: &str, noun: &str) -> Result<()
         ))),
         _ => Ok(()),
     }
+}
+
+/// The names an object schema lists under `required`.
+pub(crate) fn required_names(schema: &Map<String, Value>) -> Vec<&str> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+/// Each branch of an `anyOf` at `path` (`<path>/<index>`) through `convert`.
+pub(crate) fn convert_branches(
+    branches: &Value,
+    path: &str,
+    mut convert: impl FnMut(&Value, &str) -> Value,
+) -> Value {
+    let branches = branches.as_array().map_or_else(Vec::new, |branches| {
+        branches
+            .iter()
+            .enumerate()
+            .map(|(i, branch)| convert(branch, &format!("{path}/{i}")))
+            .collect()
+    });
+    Value::Array(branches)
 }

@@ -2,10 +2,10 @@
 //! subset), `functionCall` parts and `functionResponse` parts.
 
 use super::common::{convert_each, string_field};
+use super::content_text;
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::gemini_schema::legacy_parameters;
 use super::names::NameRule;
-use super::result_text;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
@@ -72,7 +72,7 @@ pub fn gemini_function_call(part: &Value, index: usize) -> Result<ToolCall, Adap
 /// The part answering a call: `{"functionResponse":{"name","id"?,"response":{"output":..}}}`,
 /// or `{"error": ..}` in `response` for a failed call.
 pub fn gemini_function_response(result: &ToolResultMessage) -> Value {
-    let text = result_text(&result.content);
+    let text = content_text(&result.content);
     let response = if result.is_error {
         json!({"error": text})
     } else {

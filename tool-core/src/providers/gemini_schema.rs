@@ -2,6 +2,7 @@
 //! has no `additionalProperties`, `$schema`, `const`, exclusive bounds or type
 //! arrays, and says `"nullable": true` where JSON Schema says "or null".
 
+use super::common::{convert_branches, required_names};
 use super::diagnostic::Report;
 use super::strict::escape;
 use serde_json::{Map, Value};
@@ -32,6 +33,7 @@ const KEPT: &[&str] = &[
 /// should leave `parameters` out: Gemini refuses an object schema without
 /// properties, and a tool that takes none is declared without them.
 pub(crate) fn legacy_parameters(schema: &Value, report: &mut Report<'_>) -> Option<Value> {
+    let reported_before = report.diagnostics.len();
     let converted = convert(schema, "", report);
     let has_properties = converted
         .get("properties")
@@ -40,6 +42,9 @@ pub(crate) fn legacy_parameters(schema: &Value, report: &mut Report<'_>) -> Opti
     if has_properties {
         return Some(converted);
     }
+    // Nothing of the schema is sent, so what its conversion would have
+    // dropped or changed is not worth a word.
+    report.diagnostics.truncate(reported_before);
     if schema.get("properties").is_none() {
         report.push(
             "",
@@ -108,14 +113,8 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
                 out.insert("items".into(), convert(value, &at, report));
             }
             "anyOf" => {
-                let branches = value.as_array().map_or_else(Vec::new, |branches| {
-                    branches
-                        .iter()
-                        .enumerate()
-                        .map(|(i, branch)| convert(branch, &format!("{at}/{i}"), report))
-                        .collect()
-                });
-                out.insert("anyOf".into(), Value::Array(branches));
+                let branches = convert_branches(value, &at, |branch, at| convert(branch, at, report));
+                out.insert("anyOf".into(), branches);
             }
             "properties" | "required" => {}
             "additionalProperties" if value == &Value::Bool(false) => report.push(
@@ -136,11 +135,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
         }
     }
     if let Some(properties) = map.get("properties").and_then(Value::as_object) {
-        let required: Vec<&str> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|names| names.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required = required_names(map);
         let mut converted = Map::new();
         for (name, property) in properties {
             let at = format!("{path}/properties/{}", escape(name));

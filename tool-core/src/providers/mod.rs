@@ -159,9 +159,15 @@ fn neutral(definitions: &[ToolDefinition]) -> Converted {
     }
 }
 
-/// A result's text for providers that take one string: the text items,
-/// one per line.
-fn result_text(content: &[Content]) -> String {
+/// Content as one string, for the places that take only one (OpenAI's and
+/// Gemini's results, MCP progress messages): the text items, one per line.
+///
+/// ```
+/// use tool_core::{providers::content_text, text};
+///
+/// assert_eq!(content_text(&[text("a"), text("b")]), "a\nb");
+/// ```
+pub fn content_text(content: &[Content]) -> String {
     content
         .iter()
         .filter_map(Content::as_text)

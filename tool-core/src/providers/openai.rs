@@ -2,9 +2,9 @@
 //! `arguments` arrive as a JSON *string*), and results.
 
 use super::common::{check_type, convert_each, string_field};
+use super::content_text;
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::names::NameRule;
-use super::result_text;
 use super::strict::strict_schema;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
@@ -120,7 +120,7 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
     json!({
         "role": "tool",
         "tool_call_id": result.tool_call_id,
-        "content": result_text(&result.content),
+        "content": content_text(&result.content),
     })
 }
 
@@ -130,6 +130,6 @@ pub fn openai_responses_function_call_output(result: &ToolResultMessage) -> Valu
     json!({
         "type": "function_call_output",
         "call_id": result.tool_call_id,
-        "output": result_text(&result.content),
+        "output": content_text(&result.content),
     })
 }

@@ -4,6 +4,7 @@
 //! absent), keywords outside the subset are dropped, and what cannot be
 //! strict at all (a map, a value of any type) makes the tool non-strict.
 
+use super::common::{convert_branches, required_names};
 use super::diagnostic::Report;
 use serde_json::{Map, Value, json};
 
@@ -69,14 +70,9 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>, strict: &mut boo
                 out.insert(key.to_owned(), convert(value, &at, report, strict));
             }
             "anyOf" => {
-                let branches = value.as_array().map_or_else(Vec::new, |branches| {
-                    branches
-                        .iter()
-                        .enumerate()
-                        .map(|(i, branch)| convert(branch, &format!("{at}/{i}"), report, strict))
-                        .collect()
-                });
-                out.insert(key.to_owned(), Value::Array(branches));
+                let branches =
+                    convert_branches(value, &at, |branch, at| convert(branch, at, report, strict));
+                out.insert(key.to_owned(), branches);
             }
             "$defs" => {
                 let defs = value.as_object().map_or_else(Map::new, |defs| {
@@ -125,11 +121,7 @@ fn close_object(
     report: &mut Report<'_>,
     strict: &mut bool,
 ) {
-    let required: Vec<&str> = map
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|names| names.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
+    let required = required_names(map);
     let mut converted = Map::new();
     for (name, property) in properties {
         let at = format!("{path}/properties/{}", escape(name));

@@ -1,0 +1,64 @@
+//! The `tool-examples` binary as a child process, shared by `cli.rs` and
+//! `hostile_cli.rs`: starting it, reading what it writes, and waiting for it
+//! to exit under a ceiling that only turns a hang into a failure.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+
+/// Starts the binary with `args` in `dir`, stdin and stdout piped, stderr
+/// as `stderr` says.
+pub fn spawn(args: &[&str], dir: &Path, stderr: Stdio) -> Child {
+    Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .expect("the binary starts")
+}
+
+/// Sends each line of `source` (its `\n` kept) on the channel returned, from
+/// a thread of its own that ends at end of input or once the receiver is
+/// gone; output that is not UTF-8 panics that thread, which ends the
+/// channel.
+pub fn lines(
+    source: impl Read + Send + 'static,
+) -> (mpsc::Receiver<String>, thread::JoinHandle<()>) {
+    let (sender, lines) = mpsc::channel();
+    let reader = thread::spawn(move || {
+        let mut source = BufReader::new(source);
+        loop {
+            let mut line = String::new();
+            if source.read_line(&mut line).expect("stdout reads as UTF-8") == 0 {
+                return;
+            }
+            if sender.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    (lines, reader)
+}
+
+/// Waits for `child` to exit; after `timeout`, kills it and fails.
+pub fn wait(child: &mut Child, timeout: Duration) -> ExitStatus {
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("tool-examples did not exit within {timeout:?}");
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
