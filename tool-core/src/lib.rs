@@ -82,47 +82,32 @@
 // doctests use the derives too.
 extern crate self as tool_core;
 
-mod catch_unwind;
-mod constraints;
-mod context;
-mod derive_support;
-mod describe;
-mod dynamic;
-mod erased;
-mod error;
-mod executor;
-mod hooks;
-mod impls;
-mod message;
+// The pipeline, in the order a call meets it: arguments (parse and
+// describe), tools, the registry, the executor; then the wire messages and
+// the provider formats.
 mod params;
-mod path;
-pub mod providers;
-mod registry;
-mod schema_refs;
-mod suggest;
 mod tool;
-mod tool_fn_support;
+mod registry;
+mod executor;
+mod message;
+pub mod providers;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use constraints::{Bound, HasLength, LengthOf, Numeric};
-pub use context::{
-    CallContext, DEFAULT_CANCEL_GRACE, ProgressEvent, ProgressEventFn, ProgressFn, ToolContext,
+pub use executor::{
+    AfterCall, AfterHook, BeforeCall, BeforeHook, CallContext, DEFAULT_CANCEL_GRACE,
+    ExecutionMode, HookDecision, ProgressEvent, ProgressEventFn, execute_tool_call,
+    execute_tool_calls,
 };
-pub use derive_support::MAX_NESTING;
-pub use describe::MAX_ECHO_CHARS;
-pub use dynamic::DynamicTool;
-pub use error::{MAX_PROBLEMS, ParamError, ParamProblem};
-pub use executor::{ExecutionMode, execute_tool_call, execute_tool_calls};
-pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
-pub use impls::MAX_JSON_DEPTH;
 pub use message::{ToolCall, ToolResultMessage};
-pub use params::{ParamValue, ToolParams};
-pub use path::ParamPath;
+pub use params::{
+    Bound, Format, HasLength, LengthOf, MAX_ECHO_CHARS, MAX_JSON_DEPTH, MAX_NESTING, MAX_PROBLEMS,
+    Numeric, ParamError, ParamPath, ParamProblem, ParamValue, ToolParams,
+};
 pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
 pub use tokio_util::sync::CancellationToken;
-pub use tool::{Content, Tool, ToolError, ToolOutput, text};
+pub use tool::{Content, DynamicTool, ProgressFn, Tool, ToolContext, ToolError, ToolOutput, text};
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
 /// (and [`ParamValue`] for a unit-only enum): the parser and the JSON Schema

@@ -69,7 +69,7 @@ impl TryFrom<WireToolCall> for ToolCall {
             }),
             Some(other) => Err(format!(
                 "expected \"type\": \"toolCall\", got {}",
-                crate::describe::StrExcerpt(other)
+                crate::params::describe::StrExcerpt(other)
             )),
         }
     }

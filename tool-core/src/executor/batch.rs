@@ -2,7 +2,7 @@
 //! `max_concurrency` at once, exclusive tools alone, results in call order.
 
 use super::one_call;
-use crate::context::CallContext;
+use super::call_context::CallContext;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
 use futures_util::stream::FuturesUnordered;

@@ -2,9 +2,9 @@
 //! under its timeout and the caller's cancellation, the `after` hook. Every
 //! path ends in exactly one paired result.
 
-use crate::catch_unwind::{CatchUnwind, panic_message};
-use crate::context::CallContext;
-use crate::hooks::{AfterCall, BeforeCall, HookDecision};
+use super::catch_unwind::{CatchUnwind, panic_message};
+use super::call_context::CallContext;
+use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use crate::message::{ToolCall, ToolResultMessage, now_millis};
 use crate::registry::RegisteredTool;
 use crate::tool::{ToolError, ToolOutput};

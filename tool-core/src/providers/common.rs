@@ -39,7 +39,7 @@ pub(crate) fn string_field(value: &Value, key: &str, what: &str) -> Result<Strin
         Some(Value::String(text)) => Ok(text.clone()),
         Some(other) => Err(AdapterError::new(format!(
             "{what}: `{key}` must be a string, not {}",
-            crate::describe::json_type(other)
+            crate::params::describe::json_type(other)
         ))),
         None => Err(AdapterError::new(format!("{what}: `{key}` is missing"))),
     }

@@ -102,7 +102,7 @@ impl<'a> ParamPath<'a> {
                     out.write_str("arguments")?;
                 }
                 // Quoted, and capped: a 50 MB key must not come back whole.
-                write!(out, "[{}]", crate::describe::StrExcerpt(name))
+                write!(out, "[{}]", crate::params::describe::StrExcerpt(name))
             }
             Segment::Index(index) => {
                 if parent_is_root {

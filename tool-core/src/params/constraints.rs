@@ -5,7 +5,7 @@
 //! [`Numeric`] and [`HasLength`]; the derive asserts them at the attribute's
 //! span, so `min` on a `String` is a compile error that says why.
 
-use crate::describe::Excerpt;
+use crate::params::describe::Excerpt;
 use crate::{ParamError, ParamPath};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;

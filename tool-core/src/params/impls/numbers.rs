@@ -2,7 +2,7 @@
 //! parser enforces, so a model is never told a value is fine that parse
 //! then rejects (`300` for a `u8`).
 
-use crate::describe::Excerpt;
+use crate::params::describe::Excerpt;
 use crate::{ParamError, ParamPath, ParamValue};
 use serde_json::{Map, Number, Value};
 use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};

@@ -4,8 +4,8 @@
 
 #[cfg(doc)]
 use crate::ParamValue;
-use crate::describe::{Excerpt, StrExcerpt};
-use crate::suggest::near_miss;
+use crate::params::describe::{Excerpt, StrExcerpt};
+use crate::params::suggest::near_miss;
 use crate::{ParamError, ParamPath};
 use serde_json::{Map, Value};
 

@@ -1,7 +1,7 @@
 //! Every problem found in a call's arguments, each with its path, so a model
 //! can fix all of them in its next turn instead of one per round trip.
 
-use crate::path::ParamPath;
+use crate::params::ParamPath;
 use std::fmt;
 
 /// At most this many problems are kept; the rest are counted. Hostile input
@@ -85,7 +85,7 @@ impl ParamError {
     pub fn expected(&mut self, path: &ParamPath<'_>, what: &str, got: &serde_json::Value) {
         self.push(
             path,
-            format_args!("expected {what}, got {}", crate::describe::json_type(got)),
+            format_args!("expected {what}, got {}", crate::params::describe::json_type(got)),
         );
     }
 

@@ -1,8 +1,8 @@
 //! The two traits behind `#[derive(ToolParams)]`: one field list gives both
 //! the parser that runs on every call and the JSON Schema the model sees.
 
-use crate::error::ParamError;
-use crate::path::ParamPath;
+use super::error::ParamError;
+use super::path::ParamPath;
 use serde_json::Value;
 
 /// A tool's whole argument object: parsed from a call's `arguments`, and

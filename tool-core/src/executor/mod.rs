@@ -2,9 +2,14 @@
 //! result per call, whatever the model sent or the tool did.
 
 mod batch;
+mod call_context;
+mod catch_unwind;
+mod hooks;
 mod one_call;
 
-use crate::context::CallContext;
+pub use call_context::{CallContext, DEFAULT_CANCEL_GRACE, ProgressEvent, ProgressEventFn};
+pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
+
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;
 

@@ -1,7 +1,7 @@
 //! Tools whose name, description and schema are only known at run time
 //! (loaded from configuration, or proxied from another server).
 
-use crate::context::ToolContext;
+use crate::tool::ToolContext;
 use crate::tool::{Tool, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 use std::fmt;

@@ -1,8 +1,9 @@
-//! What a running tool receives besides its arguments: which call it answers,
-//! a cancellation signal, and a sink for progress updates.
+//! What a caller passes to the executor: the signal, sinks, limits and
+//! hooks shared by every call of a batch, from which each call's
+//! [`ToolContext`] is made.
 
-use crate::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
-use crate::tool::{Content, ToolError, ToolOutput};
+use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
+use crate::tool::{Content, ProgressFn, ToolContext, ToolError, ToolOutput};
 use serde_json::Value;
 use std::fmt;
 use std::future::Future;
@@ -10,68 +11,6 @@ use std::num::NonZeroUsize;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-
-/// Receives progress updates a tool reports while it runs.
-pub type ProgressFn = Arc<dyn Fn(Vec<Content>) + Send + Sync>;
-
-/// The context of one tool call, built by the executor.
-///
-/// `call_id` is always the call's own id: the executor writes it last, so
-/// nothing the caller passes can pair a result with another call.
-#[derive(Clone, Default)]
-pub struct ToolContext {
-    /// The id of the call being answered.
-    pub call_id: String,
-    /// Cancelled when the caller gives up; a tool doing long work should
-    /// watch it (`ctx.cancelled().await`, or [`is_cancelled`](Self::is_cancelled)
-    /// between steps).
-    pub signal: Option<CancellationToken>,
-    /// Where [`report_progress`](Self::report_progress) sends updates.
-    pub progress: Option<ProgressFn>,
-}
-
-impl ToolContext {
-    /// A context for `call_id` with no signal and no progress sink.
-    pub fn new(call_id: impl Into<String>) -> Self {
-        ToolContext {
-            call_id: call_id.into(),
-            signal: None,
-            progress: None,
-        }
-    }
-
-    /// Sends a progress update to the caller; does nothing without a sink.
-    pub fn report_progress(&self, content: Vec<Content>) {
-        if let Some(progress) = &self.progress {
-            progress(content);
-        }
-    }
-
-    /// True once the caller has cancelled the call.
-    pub fn is_cancelled(&self) -> bool {
-        self.signal
-            .as_ref()
-            .is_some_and(CancellationToken::is_cancelled)
-    }
-
-    /// Completes when the caller cancels the call; never, without a signal.
-    pub async fn cancelled(&self) {
-        match &self.signal {
-            Some(signal) => signal.cancelled().await,
-            None => std::future::pending().await,
-        }
-    }
-}
-
-impl fmt::Debug for ToolContext {
-    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-        out.debug_struct("ToolContext")
-            .field("call_id", &self.call_id)
-            .field("signal", &self.signal)
-            .field("progress", &self.progress.as_ref().map(|_| "Fn"))
-            .finish()
-    }
-}
 
 /// A progress update tagged with the call it comes from, so a UI can show
 /// which call is speaking while a batch runs in parallel.
@@ -207,7 +146,7 @@ impl CallContext {
         F: Fn(BeforeCall) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<HookDecision, ToolError>> + Send + 'static,
     {
-        self.before = Some(crate::hooks::before_hook(hook));
+        self.before = Some(super::hooks::before_hook(hook));
         self
     }
 
@@ -217,7 +156,7 @@ impl CallContext {
         F: Fn(AfterCall) -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + 'static,
     {
-        self.after = Some(crate::hooks::after_hook(hook));
+        self.after = Some(super::hooks::after_hook(hook));
         self
     }
 

@@ -1,0 +1,26 @@
+//! Arguments: how a call's JSON is parsed into typed parameters and how
+//! those parameters are described to the model, from one definition.
+//!
+//! The traits ([`ToolParams`], [`ParamValue`]), the field-type impls, the
+//! constraints attributes add, the errors with their paths, and the
+//! near-miss hints. Nothing here knows about tools or calls.
+
+pub(crate) mod constraints;
+pub(crate) mod derive_support;
+pub(crate) mod describe;
+mod error;
+mod formats;
+mod impls;
+mod path;
+pub(crate) mod schema_refs;
+pub(crate) mod suggest;
+mod traits;
+
+pub use constraints::{Bound, HasLength, LengthOf, Numeric};
+pub use derive_support::MAX_NESTING;
+pub use describe::MAX_ECHO_CHARS;
+pub use error::{MAX_PROBLEMS, ParamError, ParamProblem};
+pub use formats::Format;
+pub use impls::MAX_JSON_DEPTH;
+pub use path::ParamPath;
+pub use traits::{ParamValue, ToolParams};

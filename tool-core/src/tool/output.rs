@@ -1,0 +1,73 @@
+//! What a tool gives back: content the model reads, details for the
+//! program, and whether it is a domain error.
+
+use serde::{Deserialize, Serialize};
+
+/// One piece of a result the model reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum Content {
+    /// Plain text: `{"type":"text","text":"Pi"}`.
+    Text {
+        /// The text.
+        text: String,
+    },
+}
+
+impl Content {
+    /// The text of a text item.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Content::Text { text } => Some(text),
+        }
+    }
+}
+
+/// A text content item: `text("Pi")` is `{"type":"text","text":"Pi"}`.
+pub fn text(text: impl Into<String>) -> Content {
+    Content::Text { text: text.into() }
+}
+
+/// What a tool returns: content for the model, details for the program.
+///
+/// `is_error: true` is a domain error (the tool ran and has something useful
+/// to say about failing); the executor keeps its content and details as they
+/// are. A tool that cannot run at all returns `Err` instead.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolOutput<D> {
+    /// What the model reads in its next turn.
+    pub content: Vec<Content>,
+    /// Structured data for the program; left out of the result when `None`.
+    pub details: Option<D>,
+    /// A domain error; `false` unless the tool says otherwise.
+    pub is_error: bool,
+}
+
+impl<D> ToolOutput<D> {
+    /// Output with this content, no details, not an error.
+    pub fn new(content: Vec<Content>) -> Self {
+        ToolOutput {
+            content,
+            details: None,
+            is_error: false,
+        }
+    }
+
+    /// Output of one text item.
+    pub fn text(text: impl Into<String>) -> Self {
+        ToolOutput::new(vec![self::text(text)])
+    }
+
+    /// Attaches details.
+    pub fn with_details(mut self, details: D) -> Self {
+        self.details = Some(details);
+        self
+    }
+
+    /// Marks the output as a domain error, keeping content and details.
+    pub fn into_error(mut self) -> Self {
+        self.is_error = true;
+        self
+    }
+}
