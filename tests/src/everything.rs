@@ -15,10 +15,26 @@
 //! fields), `min_length`/`max_length` (on a string and an array), `default`
 //! and `default = expr`, `rename`, `description` (doc comments), container
 //! `rename_all` and `description`.
+//!
+//! Issue 9's constructs, in [`More`] (a field of `Everything`): enums with
+//! data in all four representations ([`Action`] internally tagged with
+//! struct, newtype, and unit variants;
+//! [`Shape`] adjacently tagged with unit, newtype, tuple and struct
+//! variants; [`Event`] externally tagged with all four kinds of variant and
+//! `rename_all_fields`; [`Query`] untagged), nested in `Option`, `Vec`,
+//! maps and each other; value lists (`one_of`) of integers, floats and
+//! strings; `pattern`; every `format`; `HashSet`/`BTreeSet`; `[T; N]`;
+//! tuples; `char`; `Arc<T>`; `PathBuf`; `IpAddr`/`Ipv4Addr`/`Ipv6Addr`;
+//! `flatten`; `skip`; `example`; `deprecated`; `items(...)`; a generic
+//! struct ([`Page`]). [`Action`] is also parsed at the root by the
+//! agreement test.
 
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
+use std::path::PathBuf;
+use std::sync::Arc;
 use tool_core::{MAX_PROBLEMS, ParamValue, ToolParams};
 
 /// A unit-only enum whose JSON names are kebab-case.
@@ -123,11 +139,310 @@ pub struct Everything {
     // optional (has a default)
     #[param(default)]
     pub verbose: bool,
+    /// Issue 9's constructs
+    pub more: More,
+}
+
+/// Where to wait, for [`Action::Wait`]: a newtype variant's struct, whose
+/// fields sit beside the tag.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct Wait {
+    #[param(min = 1, max = 60)]
+    pub seconds: u8,
+    // optional
+    pub reason: Option<String>,
+}
+
+/// One step of a UI script: internally tagged.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "action", rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum Action {
+    /// Click at a point
+    Click {
+        #[param(max = 4000)]
+        x: u32,
+        #[param(max = 4000)]
+        y: u32,
+        #[param(default)]
+        double: bool,
+    },
+    /// Type some text
+    TypeText {
+        #[param(min_length = 1)]
+        text: String,
+        // optional
+        delay_ms: Option<u16>,
+    },
+    /// Wait
+    Wait(Wait),
+    /// Take a screenshot
+    Screenshot,
+}
+
+/// A shape: adjacently tagged, with every kind of variant.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "kind", content = "data")]
+#[allow(missing_docs)]
+pub enum Shape {
+    Dot,
+    Circle(f64),
+    Segment(i8, i8),
+    Rect {
+        #[param(min = 0)]
+        width: f32,
+        #[param(min = 0)]
+        height: f32,
+        label: Option<Mode>,
+    },
+}
+
+/// An event: externally tagged, with every kind of variant.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "lowercase", rename_all_fields = "camelCase")]
+#[allow(missing_docs)]
+pub enum Event {
+    /// `"tick"`
+    Tick,
+    /// `{"key": "a"}`
+    Key(char),
+    /// `{"move": [1, -2]}`
+    Move(i16, i16),
+    /// `{"resize": {"newWidth": 1, "newHeight": 2}}`
+    Resize { new_width: u16, new_height: u16 },
+    /// `{"nested": {"action": ...}}`
+    Nested(Box<Action>),
+}
+
+/// A lookup: untagged; the first variant that parses wins.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(untagged)]
+#[allow(missing_docs)]
+pub enum Query {
+    ById {
+        #[param(min = 1)]
+        id: u32,
+    },
+    ByName {
+        #[param(pattern = "^[a-z]+$", example = "abc")]
+        name: String,
+        exact: bool,
+    },
+    Text(String),
+    Range(u8, u8),
+    Nothing,
+}
+
+/// A page of anything: a generic struct, flattened into [`More`].
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct Page<T> {
+    #[param(max_length = 3)]
+    pub page_items: Vec<T>,
+    // optional (has a default)
+    #[param(default = 1, min = 1)]
+    pub page: u32,
+}
+
+/// Issue 9's constructs, in four groups, each small enough for the
+/// agreement test to fault every field often when it is the root.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct More {
+    pub enums: EnumFields,
+    pub strings: StringRules,
+    pub collections: Collections,
+    #[param(flatten)]
+    pub layout: Layout,
+}
+
+/// Enums of every representation, nested in options, lists, maps.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct EnumFields {
+    pub action: Action,
+    pub actions: Vec<Action>,
+    // optional
+    pub maybe_shape: Option<Shape>,
+    pub shapes: BTreeMap<String, Shape>,
+    pub event: Event,
+    pub query: Query,
+    pub queries: Vec<Query>,
+}
+
+/// Value lists, patterns and formats.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct StringRules {
+    #[param(one_of = [1, 3, 5])]
+    pub stars: u8,
+    #[param(one_of = [0.5, 1, 2.5])]
+    pub scale: f64,
+    #[param(one_of = ["low", "high"])]
+    pub level: String,
+    // optional
+    #[param(one_of = ["a", "b"])]
+    pub grade: Option<String>,
+    #[param(pattern = "^[a-z0-9-]+$", example = "main")]
+    pub branch: String,
+    #[param(pattern = "[0-9]", example = "a1")]
+    pub has_digit: String,
+    #[param(format = "date-time")]
+    pub when: String,
+    #[param(format = "date")]
+    pub day: String,
+    #[param(format = "time")]
+    pub at: String,
+    #[param(format = "duration")]
+    pub span: String,
+    #[param(format = "email")]
+    pub email: String,
+    #[param(format = "hostname")]
+    pub host: String,
+    #[param(format = "ipv4")]
+    pub ip4_text: String,
+    #[param(format = "ipv6")]
+    pub ip6_text: String,
+    #[param(format = "uuid")]
+    pub id: String,
+    #[param(format = "uri")]
+    pub link: String,
+    pub ip: IpAddr,
+    pub ip4: Ipv4Addr,
+    pub ip6: Ipv6Addr,
+}
+
+/// Sets, fixed arrays, tuples, and constraints on each item.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct Collections {
+    pub tags: HashSet<String>,
+    #[param(max_length = 4)]
+    pub small_set: BTreeSet<u8>,
+    pub rgb: [u8; 3],
+    pub pair: (String, u8),
+    pub triple: (bool, Option<i8>, Mode),
+    #[param(items(min = 1, max = 9), max_length = 4)]
+    pub digits: Vec<u8>,
+    #[param(items(pattern = "^[a-z]+$", max_length = 3))]
+    pub words: BTreeSet<String>,
+    #[param(items(one_of = ["x", "y"]))]
+    pub axes: Vec<Option<String>>,
+}
+
+/// How fields sit in the object: flattened (twice over), skipped, with
+/// examples, deprecated; and `char`, `Arc<T>`, `PathBuf`.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs, deprecated)]
+pub struct Layout {
+    pub letter: char,
+    pub shared: Arc<String>,
+    pub path: PathBuf,
+    #[param(flatten)]
+    pub page: Page<u8>,
+    #[param(skip)]
+    pub hidden: u32,
+    #[param(skip, default = 7)]
+    pub hidden_seven: u8,
+    #[param(example = 3, example = 4)]
+    pub with_examples: u8,
+    #[deprecated]
+    // optional (has a default)
+    #[param(default)]
+    pub old: bool,
+    #[param(deprecated)]
+    // optional
+    pub older: Option<bool>,
 }
 
 fn inner_in_bounds(inner: &Inner) -> bool {
     inner.display_name.chars().count() >= 1
         && inner.weight.is_none_or(|weight| (1..=10).contains(&weight))
+}
+
+fn action_in_bounds(action: &Action) -> bool {
+    match action {
+        Action::Click { x, y, .. } => *x <= 4000 && *y <= 4000,
+        Action::TypeText { text, .. } => !text.is_empty(),
+        Action::Wait(wait) => (1..=60).contains(&wait.seconds),
+        Action::Screenshot => true,
+    }
+}
+
+fn shape_in_bounds(shape: &Shape) -> bool {
+    match shape {
+        Shape::Rect { width, height, .. } => *width >= 0.0 && *height >= 0.0,
+        Shape::Circle(radius) => radius.is_finite(),
+        Shape::Dot | Shape::Segment(..) => true,
+    }
+}
+
+/// Whether parsed enums keep their bounds.
+pub fn enums_in_bounds(e: &EnumFields) -> bool {
+    action_in_bounds(&e.action)
+        && e.actions.iter().all(action_in_bounds)
+        && e.maybe_shape.as_ref().is_none_or(shape_in_bounds)
+        && e.shapes.values().all(shape_in_bounds)
+        && match &e.event {
+            Event::Nested(action) => action_in_bounds(action),
+            _ => true,
+        }
+        && e.query_ok()
+}
+
+impl EnumFields {
+    fn query_ok(&self) -> bool {
+        let ok = |query: &Query| match query {
+            Query::ById { id } => *id >= 1,
+            Query::ByName { name, .. } => {
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase())
+            }
+            Query::Text(_) | Query::Range(..) | Query::Nothing => true,
+        };
+        ok(&self.query) && self.queries.iter().all(ok)
+    }
+}
+
+/// Whether parsed strings keep their value lists and patterns.
+pub fn strings_in_bounds(s: &StringRules) -> bool {
+    let branch_chars = |text: &str| {
+        !text.is_empty()
+            && text
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+    };
+    [1, 3, 5].contains(&s.stars)
+        && [0.5, 1.0, 2.5].contains(&s.scale)
+        && ["low", "high"].contains(&s.level.as_str())
+        && s.grade.as_deref().is_none_or(|g| ["a", "b"].contains(&g))
+        && branch_chars(&s.branch)
+        && s.has_digit.chars().any(|c| c.is_ascii_digit())
+}
+
+/// Whether parsed collections keep their bounds.
+pub fn collections_in_bounds(c: &Collections) -> bool {
+    c.small_set.len() <= 4
+        && c.digits.len() <= 4
+        && c.digits.iter().all(|d| (1..=9).contains(d))
+        && c.words.iter().all(|w| {
+            !w.is_empty() && w.chars().count() <= 3 && w.chars().all(|c| c.is_ascii_lowercase())
+        })
+        && c.axes
+            .iter()
+            .all(|axis| axis.as_deref().is_none_or(|a| ["x", "y"].contains(&a)))
+}
+
+/// Whether a parsed layout keeps its bounds and its skipped defaults.
+pub fn layout_in_bounds(l: &Layout) -> bool {
+    l.page.page_items.len() <= 3 && l.page.page >= 1 && l.hidden == 0 && l.hidden_seven == 7
+}
+
+fn more_in_bounds(more: &More) -> bool {
+    enums_in_bounds(&more.enums)
+        && strings_in_bounds(&more.strings)
+        && collections_in_bounds(&more.collections)
+        && layout_in_bounds(&more.layout)
 }
 
 /// Whether a parsed value keeps the bounds its attributes declare.
@@ -149,6 +464,7 @@ pub fn in_bounds(v: &Everything) -> bool {
         && v.inners.iter().all(inner_in_bounds)
         && v.lookup.values().all(inner_in_bounds)
         && v.maybe_inner.as_ref().is_none_or(inner_in_bounds)
+        && more_in_bounds(&v.more)
 }
 
 /// The properties of `Everything::parse(arguments)`, the ones the fuzz

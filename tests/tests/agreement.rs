@@ -51,17 +51,20 @@ use proptest::prelude::*;
 use proptest::strategy::{BoxedStrategy, Union};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
-use tests::everything::{Everything, Inner, Integers, Mode, NonZeros};
+use tests::everything::{
+    Action, Collections, EnumFields, Event, Everything, Inner, Integers, Layout, Mode, NonZeros,
+    Query, Shape, StringRules,
+};
 use tool_core::{ParamValue, ToolParams};
 
 #[path = "support/generators.rs"]
 mod generators;
 use generators::{
-    Gen, edge_numbers, float_bound, float_json, int_json, integer_bounds, json_string_of,
-    length_bound,
+    Gen, branches, constrained_string, edge_numbers, float_bound, float_json, int_json,
+    integer_bounds, json_string_of, length_bound, tuple_items,
 };
 /// Generated values per run of [`parse_agrees_with_the_schema`].
 const CASES: u32 = 2000;
@@ -83,16 +86,68 @@ struct Empty {}
 // ---------------------------------------------------------------------------
 // normalize: the two documented leniencies, removed by walking the schema.
 
+/// A 2020-12 validator that asserts `format`, as parse does.
+fn validator_for(schema: &Value) -> jsonschema::Validator {
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("the schema compiles")
+}
+
+/// Validators of the subschemas `normalize` picks alternatives with,
+/// compiled once each (with the root's `$defs`, so references resolve).
+struct Judge {
+    defs: Option<Value>,
+    validators: RefCell<HashMap<String, std::rc::Rc<jsonschema::Validator>>>,
+}
+
+impl Judge {
+    fn new(root: &Value) -> Self {
+        Judge {
+            defs: root.get("$defs").cloned(),
+            validators: RefCell::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `schema` (a part of the root schema) accepts `value`.
+    fn accepts(&self, schema: &Value, value: &Value) -> bool {
+        let key = schema.to_string();
+        let validator = self
+            .validators
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| {
+                let mut document = schema.clone();
+                if let (Some(defs), Some(object)) = (&self.defs, document.as_object_mut()) {
+                    object.insert("$defs".into(), defs.clone());
+                }
+                std::rc::Rc::new(validator_for(&document))
+            })
+            .clone();
+        validator.is_valid(value)
+    }
+}
+
 /// `value` with the two leniencies of parse removed, as `schema` states them:
 /// undeclared keys of a closed object (`properties` and
 /// `additionalProperties: false`) and `null` for a key that the object does
-/// not require. Recurses through `properties`, `items`, a schema-valued
-/// `additionalProperties` and `anyOf`.
-fn normalize(value: &Value, schema: &Value) -> Value {
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
-        // The branch for this kind of JSON value (`T` rather than `null`).
+/// not require. Recurses through `properties`, `items`, `prefixItems`, a
+/// schema-valued `additionalProperties`, `anyOf` and `oneOf`.
+///
+/// For an alternative (`anyOf`: an option or an untagged enum; `oneOf`: a
+/// tagged enum) the value is normalized against the first alternative that
+/// accepts it once normalized, as parse takes the first variant that
+/// parses; failing that, against the first of its JSON kind.
+fn normalize(value: &Value, schema: &Value, judge: &Judge) -> Value {
+    if let Some(branches) = branches(schema) {
+        for branch in branches {
+            let normalized = normalize(value, branch, judge);
+            if judge.accepts(branch, &normalized) {
+                return normalized;
+            }
+        }
         return match branches.iter().find(|branch| admits_kind(branch, value)) {
-            Some(branch) => normalize(value, branch),
+            Some(branch) => normalize(value, branch, judge),
             None => value.clone(),
         };
     }
@@ -114,7 +169,7 @@ fn normalize(value: &Value, schema: &Value) -> Value {
                         }
                         Some(_) if item.is_null() && !required.contains(&key.as_str()) => {}
                         Some(property) => {
-                            kept.insert(key.clone(), normalize(item, property));
+                            kept.insert(key.clone(), normalize(item, property, judge));
                         }
                     }
                 }
@@ -125,22 +180,36 @@ fn normalize(value: &Value, schema: &Value) -> Value {
                 Value::Object(
                     entries
                         .iter()
-                        .map(|(key, item)| (key.clone(), normalize(item, values)))
+                        .map(|(key, item)| (key.clone(), normalize(item, values, judge)))
                         .collect(),
                 )
             } else {
                 value.clone()
             }
         }
-        Value::Array(items) => match schema.get("items").filter(|s| s.is_object()) {
-            Some(item_schema) => Value::Array(
-                items
-                    .iter()
-                    .map(|item| normalize(item, item_schema))
-                    .collect(),
-            ),
-            None => value.clone(),
-        },
+        Value::Array(items) => {
+            if let Some(positions) = tuple_items(schema) {
+                return Value::Array(
+                    items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, item)| match positions.get(i) {
+                            Some(position) => normalize(item, position, judge),
+                            None => item.clone(),
+                        })
+                        .collect(),
+                );
+            }
+            match schema.get("items").filter(|s| s.is_object()) {
+                Some(item_schema) => Value::Array(
+                    items
+                        .iter()
+                        .map(|item| normalize(item, item_schema, judge))
+                        .collect(),
+                ),
+                None => value.clone(),
+            }
+        }
         _ => value.clone(),
     }
 }
@@ -217,12 +286,25 @@ fn near(schema: &Value, mood: Mood) -> Gen {
 }
 
 fn valid(schema: &Value, mood: Mood) -> Gen {
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+    if let Some(branches) = branches(schema) {
         let options: Vec<Gen> = branches.iter().map(|branch| near(branch, mood)).collect();
         return Union::new(options).boxed();
     }
+    if let Some(constant) = schema.get("const") {
+        return Just(constant.clone()).boxed();
+    }
     if let Some(names) = schema.get("enum").and_then(Value::as_array) {
         return prop::sample::select(names.clone()).boxed();
+    }
+    if let Some(strings) = constrained_string(schema, true) {
+        return strings;
+    }
+    if let Some(positions) = tuple_items(schema) {
+        let items: Vec<Gen> = positions
+            .iter()
+            .map(|position| near(position, mood))
+            .collect();
+        return items.prop_map(Value::Array).boxed();
     }
     match schema.get("type").and_then(Value::as_str) {
         None => random_json(),
@@ -305,7 +387,16 @@ fn valid(schema: &Value, mood: Mood) -> Gen {
             let item = near(schema.get("items").unwrap_or(&json!({})), mood);
             let min = length_bound(schema, "minItems").unwrap_or(0);
             let max = length_bound(schema, "maxItems").unwrap_or(min + 3);
-            vec(item, min..=max).prop_map(Value::Array).boxed()
+            let unique = schema.get("uniqueItems") == Some(&Value::Bool(true));
+            vec(item, min..=max)
+                .prop_map(move |mut items| {
+                    if unique {
+                        let mut seen = std::collections::HashSet::new();
+                        items.retain(|item| seen.insert(item.to_string()));
+                    }
+                    Value::Array(items)
+                })
+                .boxed()
         }
         Some("object") if schema.get("properties").is_some() => object(schema, mood),
         Some("object") => map(schema, mood),
@@ -366,7 +457,23 @@ fn object_with_one_fault(schema: &Value, mood: Mood) -> Gen {
 /// the value itself.
 fn single_fault(schema: &Value, mood: Mood) -> Gen {
     let valid_mood = Mood { rate: 0, ..mood };
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+    if let Some(positions) = tuple_items(schema) {
+        // One position wrong, the others valid.
+        let valid_items: Vec<Gen> = positions.iter().map(|p| valid(p, valid_mood)).collect();
+        let variants: Vec<Gen> = (0..positions.len())
+            .map(|at| {
+                let mut items = valid_items.clone();
+                items[at] = single_fault(&positions[at], mood);
+                items.prop_map(Value::Array).boxed()
+            })
+            .collect();
+        return Union::new_weighted(vec![
+            (4, Union::new(variants).boxed()),
+            (1, perturbed(schema)),
+        ])
+        .boxed();
+    }
+    if let Some(branches) = branches(schema) {
         let options: Vec<Gen> = branches
             .iter()
             .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"))
@@ -468,7 +575,10 @@ fn field(schema: &Value, key: &str, mood: Mood) -> BoxedStrategy<Option<Value>> 
 /// generic ones and near misses of the declared ones.
 fn undeclared_entries(schema: &Value, mood: Mood) -> BoxedStrategy<Vec<(String, Value)>> {
     let properties = schema["properties"].as_object().expect("properties");
-    if !mood.lenient {
+    // Undeclared keys are parse's leniency for closed objects (structs);
+    // elsewhere (an external enum's one-key object) they are faults.
+    let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+    if !mood.lenient || !closed {
         return Just(Vec::new()).boxed();
     }
     let mut undeclared: Vec<String> = ["extra", "", "ignored", "a b", "__proto__"]
@@ -531,20 +641,65 @@ fn perturbed(schema: &Value) -> Gen {
         (1, Just(Value::Null).boxed()),
         (1, prop::sample::select(edge_numbers()).boxed()),
     ];
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+    if let Some(branches) = branches(schema) {
         for branch in branches {
             options.push((2, perturbed(branch)));
         }
     }
-    if let Some(names) = schema.get("enum").and_then(Value::as_array) {
+    let listed: Option<Vec<Value>> = match (schema.get("enum"), schema.get("const")) {
+        (Some(Value::Array(names)), _) => Some(names.clone()),
+        (_, Some(constant)) => Some(vec![constant.clone()]),
+        _ => None,
+    };
+    if let Some(names) = listed {
         let mut wrong: Vec<Value> = vec![json!(""), json!("none")];
         for name in names.iter().filter_map(Value::as_str) {
             wrong.push(json!(name.to_uppercase()));
             wrong.push(json!(name.replace('-', "_")));
             wrong.push(json!(format!("{name} ")));
+            wrong.push(json!(&name[..name.len().saturating_sub(1)]));
+        }
+        for number in names.iter().filter_map(Value::as_f64) {
+            wrong.push(float_json(number + 1.0));
+            wrong.push(float_json(number - 0.5));
+            wrong.push(float_json(number));
         }
         wrong.retain(|candidate| !names.contains(candidate));
         options.push((4, prop::sample::select(wrong).boxed()));
+    }
+    if let Some(strings) = constrained_string(schema, false) {
+        options.push((6, strings));
+    }
+    if let Some(positions) = tuple_items(schema) {
+        let items: Vec<Gen> = positions.iter().map(|p| valid(p, LENIENT)).collect();
+        // One item too few, or one too many.
+        options.push((
+            3,
+            (items, any::<bool>(), random_json())
+                .prop_map(|(mut items, shorter, extra)| {
+                    if shorter {
+                        items.pop();
+                    } else {
+                        items.push(extra);
+                    }
+                    Value::Array(items)
+                })
+                .boxed(),
+        ));
+    }
+    if schema.get("uniqueItems") == Some(&Value::Bool(true)) {
+        let item = valid(schema.get("items").unwrap_or(&json!({})), LENIENT);
+        // A repeated item, somewhere.
+        options.push((
+            3,
+            (vec(item, 1..=3), any::<prop::sample::Index>())
+                .prop_map(|(mut items, at)| {
+                    let repeated = items[at.index(items.len())].clone();
+                    items.push(repeated);
+                    Value::Array(items)
+                })
+                .boxed(),
+        ));
     }
     match schema.get("type").and_then(Value::as_str) {
         Some("integer") => {
@@ -622,6 +777,29 @@ fn perturbed(schema: &Value) -> Gen {
                     .boxed(),
             ));
         }
+        Some("object") if schema.get("maxProperties").is_some() => {
+            // One key too many (an external enum's object names one variant).
+            let keys: Vec<String> = MAP_KEYS
+                .iter()
+                .map(|key| key.to_string())
+                .chain(["extra".to_string(), "tick".to_string(), "key".to_string()])
+                .collect();
+            options.push((
+                6,
+                (
+                    valid(schema, LENIENT),
+                    prop::sample::select(keys),
+                    random_json(),
+                )
+                    .prop_map(|(mut object, key, extra)| {
+                        if let Some(entries) = object.as_object_mut() {
+                            entries.insert(key, extra);
+                        }
+                        object
+                    })
+                    .boxed(),
+            ));
+        }
         Some("object") if schema.get("properties").is_some() => {
             // Wrong inside: a high rate of perturbed fields and missing keys.
             options.push((
@@ -688,14 +866,16 @@ fn random_json() -> Gen {
 
 // ---------------------------------------------------------------------------
 
-/// The property for one value: `Err` describes a disagreement.
-fn check<T: ToolParams>(
+/// The property for one value, given what parse made of it: `Err`
+/// describes a disagreement, `Ok` says whether parse accepted it.
+fn check(
     value: &Value,
+    parsed: Result<(), &tool_core::ParamError>,
     schema: &Value,
     validator: &jsonschema::Validator,
+    judge: &Judge,
 ) -> Result<bool, String> {
-    let parsed = T::parse(value);
-    let normalized = normalize(value, schema);
+    let normalized = normalize(value, schema, judge);
     let normalized_valid = validator.is_valid(&normalized);
     if validator.is_valid(value) && parsed.is_err() {
         return Err(format!(
@@ -719,13 +899,21 @@ fn check<T: ToolParams>(
     Ok(parsed.is_ok())
 }
 
-#[test]
-fn parse_agrees_with_the_schema() {
-    let schema = Everything::json_schema();
-    let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
+/// Runs the property on `cases` values generated from `T`'s schema, parsed
+/// as `T` (at the root, as a tool's arguments, when `parse` is
+/// `ToolParams::parse`), and checks that both outcomes are frequent and
+/// some values are valid without either leniency.
+fn agreement_run<T: ParamValue>(
+    name: &str,
+    schema: Value,
+    parse: fn(&Value) -> Result<T, tool_core::ParamError>,
+    cases: u32,
+) {
+    let validator = validator_for(&schema);
+    let judge = Judge::new(&schema);
     let strategy = arguments(&schema);
     let config = Config {
-        cases: CASES,
+        cases,
         failure_persistence: None,
         ..Config::default()
     };
@@ -733,7 +921,15 @@ fn parse_agrees_with_the_schema() {
     let (accepted, rejected, valid_as_is) = (Cell::new(0u32), Cell::new(0u32), Cell::new(0u32));
     let mut runner = TestRunner::new(config);
     let outcome = runner.run(&strategy, |value| {
-        let ok = check::<Everything>(&value, &schema, &validator).map_err(TestCaseError::fail)?;
+        let parsed = parse(&value);
+        let ok = check(
+            &value,
+            parsed.as_ref().map(|_| ()),
+            &schema,
+            &validator,
+            &judge,
+        )
+        .map_err(TestCaseError::fail)?;
         let counter = if ok { &accepted } else { &rejected };
         counter.set(counter.get() + 1);
         if validator.is_valid(&value) {
@@ -742,30 +938,134 @@ fn parse_agrees_with_the_schema() {
         Ok(())
     });
     if let Err(error) = outcome {
-        panic!("{error}");
+        panic!("{name}: {error}");
     }
     // The generator stays near the boundary: both outcomes are frequent, and
     // some values are valid without either leniency.
     let (accepted, rejected, valid_as_is) = (accepted.get(), rejected.get(), valid_as_is.get());
+    eprintln!("{name}: {accepted} accepted, {rejected} rejected, {valid_as_is} valid as they are");
     assert!(
-        accepted >= CASES / 10,
-        "only {accepted} of {CASES} accepted"
+        accepted >= cases / 10,
+        "{name}: only {accepted} of {cases} accepted"
     );
     assert!(
-        rejected >= CASES / 10,
-        "only {rejected} of {CASES} rejected"
+        rejected >= cases / 10,
+        "{name}: only {rejected} of {cases} rejected"
     );
     assert!(
-        valid_as_is >= CASES / 20,
-        "only {valid_as_is} of {CASES} valid as they are"
+        valid_as_is >= cases / 20,
+        "{name}: only {valid_as_is} of {cases} valid as they are"
     );
+}
+
+/// `T`'s value parse at the root (not as a tool's arguments).
+fn parse_value<T: ParamValue>(value: &Value) -> Result<T, tool_core::ParamError> {
+    let mut errors = tool_core::ParamError::new();
+    match T::parse_value(value, &tool_core::ParamPath::root(), &mut errors) {
+        Some(parsed) if errors.is_empty() => Ok(parsed),
+        _ => Err(errors),
+    }
+}
+
+#[test]
+fn parse_agrees_with_the_schema() {
+    agreement_run(
+        "Everything",
+        Everything::json_schema(),
+        Everything::parse,
+        CASES,
+    );
+}
+
+/// Issue 9's constructs, each group as the root so that every field of it
+/// is often the one fault of a value.
+#[test]
+fn parse_agrees_with_the_schema_on_enums_strings_collections_layout() {
+    agreement_run(
+        "EnumFields",
+        EnumFields::json_schema(),
+        EnumFields::parse,
+        CASES / 2,
+    );
+    agreement_run(
+        "StringRules",
+        StringRules::json_schema(),
+        StringRules::parse,
+        CASES / 2,
+    );
+    agreement_run(
+        "Collections",
+        Collections::json_schema(),
+        Collections::parse,
+        CASES / 2,
+    );
+    agreement_run("Layout", Layout::json_schema(), Layout::parse, CASES / 2);
+}
+
+/// Enums as a tool's whole arguments (`ToolParams`, whose schema says
+/// `"type":"object"` at the root), and as values at the root.
+#[test]
+fn parse_agrees_with_the_schema_on_enums_at_the_root() {
+    agreement_run("Action", Action::json_schema(), Action::parse, CASES / 4);
+    agreement_run("Shape", Shape::json_schema(), Shape::parse, CASES / 4);
+    agreement_run(
+        "RootExternal",
+        RootExternal::json_schema(),
+        RootExternal::parse,
+        CASES / 4,
+    );
+    agreement_run(
+        "RootUntagged",
+        RootUntagged::json_schema(),
+        RootUntagged::parse,
+        CASES / 4,
+    );
+    agreement_run(
+        "Event",
+        <Event as ParamValue>::schema(),
+        parse_value::<Event>,
+        CASES / 4,
+    );
+    agreement_run(
+        "Query",
+        <Query as ParamValue>::schema(),
+        parse_value::<Query>,
+        CASES / 4,
+    );
+}
+
+/// An externally tagged enum without unit variants: every value an object.
+#[derive(ToolParams, Debug)]
+#[param(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum RootExternal {
+    Search { query: String, limit: Option<u8> },
+    Fetch(Inner),
+}
+
+/// An untagged enum of objects.
+#[derive(ToolParams, Debug)]
+#[param(untagged)]
+#[allow(dead_code)]
+enum RootUntagged {
+    ByPath {
+        #[param(min_length = 1)]
+        path: String,
+    },
+    ByRange {
+        from: u32,
+        #[param(max = 10)]
+        to: u32,
+    },
 }
 
 /// The property on one value of `T`, for the minimal reproductions.
 fn agrees<T: ToolParams>(value: Value) {
     let schema = T::json_schema();
-    let validator = jsonschema::draft202012::new(&schema).expect("the schema compiles");
-    if let Err(disagreement) = check::<T>(&value, &schema, &validator) {
+    let validator = validator_for(&schema);
+    let parsed = T::parse(&value);
+    let outcome = parsed.as_ref().map(|_| ());
+    if let Err(disagreement) = check(&value, outcome, &schema, &validator, &Judge::new(&schema)) {
         panic!("{disagreement}\n  schema {schema}");
     }
 }

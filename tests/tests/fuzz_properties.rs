@@ -30,8 +30,8 @@ use tool_core::{MAX_JSON_DEPTH, ToolParams};
 #[path = "support/generators.rs"]
 mod generators;
 use generators::{
-    Gen, edge_numbers, float_bound, float_json, int_json, integer_bounds, json_string_of,
-    length_bound, string_of,
+    Gen, branches, constrained_string, edge_numbers, float_bound, float_json, int_json,
+    integer_bounds, json_string_of, length_bound, string_of, tuple_items,
 };
 
 /// What parse returned for `arguments`: `Ok(true)` when it parsed.
@@ -138,12 +138,22 @@ fn shaped(schema: &Value, rate: u32) -> Gen {
 /// [`shaped`] at `rate`. Optional keys are present or not, and (when
 /// `rate > 0`) sometimes `null`, and undeclared keys are added.
 fn valid(schema: &Value, rate: u32) -> Gen {
-    if let Some(branches) = schema.get("anyOf").and_then(Value::as_array) {
+    if let Some(branches) = branches(schema) {
         let options: Vec<Gen> = branches.iter().map(|branch| valid(branch, rate)).collect();
         return Union::new(options).boxed();
     }
+    if let Some(constant) = schema.get("const") {
+        return Just(constant.clone()).boxed();
+    }
     if let Some(names) = schema.get("enum").and_then(Value::as_array) {
         return prop::sample::select(names.clone()).boxed();
+    }
+    if let Some(strings) = constrained_string(schema, rate == 0) {
+        return strings;
+    }
+    if let Some(positions) = tuple_items(schema) {
+        let items: Vec<Gen> = positions.iter().map(|p| shaped(p, rate)).collect();
+        return items.prop_map(Value::Array).boxed();
     }
     let (min_length, max_length) = length_bounds(schema);
     match schema.get("type").and_then(Value::as_str) {
@@ -252,11 +262,20 @@ fn fault(schema: &Value) -> Gen {
         (3, prop::sample::select(edge_numbers()).boxed()),
         (1, Just(Value::Null).boxed()),
     ];
-    if schema.get("enum").is_some() {
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
         options.push((
             3,
-            prop::sample::select(vec![json!("FastPath"), json!(""), json!("off ")]).boxed(),
+            prop::sample::select(vec![json!("FastPath"), json!(""), json!("off "), json!(2)])
+                .boxed(),
         ));
+    }
+    if let Some(branches) = branches(schema) {
+        for branch in branches {
+            options.push((2, fault(branch)));
+        }
+    }
+    if let Some(strings) = constrained_string(schema, false) {
+        options.push((3, strings));
     }
     let (min_length, max_length) = length_bounds(schema);
     let wrong_lengths = vec![min_length.saturating_sub(1), max_length + 1];
@@ -399,6 +418,18 @@ fn shaped_values_both_parse_and_fail() {
 /// The smallest valid value parses, and round-trips.
 #[test]
 fn the_minimal_value_parses() {
+    let more = json!({
+        "enums": {"action": {"action": "screenshot"}, "actions": [], "shapes": {},
+                  "event": "tick", "query": null, "queries": []},
+        "strings": {"stars": 1, "scale": 1, "level": "low", "branch": "a", "has_digit": "0",
+                    "when": "2026-11-30T00:00:00Z", "day": "2026-11-30", "at": "00:00:00Z",
+                    "span": "P1D", "email": "a@b.c", "host": "b.c", "ip4_text": "0.0.0.0",
+                    "ip6_text": "::", "id": "00000000-0000-0000-0000-000000000000",
+                    "link": "a:", "ip": "::", "ip4": "0.0.0.0", "ip6": "::"},
+        "collections": {"tags": [], "small_set": [], "rgb": [0, 0, 0], "pair": ["", 0],
+                        "triple": [false, null, "off"], "digits": [], "words": [], "axes": []},
+        "letter": "x", "shared": "", "path": "", "page_items": [], "with_examples": 0
+    });
     let minimal = json!({
         "text": "", "flag": false,
         "ints": {"i8": 0, "i16": 0, "i32": 0, "i64": 0, "isize": 0,
@@ -407,7 +438,7 @@ fn the_minimal_value_parses() {
         "f32": 0, "f64": 0, "small": 0, "ratio": 1, "percent": 0, "big": 0,
         "code": "xy", "tags": ["a"], "bytes": [], "inners": [], "counts": {},
         "lookup": {}, "sparse": {}, "raw": null, "inner": {"displayName": "n"},
-        "type": "off"
+        "type": "off", "more": more
     });
     assert!(matches!(check(&minimal), Ok(true)));
 }

@@ -822,13 +822,14 @@ fn hand_written_keywords_in_strict_and_legacy() {
         }),
     )];
 
+    // `const` is not on strict mode's list: a one-value `enum`, typed.
     let strict = openai_tools_strict(&tools);
     assert_json(
         &strict.value[0]["function"]["parameters"],
         &json!({
             "type": "object",
             "properties": {
-                "mode": {"const": "fast"},
+                "mode": {"type": "string", "enum": ["fast"]},
                 "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
                 "note": {"type": ["string", "null"]},
                 "tags": {"type": "array", "items": {"type": "string"}},
@@ -845,6 +846,11 @@ fn hand_written_keywords_in_strict_and_legacy() {
                 "tune",
                 "/$schema",
                 "dropped: strict mode does not accept `$schema`"
+            ),
+            (
+                "tune",
+                "/properties/mode/const",
+                "changed: `const` written as a one-value `enum`"
             ),
             (
                 "tune",

@@ -85,25 +85,25 @@ extern crate self as tool_core;
 // The pipeline, in the order a call meets it: arguments (parse and
 // describe), tools, the registry, the executor; then the wire messages and
 // the provider formats.
-mod params;
-mod tool;
-mod registry;
 mod executor;
 mod message;
+mod params;
 pub mod providers;
+mod registry;
+mod tool;
 
 #[doc(hidden)]
 pub mod __private;
 
 pub use executor::{
-    AfterCall, AfterHook, BeforeCall, BeforeHook, CallContext, DEFAULT_CANCEL_GRACE,
-    ExecutionMode, HookDecision, ProgressEvent, ProgressEventFn, execute_tool_call,
-    execute_tool_calls,
+    AfterCall, AfterHook, BeforeCall, BeforeHook, CallContext, DEFAULT_CANCEL_GRACE, ExecutionMode,
+    HookDecision, ProgressEvent, ProgressEventFn, execute_tool_call, execute_tool_calls,
 };
 pub use message::{ToolCall, ToolResultMessage};
 pub use params::{
-    Bound, Format, HasLength, LengthOf, MAX_ECHO_CHARS, MAX_JSON_DEPTH, MAX_NESTING, MAX_PROBLEMS,
-    Numeric, ParamError, ParamPath, ParamProblem, ParamValue, ToolParams,
+    Bound, FloatLike, Format, HasItems, HasLength, LengthOf, MAX_ECHO_CHARS, MAX_JSON_DEPTH,
+    MAX_NESTING, MAX_PROBLEMS, MAX_UNTAGGED_ATTEMPTS, Numeric, ParamError, ParamPath, ParamProblem,
+    ParamValue, StringLike, ToolParams,
 };
 pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
 pub use tokio_util::sync::CancellationToken;

@@ -1,9 +1,9 @@
 //! The tools one agent run may use, by name. Each registry owns its tools;
 //! there is no global list.
 
+use crate::params::ParamError;
 use crate::tool::ToolContext;
 use crate::tool::{ErasedCall, ErasedTool};
-use crate::params::ParamError;
 use crate::tool::{Tool, ToolError, ToolOutput};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -1,8 +1,8 @@
 //! The proc macros of `tool-core`. Depend on `tool-core` and use them from
 //! there (`tool_core::ToolParams`); this crate is an implementation detail.
 
+mod expand;
 mod internals;
-mod params;
 mod tool_fn;
 
 use proc_macro::TokenStream;
@@ -15,7 +15,7 @@ use syn::{DeriveInput, parse_macro_input};
 #[proc_macro_derive(ToolParams, attributes(param))]
 pub fn derive_tool_params(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
-    params::expand(&input)
+    expand::expand(&input)
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
 }

@@ -2,12 +2,12 @@
 //! parameters struct (through the same expansion as `#[derive(ToolParams)]`),
 //! and a unit struct implementing `Tool` that calls the function.
 
+use crate::expand;
 use crate::internals::ast::unraw;
 use crate::internals::attr::{self, ToolAttrs};
 use crate::internals::case::RenameRule;
 use crate::internals::ctxt::Ctxt;
 use crate::internals::doc;
-use crate::params;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::{FnArg, Ident, ItemFn, Pat, ReturnType, Type, parse_quote};
@@ -235,7 +235,7 @@ impl<'a> ToolFn<'a> {
             }
         };
         let params_impls =
-            params::expand(&derive_input).unwrap_or_else(syn::Error::into_compile_error);
+            expand::expand(&derive_input).unwrap_or_else(syn::Error::into_compile_error);
 
         // Fields are moved out of the parameters one by one, so no local
         // binding of the user's names can shadow the context.
@@ -308,8 +308,8 @@ fn tool_impl(
 ) -> TokenStream {
     // One span for every token of the return type too: rustc then reports
     // the identical obligations this impl raises about it once.
-    let span = params::first_span(&output.to_token_stream());
-    let output = params::respanned(output, span);
+    let span = expand::first_span(&output.to_token_stream());
+    let output = expand::respanned(output, span);
     let into_result = quote_spanned! {span=>
         <#output as ::tool_core::__private::IntoToolResult>
     };

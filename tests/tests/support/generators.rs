@@ -11,7 +11,7 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::strategy::BoxedStrategy;
+use proptest::strategy::{BoxedStrategy, Union};
 use serde_json::Value;
 
 /// A strategy for JSON values.
@@ -180,4 +180,194 @@ pub fn edge_numbers() -> Vec<Value> {
         .map(float_json),
     );
     numbers
+}
+
+/// The alternatives of an `anyOf` (an option, an untagged enum) or a
+/// `oneOf` (a tagged enum).
+pub fn branches(schema: &Value) -> Option<&Vec<Value>> {
+    schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array)
+}
+
+/// The positions of a tuple (`prefixItems`).
+pub fn tuple_items(schema: &Value) -> Option<&Vec<Value>> {
+    schema.get("prefixItems").and_then(Value::as_array)
+}
+
+/// Valid strings of each format parse checks, and near misses of them.
+pub fn format_samples(format: &str) -> (&'static [&'static str], &'static [&'static str]) {
+    match format {
+        "date-time" => (
+            &[
+                "2026-11-30T16:43:18Z",
+                "1990-12-31T23:59:60Z",
+                "2026-02-28t01:02:03.5+05:30",
+                "0001-01-01T00:00:00-00:00",
+            ],
+            &[
+                "2026-11-30 16:43:18Z",
+                "2026-13-01T00:00:00Z",
+                "2026-11-30T16:43:18",
+                "2026-02-29T00:00:00Z",
+                "2026-11-30T24:00:00Z",
+                "",
+            ],
+        ),
+        "date" => (
+            &["2026-11-30", "2024-02-29", "0000-01-01"],
+            &[
+                "2026-02-29",
+                "2026-1-30",
+                "26-11-30",
+                "2026/11/30",
+                "2026-11-30T00:00:00Z",
+                "",
+            ],
+        ),
+        "time" => (
+            &["16:43:18Z", "23:59:60Z", "01:02:03.123+01:00", "00:00:00z"],
+            &[
+                "16:43:18",
+                "24:00:00Z",
+                "16:43Z",
+                "16:43:18+1:00",
+                "12:00:60Z",
+                "",
+            ],
+        ),
+        "duration" => (
+            &["P1D", "PT2H", "P1Y2M3DT4H5M6S", "P4W", "PT0S"],
+            &["P", "PT", "1D", "P1D2Y", "P1W1D", "PT1D", ""],
+        ),
+        "email" => (
+            &[
+                "someone@example.com",
+                "a.b+c@d.example",
+                "\"quoted\"@example.org",
+                "x@[127.0.0.1]",
+            ],
+            &[
+                "someone",
+                "@example.com",
+                "a@",
+                "a b@example.com",
+                "a@@example.com",
+                "",
+            ],
+        ),
+        "hostname" => (
+            &[
+                "example.com",
+                "a",
+                "api.example.com",
+                "xn--bcher-kva.example",
+                "a-b.c",
+            ],
+            &[
+                "-a.com",
+                "a-.com",
+                "a..b",
+                "a_b.com",
+                "example.com.",
+                "ab--c.com",
+                "",
+            ],
+        ),
+        "ipv4" => (
+            &["192.0.2.1", "0.0.0.0", "255.255.255.255"],
+            &["256.0.0.1", "1.2.3", "01.2.3.4", "1.2.3.4.5", "::1", ""],
+        ),
+        "ipv6" => (
+            &[
+                "::1",
+                "2001:db8::1",
+                "::",
+                "::ffff:192.0.2.1",
+                "fe80::1:2:3:4",
+            ],
+            &["2001:db8:::1", "1::2::3", "192.0.2.1", "g::1", "[::1]", ""],
+        ),
+        "uuid" => (
+            &[
+                "123e4567-e89b-12d3-a456-426614174000",
+                "00000000-0000-0000-0000-000000000000",
+                "ABCDEF01-2345-6789-ABCD-EF0123456789",
+            ],
+            &[
+                "123e4567e89b12d3a456426614174000",
+                "123e4567-e89b-12d3-a456-42661417400",
+                "g23e4567-e89b-12d3-a456-426614174000",
+                "",
+            ],
+        ),
+        "uri" => (
+            &[
+                "https://example.com/a?b#c",
+                "mailto:a@b.c",
+                "urn:isbn:0451450523",
+                "http://[::1]:80/",
+                "x:",
+            ],
+            &[
+                "example.com",
+                "/relative/path",
+                "http://exa mple.com",
+                "http://%zz",
+                "://x",
+                "",
+            ],
+        ),
+        other => panic!("no samples for format {other:?}"),
+    }
+}
+
+/// Strings for a string schema with a `format` or a `pattern`: its
+/// samples (valid ones, and for a pattern the schema's `examples`), near
+/// misses, and random strings; `None` for a plain string schema.
+pub fn constrained_string(schema: &Value, valid_only: bool) -> Option<Gen> {
+    if let Some(format) = schema.get("format").and_then(Value::as_str) {
+        let (valid, invalid) = format_samples(format);
+        let valid = prop::sample::select(valid.to_vec())
+            .prop_map(Value::from)
+            .boxed();
+        if valid_only {
+            return Some(valid);
+        }
+        let invalid = prop::sample::select(invalid.to_vec())
+            .prop_map(Value::from)
+            .boxed();
+        return Some(
+            Union::new_weighted(vec![(3, valid), (2, invalid), (1, json_string_of(0..=6))]).boxed(),
+        );
+    }
+    schema.get("pattern")?;
+    let examples: Vec<Value> = schema
+        .get("examples")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    // Without examples, short lowercase words: what simple patterns
+    // (`^[a-z]+$`, `^[a-z0-9-]+$`) most often ask for.
+    let seeds = if examples.is_empty() {
+        let min = length_bound(schema, "minLength").unwrap_or(1);
+        let max = length_bound(schema, "maxLength").unwrap_or(min + 4);
+        vec(
+            prop::sample::select(('a'..='z').collect::<Vec<_>>()),
+            min..=max,
+        )
+        .prop_map(|chars| Value::String(chars.into_iter().collect()))
+        .boxed()
+    } else {
+        prop::sample::select(examples).boxed()
+    };
+    if valid_only {
+        return Some(seeds);
+    }
+    let pattern_chars = vec!['a', 'z', 'A', '0', '9', '-', '/', ' ', 'é'];
+    let near = vec(prop::sample::select(pattern_chars), 0..=5)
+        .prop_map(|chars| Value::String(chars.into_iter().collect()))
+        .boxed();
+    Some(Union::new_weighted(vec![(3, seeds), (3, near), (1, json_string_of(0..=6))]).boxed())
 }

@@ -1,8 +1,8 @@
 //! A parallel batch: calls run concurrently on the caller's task, at most
 //! `max_concurrency` at once, exclusive tools alone, results in call order.
 
-use super::one_call;
 use super::call_context::CallContext;
+use super::one_call;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
 use futures_util::stream::FuturesUnordered;

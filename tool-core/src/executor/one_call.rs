@@ -2,8 +2,8 @@
 //! under its timeout and the caller's cancellation, the `after` hook. Every
 //! path ends in exactly one paired result.
 
-use super::catch_unwind::{CatchUnwind, panic_message};
 use super::call_context::CallContext;
+use super::catch_unwind::{CatchUnwind, panic_message};
 use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use crate::message::{ToolCall, ToolResultMessage, now_millis};
 use crate::registry::RegisteredTool;

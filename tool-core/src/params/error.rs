@@ -13,6 +13,14 @@ pub const MAX_PROBLEMS: usize = 20;
 pub struct ParamProblem {
     path: String,
     message: String,
+    /// How deep below the root the path is: how far parsing got before it
+    /// met this problem (the closest variant of an untagged enum is the one
+    /// whose problems lie deepest).
+    depth: usize,
+    /// A required field was absent: the value did not even try to be this
+    /// shape there (an untagged variant that misses fields is further from
+    /// what the model meant than one whose fields are merely wrong).
+    missing: bool,
 }
 
 impl ParamProblem {
@@ -55,11 +63,33 @@ impl fmt::Display for ParamProblem {
 /// );
 /// assert_eq!(error.problems()[1].path(), "limit");
 /// ```
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ParamError {
     problems: Vec<ParamProblem>,
     omitted: usize,
+    /// Variants of untagged enums tried so far in this parse, against
+    /// [`MAX_UNTAGGED_ATTEMPTS`].
+    attempts: usize,
+    /// How many tries of untagged variants enclose this one: a variant that
+    /// wraps its own enum (`Neg(Box<Expr>)`) tries again on the same value,
+    /// with no deeper path to stop it.
+    nesting: usize,
 }
+
+/// Two errors are equal when they report the same problems; how much work
+/// finding them took does not count.
+impl PartialEq for ParamError {
+    fn eq(&self, other: &Self) -> bool {
+        self.problems == other.problems && self.omitted == other.omitted
+    }
+}
+
+impl Eq for ParamError {}
+
+/// At most this many variants of untagged enums are tried in one parse.
+/// Nested untagged enums whose variants all descend into the same value
+/// would otherwise try exponentially many combinations on hostile input.
+pub const MAX_UNTAGGED_ATTEMPTS: usize = 10_000;
 
 impl ParamError {
     /// An empty collector; parsing pushes into it.
@@ -71,6 +101,15 @@ impl ParamError {
     /// Records a problem at `path`. Past [`MAX_PROBLEMS`] the problem is only
     /// counted, and neither the path nor the message is rendered.
     pub fn push(&mut self, path: &ParamPath<'_>, message: impl fmt::Display) {
+        self.record(path, message, false);
+    }
+
+    /// Records that the required field at `path` is absent.
+    pub(crate) fn push_missing(&mut self, path: &ParamPath<'_>, message: impl fmt::Display) {
+        self.record(path, message, true);
+    }
+
+    fn record(&mut self, path: &ParamPath<'_>, message: impl fmt::Display, missing: bool) {
         if self.problems.len() >= MAX_PROBLEMS {
             self.omitted += 1;
             return;
@@ -78,14 +117,69 @@ impl ParamError {
         self.problems.push(ParamProblem {
             path: path.to_string(),
             message: message.to_string(),
+            depth: path.depth(),
+            missing,
         });
+    }
+
+    /// Moves every problem of `other` into this collector (past
+    /// [`MAX_PROBLEMS`], only counted), and its tally of attempts.
+    pub fn append(&mut self, other: ParamError) {
+        for problem in other.problems {
+            if self.problems.len() >= MAX_PROBLEMS {
+                self.omitted += 1;
+            } else {
+                self.problems.push(problem);
+            }
+        }
+        self.omitted += other.omitted;
+        self.attempts = self.attempts.max(other.attempts);
+    }
+
+    /// A fresh collector for one try at an alternative (a variant of an
+    /// untagged enum), carrying the tally of tries so far.
+    pub(crate) fn for_attempt(&self) -> ParamError {
+        ParamError {
+            problems: Vec::new(),
+            omitted: 0,
+            attempts: self.attempts + 1,
+            nesting: self.nesting + 1,
+        }
+    }
+
+    /// How many tries of untagged variants enclose this collector's.
+    pub(crate) fn nesting(&self) -> usize {
+        self.nesting
+    }
+
+    /// Variants of untagged enums tried so far.
+    pub(crate) fn attempts(&self) -> usize {
+        self.attempts
+    }
+
+    /// Takes over the tally of tries `attempt` made.
+    pub(crate) fn count_attempts_of(&mut self, attempt: &ParamError) {
+        self.attempts = self.attempts.max(attempt.attempts);
+    }
+
+    /// The smallest depth of the problems kept, for ranking alternatives.
+    pub(crate) fn shallowest_depth(&self) -> usize {
+        self.problems.iter().map(|p| p.depth).min().unwrap_or(0)
+    }
+
+    /// How many of the problems kept are absent required fields.
+    pub(crate) fn missing_fields(&self) -> usize {
+        self.problems.iter().filter(|p| p.missing).count()
     }
 
     /// Records `expected <what>, got <JSON type of value>`.
     pub fn expected(&mut self, path: &ParamPath<'_>, what: &str, got: &serde_json::Value) {
         self.push(
             path,
-            format_args!("expected {what}, got {}", crate::params::describe::json_type(got)),
+            format_args!(
+                "expected {what}, got {}",
+                crate::params::describe::json_type(got)
+            ),
         );
     }
 

@@ -8,18 +8,18 @@
 pub(crate) mod constraints;
 pub(crate) mod derive_support;
 pub(crate) mod describe;
-mod error;
+pub(crate) mod error;
 mod formats;
-mod impls;
+pub(crate) mod impls;
 mod path;
 pub(crate) mod schema_refs;
 pub(crate) mod suggest;
 mod traits;
 
-pub use constraints::{Bound, HasLength, LengthOf, Numeric};
+pub use constraints::{Bound, FloatLike, HasItems, HasLength, LengthOf, Numeric, StringLike};
 pub use derive_support::MAX_NESTING;
 pub use describe::MAX_ECHO_CHARS;
-pub use error::{MAX_PROBLEMS, ParamError, ParamProblem};
+pub use error::{MAX_PROBLEMS, MAX_UNTAGGED_ATTEMPTS, ParamError, ParamProblem};
 pub use formats::Format;
 pub use impls::MAX_JSON_DEPTH;
 pub use path::ParamPath;

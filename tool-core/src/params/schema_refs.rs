@@ -185,7 +185,7 @@ mod tests {
         let tree = Tree::json_schema();
         assert_eq!(
             tree["properties"]["children"]["items"]["$ref"],
-            json!("#/$defs/tool_core.schema_refs.tests.Tree")
+            json!("#/$defs/tool_core.params.schema_refs.tests.Tree")
         );
         assert!(
             tree["$defs"]

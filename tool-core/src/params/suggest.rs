@@ -10,12 +10,30 @@ pub fn near_miss<'k>(
     keys: impl Iterator<Item = &'k str>,
     declared: &[&str],
 ) -> Option<&'k str> {
+    near_miss_where(wanted, keys, |key| declared.contains(&key))
+}
+
+/// The name of `names` that `sent` most likely misspells: the hint after
+/// an unknown key or an unknown enum value.
+pub fn near_miss_of_any<'d>(sent: &str, names: &[&'d str]) -> Option<&'d str> {
+    names
+        .iter()
+        .copied()
+        .find(|name| near_miss(name, std::iter::once(sent), &[]).is_some())
+}
+
+/// [`near_miss`], with the declared names given as a test.
+pub fn near_miss_where<'k>(
+    wanted: &str,
+    keys: impl Iterator<Item = &'k str>,
+    is_declared: impl Fn(&str) -> bool,
+) -> Option<&'k str> {
     let wanted_folded = fold(wanted);
     let mut best: Option<(usize, &'k str)> = None;
     for key in keys {
         // A key far longer than any field name is no misspelling of one, and
         // folding it would copy it.
-        if key.len() > 4 * wanted.len() + 8 || declared.contains(&key) {
+        if key.len() > 4 * wanted.len() + 8 || is_declared(key) {
             continue;
         }
         let distance = if fold(key) == wanted_folded {

@@ -104,7 +104,7 @@ pub trait ToolParams: ParamValue {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "this type cannot be a tool parameter",
-    note = "a tool parameter's type must implement `tool_core::ParamValue`: use String, bool, an integer or float, Option<T>, Vec<T>, BTreeMap<String, T> or HashMap<String, T>, serde_json::Value, Box<T>, or a struct or unit-only enum with #[derive(ToolParams)]",
+    note = "a tool parameter's type must implement `tool_core::ParamValue`: a string, bool, number, char or path; an Option, Vec, set, array, tuple, map, Box or Arc of one; serde_json::Value; an IP address; or a struct or enum with #[derive(ToolParams)] (see the field-type table in the docs of `tool_core`)",
     note = "for a type of your own, implement `tool_core::ParamValue` for it"
 )]
 pub trait ParamValue: Sized {

@@ -1,8 +1,11 @@
 //! Anthropic Messages: tool definitions, `tool_use` blocks and `tool_result`
-//! blocks. The full schema is kept: Anthropic takes JSON Schema as it is.
+//! blocks. The full schema is kept, but for an enum as the whole
+//! parameters, written as one object: "input_schema does not support
+//! oneOf, allOf, or anyOf at the top level" (see `merge_root`).
 
 use super::common::{check_type, convert_each, string_field};
 use super::diagnostic::{AdapterError, Converted};
+use super::merge_root::{ANTHROPIC, flatten_root};
 use super::names::NameRule;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
@@ -10,11 +13,11 @@ use serde_json::{Value, json};
 
 /// `[{"name","description","input_schema"}]`.
 pub fn anthropic_tools(definitions: &[ToolDefinition]) -> Converted {
-    convert_each(definitions, &NameRule::ANTHROPIC, |definition, _report| {
+    convert_each(definitions, &NameRule::ANTHROPIC, |definition, report| {
         json!({
             "name": definition.name,
             "description": definition.description,
-            "input_schema": definition.parameters,
+            "input_schema": flatten_root(&definition.parameters, &ANTHROPIC, report),
         })
     })
 }

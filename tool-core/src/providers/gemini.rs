@@ -5,6 +5,7 @@ use super::common::{convert_each, string_field};
 use super::content_text;
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::gemini_schema::legacy_parameters;
+use super::merge_root::{GEMINI, flatten_root};
 use super::names::NameRule;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
@@ -15,12 +16,19 @@ use serde_json::{Map, Value, json};
 pub const GENERATED_ID_PREFIX: &str = "gemini-call-";
 
 /// `{"functionDeclarations":[{"name","description","parametersJsonSchema"}]}`.
+///
+/// The schema is kept, but for an enum as the whole parameters, written as
+/// one object: "The schema must describe an object where the properties
+/// are the parameters" (<https://ai.google.dev/api/caching#FunctionDeclaration>).
+/// Deeper down, Gemini reads `oneOf` as `anyOf`, the same values for a
+/// tagged enum, and ignores what it does not know (`const`, `uniqueItems`):
+/// parse enforces those.
 pub fn gemini_tools(definitions: &[ToolDefinition]) -> Converted {
-    declarations(definitions, |definition, _report| {
+    declarations(definitions, |definition, report| {
         json!({
             "name": definition.name,
             "description": definition.description,
-            "parametersJsonSchema": definition.parameters,
+            "parametersJsonSchema": flatten_root(&definition.parameters, &GEMINI, report),
         })
     })
 }
@@ -35,7 +43,8 @@ pub fn gemini_tools_legacy(definitions: &[ToolDefinition]) -> Converted {
             "description".into(),
             Value::String(definition.description.clone()),
         );
-        if let Some(parameters) = legacy_parameters(&definition.parameters, report) {
+        let flat = flatten_root(&definition.parameters, &GEMINI, report);
+        if let Some(parameters) = legacy_parameters(&flat, report) {
             declaration.insert("parameters".into(), parameters);
         }
         Value::Object(declaration)

@@ -1,16 +1,27 @@
-//! Gemini's legacy `parameters`: a subset of OpenAPI 3.0's Schema object. It
-//! has no `additionalProperties`, `$schema`, `const`, exclusive bounds or type
-//! arrays, and says `"nullable": true` where JSON Schema says "or null".
+//! Gemini's legacy `parameters`: a subset of OpenAPI 3.0's Schema object
+//! (<https://ai.google.dev/api/caching#Schema>). It has no
+//! `additionalProperties`, `$schema`, `$ref`, `const`, `oneOf`,
+//! `prefixItems`, `uniqueItems`, `examples` (only one `example`),
+//! `deprecated`, exclusive bounds or type arrays, only the formats of
+//! [`FORMATS`], and says `"nullable": true` where JSON Schema says "or null".
 
 use super::common::{convert_branches, required_names};
 use super::diagnostic::Report;
+use super::rewrite::{one_of_message, tuple_as_array};
 use super::strict::escape;
 use serde_json::{Map, Value};
+
+/// The formats the subset has, for each type ("for STRING type: enum,
+/// date-time; NUMBER: float, double; INTEGER: int32, int64").
+const FORMATS: &[(&str, &[&str])] = &[
+    ("string", &["enum", "date-time"]),
+    ("number", &["float", "double"]),
+    ("integer", &["int32", "int64"]),
+];
 
 /// Keywords the subset accepts as they are.
 const KEPT: &[&str] = &[
     "type",
-    "format",
     "title",
     "description",
     "nullable",
@@ -81,6 +92,13 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
         }
         return converted;
     }
+    if let Some(tuple) = tuple_as_array(map) {
+        report.push(
+            &format!("{path}/prefixItems"),
+            tuple.message("Gemini's OpenAPI subset has no `prefixItems`"),
+        );
+        return convert(&Value::Object(tuple.schema), path, report);
+    }
     let mut out = Map::new();
     for (key, value) in map {
         let at = format!("{path}/{key}");
@@ -109,12 +127,50 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
                 out.insert("enum".into(), Value::Array(vec![value.clone()]));
                 report.push(&at, "changed: `const` written as a one-value `enum`");
             }
+            "format" if has_format(map.get("type"), value) => {
+                out.insert(key.to_owned(), value.clone());
+            }
+            "format" => report.push(
+                &at,
+                format!(
+                    "dropped: Gemini's OpenAPI subset has no format {value} here (only \"date-time\" and \"enum\" for a string){}",
+                    super::what_parse_keeps(key)
+                ),
+            ),
+            "examples" => match value.as_array().and_then(|examples| examples.first()) {
+                Some(first) => {
+                    out.insert("example".into(), first.clone());
+                    let count = value.as_array().map_or(0, Vec::len);
+                    let message = if count == 1 {
+                        "changed: `examples` written as `example` (OpenAPI 3.0 has one example)"
+                            .to_owned()
+                    } else {
+                        format!(
+                            "changed: `examples` written as `example`, the first of {count} (OpenAPI 3.0 has one example)"
+                        )
+                    };
+                    report.push(&at, message);
+                }
+                None => report.push(&at, "dropped: no example in `examples`"),
+            },
             "items" => {
                 out.insert("items".into(), convert(value, &at, report));
             }
-            "anyOf" => {
+            "anyOf" | "oneOf" if key == "anyOf" || !map.contains_key("anyOf") => {
+                if key == "oneOf" {
+                    report.push(&at, one_of_message("Gemini's OpenAPI subset has no `oneOf`"));
+                }
                 let branches = convert_branches(value, &at, |branch, at| convert(branch, at, report));
-                out.insert("anyOf".into(), branches);
+                if branches.as_array().is_some_and(|branches| {
+                    branches.iter().any(|branch| branch.as_object().is_some_and(Map::is_empty))
+                }) {
+                    report.push(
+                        &at,
+                        "dropped: a choice left with nothing to check (after the drops above) makes the whole choice accept any value (parse still enforces it)",
+                    );
+                } else {
+                    out.insert("anyOf".into(), branches);
+                }
             }
             "properties" | "required" => {}
             "additionalProperties" if value == &Value::Bool(false) => report.push(
@@ -171,6 +227,16 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
         );
     }
     Value::Object(out)
+}
+
+/// Whether the subset has the format `value` for a schema of type `kind`.
+fn has_format(kind: Option<&Value>, value: &Value) -> bool {
+    FORMATS.iter().any(|(named, formats)| {
+        kind.is_some_and(|kind| kind == named)
+            && value
+                .as_str()
+                .is_some_and(|format| formats.contains(&format))
+    })
 }
 
 /// The non-null branch of `{"anyOf":[T,{"type":"null"}]}` (either order).

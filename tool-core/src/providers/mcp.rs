@@ -8,6 +8,12 @@ use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
 /// `[{"name","description","inputSchema"}]`, the full schema kept.
+///
+/// An enum as the whole parameters stays a choice: MCP wants `"type":
+/// "object"` at the root, and "any JSON Schema 2020-12 keyword may appear
+/// alongside type — including composition keywords (oneOf, anyOf...)"
+/// (<https://modelcontextprotocol.io/specification/2026-07-28/server/tools>),
+/// which is how the derive writes it.
 pub fn mcp_tools(definitions: &[ToolDefinition]) -> Converted {
     convert_each(definitions, &NameRule::MCP, |definition, report| {
         if definition.parameters.get("type").and_then(Value::as_str) != Some("object") {

@@ -38,8 +38,11 @@ mod diagnostic;
 mod gemini;
 mod gemini_schema;
 mod mcp;
+mod merge_root;
 mod names;
+mod one_of;
 mod openai;
+mod rewrite;
 mod strict;
 
 pub use anthropic::{anthropic_tool_result, anthropic_tool_use, anthropic_tools};
@@ -181,8 +184,11 @@ fn what_parse_keeps(keyword: &str) -> &'static str {
     match keyword {
         "default" => " (parse still fills the default in)",
         "minLength" | "maxLength" | "minItems" | "maxItems" | "minimum" | "maximum"
-        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "pattern" | "uniqueItems"
-        | "minProperties" | "maxProperties" => " (parse still enforces it)",
+        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "pattern" | "format"
+        | "uniqueItems" | "prefixItems" | "const" | "enum" | "minProperties" | "maxProperties" => {
+            " (parse still enforces it)"
+        }
+        "examples" | "deprecated" => " (only a hint to the model, which parse does not need)",
         _ => "",
     }
 }

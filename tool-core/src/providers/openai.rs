@@ -4,21 +4,30 @@
 use super::common::{check_type, convert_each, string_field};
 use super::content_text;
 use super::diagnostic::{AdapterError, Converted, Report};
+use super::merge_root::{OPENAI, flatten_root, is_one_key_choice};
 use super::names::NameRule;
+use super::one_of::one_of_as_any_of;
 use super::strict::strict_schema;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
 use serde_json::{Value, json};
 
+/// Why `oneOf` is rewritten for OpenAI, strict or not.
+const NO_ONE_OF: &str = "OpenAI refuses `oneOf` (\"'oneOf' is not permitted\")";
+
 /// Chat Completions: `[{"type":"function","function":{"name","description","parameters"}}]`.
+///
+/// The schema is kept, but for what OpenAI refuses: an enum as the whole
+/// parameters is written as one object (the root must be an object), and
+/// `oneOf` as `anyOf`.
 pub fn openai_tools(definitions: &[ToolDefinition]) -> Converted {
-    convert_each(definitions, &NameRule::OPENAI, |definition, _report| {
+    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
         json!({
             "type": "function",
             "function": {
                 "name": definition.name,
                 "description": definition.description,
-                "parameters": definition.parameters,
+                "parameters": non_strict(&definition.parameters, report),
             },
         })
     })
@@ -26,7 +35,7 @@ pub fn openai_tools(definitions: &[ToolDefinition]) -> Converted {
 
 /// Chat Completions with `"strict": true`. A tool whose schema cannot be
 /// strict (a map, a value of any type) is sent with `"strict": false` and
-/// its schema as it is, and the reason is reported.
+/// its schema as [`openai_tools`] writes it, and the reason is reported.
 pub fn openai_tools_strict(definitions: &[ToolDefinition]) -> Converted {
     convert_each(definitions, &NameRule::OPENAI, |definition, report| {
         let (parameters, strict) = strict_or_not(definition, report);
@@ -48,7 +57,7 @@ pub fn openai_responses_tools(definitions: &[ToolDefinition], strict: bool) -> C
         let (parameters, strict) = if strict {
             strict_or_not(definition, report)
         } else {
-            (definition.parameters.clone(), false)
+            (non_strict(&definition.parameters, report), false)
         };
         json!({
             "type": "function",
@@ -60,17 +69,35 @@ pub fn openai_responses_tools(definitions: &[ToolDefinition], strict: bool) -> C
     })
 }
 
+/// The schema as OpenAI takes it without strict mode.
+fn non_strict(schema: &Value, report: &mut Report<'_>) -> Value {
+    let flat = flatten_root(schema, &OPENAI, report);
+    one_of_as_any_of(&flat, NO_ONE_OF, report)
+}
+
 fn strict_or_not(definition: &ToolDefinition, report: &mut Report<'_>) -> (Value, bool) {
-    match strict_schema(&definition.parameters, report) {
-        Some(strict) => (strict, true),
-        None => {
-            report.push(
-                "",
-                "sent with \"strict\": false and its schema unchanged: the schema cannot be strict (see the other diagnostics)",
-            );
-            (definition.parameters.clone(), false)
-        }
+    let flat = flatten_root(&definition.parameters, &OPENAI, report);
+    if is_one_key_choice(&definition.parameters) {
+        report.push(
+            "/oneOf",
+            "an externally tagged enum cannot be strict: strict mode would require every variant's key (null when unused), and parse takes exactly one key",
+        );
+    } else if let Some(strict) = strict_schema(&flat, report) {
+        return (strict, true);
     }
+    let parameters = one_of_as_any_of(&flat, NO_ONE_OF, report);
+    let how = if parameters == definition.parameters {
+        "its schema unchanged"
+    } else {
+        "its schema as non-strict OpenAI takes it"
+    };
+    report.push(
+        "",
+        format!(
+            "sent with \"strict\": false and {how}: the schema cannot be strict (see the other diagnostics)"
+        ),
+    );
+    (parameters, false)
 }
 
 /// One entry of a Chat Completions message's `tool_calls`:

@@ -1,9 +1,9 @@
 //! A `Tool` with its types erased, so a registry can hold tools of any
 //! parameter and details types side by side.
 
-use crate::tool::ToolContext;
 use crate::params::ParamError;
 use crate::params::{ParamValue, ToolParams};
+use crate::tool::ToolContext;
 use crate::tool::{Tool, ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;

@@ -1,120 +1,158 @@
 //! The checked model of a `#[derive(ToolParams)]` input. Each node keeps its
 //! syn node, so late checks can still point at the user's tokens.
 
-use super::attr::{self, ContainerAttrs, FieldAttrs, Place};
+use super::attr::{self, ContainerAttrs, FieldAttrs, Place, Repr};
+use super::case::RenameRule;
 use super::ctxt::Ctxt;
 use super::doc;
-use syn::{Data, DeriveInput, Fields, Ident, Type};
+use syn::{Data as SynData, DeriveInput, Fields, Ident, Member, Type};
 
-pub enum Input<'a> {
-    Struct(Struct<'a>),
-    Enum(Enum<'a>),
-}
-
-pub struct Struct<'a> {
+pub struct Container<'a> {
     pub original: &'a DeriveInput,
     pub attrs: ContainerAttrs,
     pub description: Option<String>,
-    pub fields: Vec<Field<'a>>,
+    pub data: Data<'a>,
+}
+
+pub enum Data<'a> {
+    Struct(Vec<Field<'a>>),
+    Enum(Vec<Variant<'a>>),
 }
 
 pub struct Field<'a> {
-    pub member: &'a Ident,
+    /// `self.<member>`: a name, or a position in a tuple variant.
+    pub member: Member,
     pub ty: &'a Type,
     pub json_name: String,
     pub description: Option<String>,
     pub attrs: FieldAttrs,
 }
 
-pub struct Enum<'a> {
-    pub original: &'a DeriveInput,
-    pub description: Option<String>,
-    pub variants: Vec<Variant<'a>>,
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Unit,
+    /// One unnamed field: the data is that field's value.
+    Newtype,
+    /// Several unnamed fields: an array, one item per field.
+    Tuple,
+    /// Named fields: an object.
+    Struct,
 }
 
 pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub json_name: String,
+    pub description: Option<String>,
+    pub style: Style,
+    pub fields: Vec<Field<'a>>,
 }
 
-impl<'a> Input<'a> {
+impl<'a> Container<'a> {
     /// The model, or `None` when the input's shape cannot be a tool
     /// parameter at all (the reason is in `cx`).
     pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
-        match &input.data {
-            Data::Struct(data) => Struct::from_syn(cx, input, &data.fields).map(Input::Struct),
-            Data::Enum(data) => Enum::from_syn(cx, input, data).map(Input::Enum),
-            Data::Union(data) => {
+        let (attrs, data) = match &input.data {
+            SynData::Struct(data) => {
+                let attrs = attr::container(cx, &input.attrs, Place::Struct);
+                let fields = struct_fields(cx, &data.fields, attrs.rename_all)?;
+                (attrs, Data::Struct(fields))
+            }
+            SynData::Enum(data) => {
+                let attrs = attr::container(cx, &input.attrs, Place::Enum);
+                let variants = data
+                    .variants
+                    .iter()
+                    .map(|variant| Variant::from_syn(cx, variant, &attrs))
+                    .collect();
+                if data.variants.is_empty() {
+                    cx.syn_error(syn::Error::new(
+                        input.ident.span(),
+                        "an enum without variants cannot be a tool parameter: no value could be given",
+                    ));
+                    return None;
+                }
+                (attrs, Data::Enum(variants))
+            }
+            SynData::Union(data) => {
                 cx.error_spanned_by(
                     data.union_token,
-                    "unions cannot be tool parameters: use a struct with named fields, or a unit-only enum",
-                );
-                None
-            }
-        }
-    }
-}
-
-impl<'a> Struct<'a> {
-    fn from_syn(cx: &Ctxt, input: &'a DeriveInput, fields: &'a Fields) -> Option<Self> {
-        let attrs = attr::container(cx, &input.attrs, Place::Struct);
-        let fields = match fields {
-            Fields::Named(named) => named
-                .named
-                .iter()
-                .map(|field| Field::from_syn(cx, field, &attrs))
-                .collect(),
-            Fields::Unit => Vec::new(),
-            Fields::Unnamed(unnamed) => {
-                cx.error_spanned_by(
-                    unnamed,
-                    "tuple structs cannot be tool parameters: a tool's arguments are a JSON object, so each field needs a name (`struct Params { value: String }`)",
+                    "unions cannot be tool parameters: use a struct with named fields, or an enum",
                 );
                 return None;
             }
         };
-        let model = Struct {
+        let container = Container {
             original: input,
             description: attrs
                 .description
                 .clone()
                 .or_else(|| doc::description(&input.attrs)),
             attrs,
-            fields,
+            data,
         };
-        model.check_unique_names(cx);
-        Some(model)
+        super::check::container(cx, &container);
+        Some(container)
     }
 
-    fn check_unique_names(&self, cx: &Ctxt) {
-        for (index, field) in self.fields.iter().enumerate() {
-            if let Some(first) = self.fields[..index]
+    /// The enum's variants, when it is one.
+    pub fn variants(&self) -> &[Variant<'a>] {
+        match &self.data {
+            Data::Enum(variants) => variants,
+            Data::Struct(_) => &[],
+        }
+    }
+
+    /// An externally tagged enum of unit variants only: the string enum
+    /// `{"type":"string","enum":[..]}`.
+    pub fn is_string_enum(&self) -> bool {
+        matches!(self.attrs.repr, Repr::External)
+            && matches!(&self.data, Data::Enum(variants) if variants.iter().all(|v| v.style == Style::Unit))
+    }
+}
+
+fn struct_fields<'a>(
+    cx: &Ctxt,
+    fields: &'a Fields,
+    rename_all: Option<RenameRule>,
+) -> Option<Vec<Field<'a>>> {
+    match fields {
+        Fields::Named(named) => Some(
+            named
+                .named
                 .iter()
-                .find(|earlier| earlier.json_name == field.json_name)
-            {
-                cx.error_spanned_by(
-                    field.member,
-                    format!(
-                        "fields `{}` and `{}` both have the JSON name \"{}\"; give one a different `#[param(rename = \"...\")]`",
-                        first.member, field.member, field.json_name
-                    ),
-                );
-            }
+                .enumerate()
+                .map(|(index, field)| Field::from_syn(cx, field, index, rename_all))
+                .collect(),
+        ),
+        Fields::Unit => Some(Vec::new()),
+        Fields::Unnamed(unnamed) => {
+            cx.error_spanned_by(
+                unnamed,
+                "tuple structs cannot be tool parameters: a tool's arguments are a JSON object, so each field needs a name (`struct Params { value: String }`)",
+            );
+            None
         }
     }
 }
 
 impl<'a> Field<'a> {
-    fn from_syn(cx: &Ctxt, field: &'a syn::Field, container: &ContainerAttrs) -> Self {
-        let member = field.ident.as_ref().expect("named fields have identifiers");
-        let attrs = attr::field(cx, &field.attrs);
-        let rust_name = unraw(member);
-        let json_name = match (&attrs.rename, container.rename_all) {
+    fn from_syn(
+        cx: &Ctxt,
+        field: &'a syn::Field,
+        index: usize,
+        rename_all: Option<RenameRule>,
+    ) -> Self {
+        let mut attrs = attr::field(cx, &field.attrs);
+        attrs.deprecated |= field.attrs.iter().any(|a| a.path().is_ident("deprecated"));
+        let (member, rust_name) = match &field.ident {
+            Some(ident) => (Member::Named(ident.clone()), unraw(ident)),
+            None => (Member::Unnamed(index.into()), index.to_string()),
+        };
+        let json_name = match (&attrs.rename, rename_all) {
             (Some(rename), _) => rename.clone(),
             (None, Some(rule)) => rule.apply_to_field(&rust_name),
             (None, None) => rust_name,
         };
-        check_bounds(cx, &attrs);
         Field {
             member,
             ty: &field.ty,
@@ -126,80 +164,76 @@ impl<'a> Field<'a> {
             attrs,
         }
     }
+
+    /// A field of a tuple or newtype variant: a position, without attributes.
+    fn unnamed(cx: &Ctxt, field: &'a syn::Field, index: usize) -> Self {
+        if let Some(attr) = field.attrs.iter().find(|a| a.path().is_ident("param")) {
+            cx.error_spanned_by(
+                attr,
+                "#[param] does not apply to an unnamed field: give the variant named fields (`Variant { name: Type }`) to describe or constrain them",
+            );
+        }
+        Field {
+            member: Member::Unnamed(index.into()),
+            ty: &field.ty,
+            json_name: index.to_string(),
+            description: None,
+            attrs: FieldAttrs::default(),
+        }
+    }
+
+    /// Shown to the model and read from the arguments under its own name
+    /// (neither skipped nor flattened).
+    pub fn is_named_in_json(&self) -> bool {
+        self.attrs.skip.is_none() && self.attrs.flatten.is_none()
+    }
 }
 
-fn check_bounds(cx: &Ctxt, attrs: &FieldAttrs) {
-    if let (Some((_, min)), Some((max_tokens, max))) = (&attrs.min, &attrs.max)
-        && min.as_f64() > max.as_f64()
-    {
-        cx.error_spanned_by(
-            max_tokens,
-            "`max` is below `min`: no value could satisfy both",
-        );
-    }
-    if let (Some((_, min)), Some((max_tokens, max))) = (&attrs.min_length, &attrs.max_length)
-        && min > max
-    {
-        cx.error_spanned_by(
-            max_tokens,
-            "`max_length` is below `min_length`: no value could satisfy both",
-        );
-    }
-}
-
-impl<'a> Enum<'a> {
-    fn from_syn(cx: &Ctxt, input: &'a DeriveInput, data: &'a syn::DataEnum) -> Option<Self> {
-        let attrs = attr::container(cx, &input.attrs, Place::Enum);
-        let mut variants = Vec::new();
-        let mut shape_ok = true;
-        for variant in &data.variants {
-            let variant_attrs = attr::variant(cx, &variant.attrs);
-            if !matches!(variant.fields, Fields::Unit) {
-                cx.error_spanned_by(
-                    &variant.fields,
-                    format!(
-                        "variant `{}` carries data, but a tool parameter enum is a JSON string: use unit variants only",
-                        variant.ident
-                    ),
-                );
-                shape_ok = false;
-                continue;
+impl<'a> Variant<'a> {
+    fn from_syn(cx: &Ctxt, variant: &'a syn::Variant, container: &ContainerAttrs) -> Self {
+        let attrs = attr::variant(cx, &variant.attrs);
+        let rust_name = unraw(&variant.ident);
+        let json_name = match (attrs.rename, container.rename_all) {
+            (Some(rename), _) => rename,
+            (None, Some(rule)) => rule.apply_to_variant(&rust_name),
+            (None, None) => rust_name,
+        };
+        let fields_rule = attrs.rename_all.or(container.rename_all_fields);
+        let (style, fields) = match &variant.fields {
+            Fields::Unit => (Style::Unit, Vec::new()),
+            Fields::Named(named) => (
+                Style::Struct,
+                named
+                    .named
+                    .iter()
+                    .enumerate()
+                    .map(|(index, field)| Field::from_syn(cx, field, index, fields_rule))
+                    .collect(),
+            ),
+            Fields::Unnamed(unnamed) => {
+                let style = if unnamed.unnamed.len() == 1 {
+                    Style::Newtype
+                } else {
+                    Style::Tuple
+                };
+                let fields = unnamed
+                    .unnamed
+                    .iter()
+                    .enumerate()
+                    .map(|(index, field)| Field::unnamed(cx, field, index))
+                    .collect();
+                (style, fields)
             }
-            let rust_name = unraw(&variant.ident);
-            let json_name = match (variant_attrs.rename, attrs.rename_all) {
-                (Some(rename), _) => rename,
-                (None, Some(rule)) => rule.apply_to_variant(&rust_name),
-                (None, None) => rust_name,
-            };
-            if let Some(first) = variants
-                .iter()
-                .find(|earlier: &&Variant| earlier.json_name == json_name)
-            {
-                cx.error_spanned_by(
-                    &variant.ident,
-                    format!(
-                        "variants `{}` and `{}` both have the JSON name \"{json_name}\"",
-                        first.ident, variant.ident
-                    ),
-                );
-            }
-            variants.push(Variant {
-                ident: &variant.ident,
-                json_name,
-            });
+        };
+        Variant {
+            ident: &variant.ident,
+            json_name,
+            description: attrs
+                .description
+                .or_else(|| doc::description(&variant.attrs)),
+            style,
+            fields,
         }
-        if data.variants.is_empty() {
-            cx.syn_error(syn::Error::new(
-                input.ident.span(),
-                "an enum without variants cannot be a tool parameter: no value could be given",
-            ));
-            shape_ok = false;
-        }
-        shape_ok.then(|| Enum {
-            original: input,
-            description: attrs.description.or_else(|| doc::description(&input.attrs)),
-            variants,
-        })
     }
 }
 

@@ -173,3 +173,28 @@ impl<T: ParamValue, S: BuildHasher + Default> ParamValue for HashMap<String, T, 
         entries_json(self.iter())
     }
 }
+
+/// Shared ownership changes nothing about the value: `Arc<T>` is `T`.
+impl<T: ParamValue> ParamValue for std::sync::Arc<T> {
+    const OPTIONAL: bool = T::OPTIONAL;
+
+    fn schema() -> Value {
+        T::schema()
+    }
+
+    fn field_schema() -> Value {
+        T::field_schema()
+    }
+
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+        T::parse_value(value, path, errors).map(std::sync::Arc::new)
+    }
+
+    fn when_missing() -> Option<Self> {
+        T::when_missing().map(std::sync::Arc::new)
+    }
+
+    fn to_json(&self) -> Value {
+        T::to_json(self)
+    }
+}

@@ -1,9 +1,0 @@
-use tool_core::ToolParams;
-
-#[derive(ToolParams)]
-enum Shape {
-    Empty,
-    Circle(f64),
-}
-
-fn main() {}

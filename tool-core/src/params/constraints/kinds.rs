@@ -1,0 +1,157 @@
+//! Which field types take which attribute. The derive names these traits at
+//! the attribute's span, so a misuse (`min` on a `String`) is a compile
+//! error there that says why; the traits' constants tell the checks what
+//! they are looking at.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A field type `min`/`max` and an integer `one_of` apply to: numbers, and
+/// options of numbers.
+#[diagnostic::on_unimplemented(
+    message = "`min`/`max` and a list of numbers apply only to numbers, not to `{Self}`",
+    label = "not a number",
+    note = "use `min_length`/`max_length` to bound strings and arrays"
+)]
+pub trait Numeric {
+    /// Whether the number is an integer, which error messages say.
+    const INTEGER: bool;
+}
+
+/// A field type a `one_of` list of floats applies to: `f32`, `f64`, and
+/// options of them. (A float in the list of an integer field could never
+/// be sent.)
+#[diagnostic::on_unimplemented(
+    message = "`one_of` lists a number with a fraction, but `{Self}` is not a float",
+    label = "not an `f32` or `f64`",
+    note = "an integer field can only be one of whole numbers"
+)]
+pub trait FloatLike {}
+
+/// What a length counts: characters of a string or items of an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthOf {
+    /// Unicode scalar values, as JSON Schema's `minLength` counts them.
+    Characters,
+    /// Array items.
+    Items,
+}
+
+/// A field type `min_length`/`max_length` apply to: strings, arrays, sets,
+/// and options of them.
+#[diagnostic::on_unimplemented(
+    message = "`min_length`/`max_length` apply only to strings and arrays, not to `{Self}`",
+    label = "not a string or an array",
+    note = "use `min`/`max` to bound numbers"
+)]
+pub trait HasLength {
+    /// What the length counts.
+    const LENGTH_OF: LengthOf;
+}
+
+/// A field type `pattern`, `format` and a string `one_of` apply to: strings,
+/// paths, and options of them.
+#[diagnostic::on_unimplemented(
+    message = "`pattern`, `format` and a list of strings apply only to strings, not to `{Self}`",
+    label = "not a string",
+    note = "to constrain the items of a list, write `#[param(items(...))]`"
+)]
+pub trait StringLike {}
+
+/// A field type `items(...)` applies to: lists, sets, arrays, and options of
+/// them. `Item` is the type each item's attributes are checked against.
+#[diagnostic::on_unimplemented(
+    message = "`items(...)` applies only to lists, sets and arrays, not to `{Self}`",
+    label = "not a list",
+    note = "write the attribute without `items(...)` to constrain the value itself"
+)]
+pub trait HasItems {
+    /// The type of one item.
+    type Item;
+}
+
+macro_rules! numeric {
+    ($integer:expr => $($number:ty),*) => {$(
+        impl Numeric for $number {
+            const INTEGER: bool = $integer;
+        }
+    )*};
+}
+numeric!(true => i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+numeric!(true =>
+    std::num::NonZeroU8,
+    std::num::NonZeroU16,
+    std::num::NonZeroU32,
+    std::num::NonZeroU64,
+    std::num::NonZeroUsize
+);
+numeric!(false => f32, f64);
+
+impl FloatLike for f32 {}
+impl FloatLike for f64 {}
+
+impl HasLength for String {
+    const LENGTH_OF: LengthOf = LengthOf::Characters;
+}
+impl HasLength for PathBuf {
+    const LENGTH_OF: LengthOf = LengthOf::Characters;
+}
+impl<T> HasLength for Vec<T> {
+    const LENGTH_OF: LengthOf = LengthOf::Items;
+}
+impl<T, S> HasLength for HashSet<T, S> {
+    const LENGTH_OF: LengthOf = LengthOf::Items;
+}
+impl<T> HasLength for BTreeSet<T> {
+    const LENGTH_OF: LengthOf = LengthOf::Items;
+}
+
+impl StringLike for String {}
+impl StringLike for PathBuf {}
+
+impl<T> HasItems for Vec<T> {
+    type Item = T;
+}
+impl<T, S> HasItems for HashSet<T, S> {
+    type Item = T;
+}
+impl<T> HasItems for BTreeSet<T> {
+    type Item = T;
+}
+impl<T, const N: usize> HasItems for [T; N] {
+    type Item = T;
+}
+
+/// `Option`, `Box` and `Arc` are what they wrap, for every attribute.
+macro_rules! through_wrappers {
+    ($($wrapper:ident),*) => {$(
+        impl<T: Numeric> Numeric for $wrapper<T> {
+            const INTEGER: bool = T::INTEGER;
+        }
+        impl<T: FloatLike> FloatLike for $wrapper<T> {}
+        impl<T: HasLength> HasLength for $wrapper<T> {
+            const LENGTH_OF: LengthOf = T::LENGTH_OF;
+        }
+        impl<T: StringLike> StringLike for $wrapper<T> {}
+        impl<T: HasItems> HasItems for $wrapper<T> {
+            type Item = T::Item;
+        }
+    )*};
+}
+through_wrappers!(Option, Box, Arc);
+
+// Named by generated code at an attribute's span: a field type that does
+// not take the attribute is a compile error there.
+
+/// Asserts that `pattern`, `format` or a list of strings may apply to `T`.
+pub fn assert_string_like<T: StringLike + ?Sized>() {}
+
+/// Asserts that a list of numbers may apply to `T`.
+pub fn assert_numeric<T: Numeric + ?Sized>() {}
+
+/// Asserts that a list with fractional numbers may apply to `T`.
+pub fn assert_float_like<T: FloatLike + ?Sized>() {}
+
+/// Asserts that `items(...)` may apply to `T`.
+pub fn assert_has_items<T: HasItems + ?Sized>() {}

@@ -1,0 +1,33 @@
+//! Keywords that say something about a field to the model without changing
+//! what parse accepts: its description, default, examples, deprecation.
+
+use serde_json::Value;
+
+/// Puts `"description"` first in a field's schema.
+pub fn describe(schema: &mut Value, description: &str) {
+    if let Some(schema) = schema.as_object_mut() {
+        schema.shift_insert(0, "description".into(), description.into());
+    }
+}
+
+/// Records a field's default value in its schema.
+pub fn set_default(schema: &mut Value, default: Value) {
+    if let Some(schema) = schema.as_object_mut() {
+        schema.insert("default".into(), default);
+    }
+}
+
+/// Records example values (`#[param(example = ..)]`) as `"examples"`.
+pub fn set_examples(schema: &mut Value, examples: Vec<Value>) {
+    if let Some(schema) = schema.as_object_mut() {
+        schema.insert("examples".into(), Value::Array(examples));
+    }
+}
+
+/// Marks a field `"deprecated": true` (`#[param(deprecated)]` or Rust's
+/// `#[deprecated]`): the model is told to avoid it; parse still reads it.
+pub fn set_deprecated(schema: &mut Value) {
+    if let Some(schema) = schema.as_object_mut() {
+        schema.insert("deprecated".into(), Value::Bool(true));
+    }
+}

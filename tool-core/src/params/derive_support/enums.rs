@@ -1,0 +1,352 @@
+//! Enums in serde's four representations: the schema of each alternative,
+//! reading which variant a value names, and the errors a model can act on
+//! when it names none (`action: expected one of "click", "type", got
+//! "clik": did you mean "click"?`).
+
+use super::objects::{FieldNames, missing, too_deep};
+use crate::params::describe::{Excerpt, json_type};
+use crate::params::suggest::near_miss_of_any;
+use crate::params::{ParamError, ParamPath};
+use serde_json::{Map, Value};
+
+/// The schema of a unit-only enum: `{"type":"string","enum":[..]}`.
+pub fn enum_schema(description: Option<&str>, names: &[&str]) -> Value {
+    let mut schema = described(description);
+    schema.insert("type".into(), "string".into());
+    schema.insert(
+        "enum".into(),
+        names.iter().map(|name| Value::from(*name)).collect(),
+    );
+    Value::Object(schema)
+}
+
+/// `{"type":"string","const":name}`: a tag's schema, or an externally
+/// tagged unit variant among data-carrying ones.
+pub fn const_string(name: &str, description: Option<&str>) -> Value {
+    let mut schema = described(description);
+    schema.insert("type".into(), "string".into());
+    schema.insert("const".into(), name.into());
+    Value::Object(schema)
+}
+
+/// `{"oneOf":[..]}`: exactly one alternative matches (a tagged enum, whose
+/// tags tell the alternatives apart).
+pub fn one_of(description: Option<&str>, branches: Vec<Value>) -> Value {
+    let mut schema = described(description);
+    schema.insert("oneOf".into(), Value::Array(branches));
+    Value::Object(schema)
+}
+
+/// `{"anyOf":[..]}`: an untagged enum, whose alternatives may overlap (parse
+/// takes the first that fits).
+pub fn any_of(description: Option<&str>, branches: Vec<Value>) -> Value {
+    let mut schema = described(description);
+    schema.insert("anyOf".into(), Value::Array(branches));
+    Value::Object(schema)
+}
+
+/// `{"type":"null"}`: an untagged unit variant.
+pub fn null_schema() -> Value {
+    let mut schema = Map::new();
+    schema.insert("type".into(), "null".into());
+    Value::Object(schema)
+}
+
+/// An externally tagged variant with data: an object whose one key is the
+/// variant's name: `{"type":"object","properties":{name: content},
+/// "required":[name],"maxProperties":1}`.
+pub fn external_branch(name: &str, description: Option<&str>, content: Value) -> Value {
+    let mut schema = described(description);
+    schema.insert("type".into(), "object".into());
+    let mut properties = Map::new();
+    properties.insert(name.to_owned(), content);
+    schema.insert("properties".into(), Value::Object(properties));
+    schema.insert("required".into(), Value::Array(vec![name.into()]));
+    schema.insert("maxProperties".into(), 1.into());
+    Value::Object(schema)
+}
+
+/// An enum as a tool's whole arguments: every alternative is an object, so
+/// the root says so too (`"type":"object"` beside the `oneOf`), which MCP
+/// requires of an `inputSchema`.
+pub fn root_enum_schema(schema: Value) -> Value {
+    match schema {
+        Value::Object(mut map) => {
+            let at = usize::from(map.contains_key("description"));
+            map.shift_insert(at, "type".into(), "object".into());
+            Value::Object(map)
+        }
+        other => other,
+    }
+}
+
+fn described(description: Option<&str>) -> Map<String, Value> {
+    let mut schema = Map::new();
+    if let Some(description) = description {
+        schema.insert("description".into(), description.into());
+    }
+    schema
+}
+
+/// Whether a variant carries data, which decides its external form: a
+/// string for a unit variant, `{"name": data}` otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VariantKind {
+    /// No data: `"name"`.
+    Unit,
+    /// Data: `{"name": ...}`.
+    Data,
+}
+
+/// The variant an internally or adjacently tagged object names in its
+/// `tag` key: its index in `names`, or a reported problem at the tag.
+pub fn read_tag(
+    object: &Map<String, Value>,
+    tag: &str,
+    names: &[&str],
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<usize> {
+    let Some(value) = object.get(tag) else {
+        return missing(None, object, tag, &FieldNames::EMPTY, path, errors);
+    };
+    let found = value
+        .as_str()
+        .and_then(|name| names.iter().position(|known| *known == name));
+    if found.is_none() {
+        expected_one_of(value, names, &path.field(tag), errors);
+    }
+    found
+}
+
+/// The variant an externally tagged value names: `"name"` for a unit
+/// variant, `{"name": content}` for one with data. Gives the variant's
+/// index in `names` and, for data, the content.
+pub fn read_external<'v>(
+    value: &'v Value,
+    names: &[&str],
+    kinds: &[VariantKind],
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<(usize, Option<&'v Value>)> {
+    if too_deep(path, errors) {
+        return None;
+    }
+    let position = |name: &str| names.iter().position(|known| *known == name);
+    match value {
+        Value::String(name) => match position(name) {
+            Some(index) if kinds[index] == VariantKind::Unit => Some((index, None)),
+            Some(_) => {
+                errors.push(
+                    path,
+                    format_args!(
+                        "expected an object {{\"{name}\": ...}} (the variant carries data), got {}",
+                        Excerpt(value)
+                    ),
+                );
+                None
+            }
+            None => {
+                expected_one_of(value, names, path, errors);
+                None
+            }
+        },
+        Value::Object(object) if object.len() == 1 => {
+            let (name, content) = object.iter().next()?;
+            match position(name) {
+                Some(index) if kinds[index] == VariantKind::Data => Some((index, Some(content))),
+                Some(_) => {
+                    errors.push(
+                        path,
+                        format_args!("expected the string \"{name}\" (the variant carries no data), got an object"),
+                    );
+                    None
+                }
+                None => {
+                    errors.push(
+                        path,
+                        format_args!(
+                            "expected the only key to be one of {}, got {}{}",
+                            quoted(names),
+                            Excerpt(&Value::from(name.as_str())),
+                            hint(name, names)
+                        ),
+                    );
+                    None
+                }
+            }
+        }
+        Value::Object(object) => {
+            errors.push(
+                path,
+                format_args!(
+                    "expected an object with exactly one key, the variant's name (one of {}), got {} keys",
+                    quoted(names),
+                    object.len()
+                ),
+            );
+            None
+        }
+        other => {
+            let what = if kinds.contains(&VariantKind::Unit) {
+                "string or object"
+            } else {
+                "object"
+            };
+            errors.expected(path, what, other);
+            None
+        }
+    }
+}
+
+/// Reports a value that is none of `names`, with the name it most likely
+/// misspells.
+#[cold]
+pub fn expected_one_of(
+    value: &Value,
+    names: &[&str],
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) {
+    let expected = quoted(names);
+    match value {
+        Value::String(sent) => errors.push(
+            path,
+            format_args!(
+                "expected one of {expected}, got {}{}",
+                Excerpt(value),
+                hint(sent, names)
+            ),
+        ),
+        other => errors.push(
+            path,
+            format_args!("expected one of {expected}, got {}", json_type(other)),
+        ),
+    }
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|name| Excerpt(&Value::from(*name)).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn hint(sent: &str, names: &[&str]) -> String {
+    near_miss_of_any(sent, names)
+        .map(|meant| format!(": did you mean \"{meant}\"?"))
+        .unwrap_or_default()
+}
+
+/// `{name: content}`: an externally tagged variant with data, as JSON.
+pub fn external_json(name: &str, content: Value) -> Value {
+    let mut object = Map::new();
+    object.insert(name.to_owned(), content);
+    Value::Object(object)
+}
+
+/// `{tag: name, content_key: content}`: an adjacently tagged variant as
+/// JSON (without `content_key` for a unit variant).
+pub fn adjacent_json(tag: &str, name: &str, content: Option<(&str, Value)>) -> Value {
+    let mut object = Map::new();
+    object.insert(tag.to_owned(), name.into());
+    if let Some((key, content)) = content {
+        object.insert(key.to_owned(), content);
+    }
+    Value::Object(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn problems(run: impl FnOnce(&ParamPath<'_>, &mut ParamError)) -> String {
+        let mut errors = ParamError::new();
+        run(&ParamPath::root(), &mut errors);
+        errors.to_string()
+    }
+
+    #[test]
+    fn a_tag_missing_unknown_or_misspelled_is_reported_at_the_tag() {
+        let names = ["click", "type"];
+        let object = |value: Value| value.as_object().unwrap().clone();
+        assert_eq!(
+            problems(|path, errors| {
+                read_tag(&object(json!({"x": 1})), "action", &names, path, errors);
+            }),
+            "action: missing required field"
+        );
+        assert_eq!(
+            problems(|path, errors| {
+                read_tag(
+                    &object(json!({"action": "clik"})),
+                    "action",
+                    &names,
+                    path,
+                    errors,
+                );
+            }),
+            "action: expected one of \"click\", \"type\", got \"clik\": did you mean \"click\"?"
+        );
+        assert_eq!(
+            problems(|path, errors| {
+                read_tag(
+                    &object(json!({"action": 3})),
+                    "action",
+                    &names,
+                    path,
+                    errors,
+                );
+            }),
+            "action: expected one of \"click\", \"type\", got number"
+        );
+        let found = read_tag(
+            &object(json!({"action": "type"})),
+            "action",
+            &names,
+            &ParamPath::root(),
+            &mut ParamError::new(),
+        );
+        assert_eq!(found, Some(1));
+    }
+
+    #[test]
+    fn external_values_name_their_variant_by_string_or_single_key() {
+        use VariantKind::{Data, Unit};
+        let names = ["stop", "go"];
+        let kinds = [Unit, Data];
+        let read = |value: Value| {
+            let mut errors = ParamError::new();
+            let found = read_external(&value, &names, &kinds, &ParamPath::root(), &mut errors)
+                .map(|(index, content)| (index, content.cloned()));
+            (found, errors.to_string())
+        };
+        assert_eq!(read(json!("stop")), (Some((0, None)), String::new()));
+        assert_eq!(
+            read(json!({"go": 3})),
+            (Some((1, Some(json!(3)))), String::new())
+        );
+        assert_eq!(
+            read(json!("go")).1,
+            "arguments: expected an object {\"go\": ...} (the variant carries data), got \"go\""
+        );
+        assert_eq!(
+            read(json!({"stop": null})).1,
+            "arguments: expected the string \"stop\" (the variant carries no data), got an object"
+        );
+        assert_eq!(
+            read(json!({"og": 1})).1,
+            "arguments: expected the only key to be one of \"stop\", \"go\", got \"og\""
+        );
+        assert_eq!(
+            read(json!({"go": 1, "stop": 2})).1,
+            "arguments: expected an object with exactly one key, the variant's name (one of \"stop\", \"go\"), got 2 keys"
+        );
+        assert_eq!(
+            read(json!(1)).1,
+            "arguments: expected string or object, got number"
+        );
+    }
+}

@@ -1,0 +1,21 @@
+//! The runtime half of `#[derive(ToolParams)]`. Generated code stays small
+//! (it is compiled in every user crate) by calling these functions for
+//! everything that does not depend on the user's types.
+
+mod annotations;
+mod enums;
+mod objects;
+mod sequences;
+mod untagged;
+
+pub use annotations::{describe, set_default, set_deprecated, set_examples};
+pub use enums::{
+    VariantKind, adjacent_json, any_of, const_string, enum_schema, expected_one_of,
+    external_branch, external_json, null_schema, one_of, read_external, read_tag, root_enum_schema,
+};
+pub use objects::{
+    FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, deny_unknown_fields,
+    expect_object, missing,
+};
+pub use sequences::{expect_tuple, tuple_schema};
+pub use untagged::Untagged;

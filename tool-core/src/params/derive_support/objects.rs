@@ -1,0 +1,358 @@
+//! Structs: the arguments object, its fields, and the fields a struct
+//! lends to another (`#[param(flatten)]`, and the newtype variants of an
+//! internally tagged enum, whose fields sit beside the tag).
+
+#[cfg(doc)]
+use crate::ParamValue as _;
+use crate::params::describe::StrExcerpt;
+use crate::params::suggest::{near_miss_of_any, near_miss_where};
+use crate::params::{ParamError, ParamPath, ParamValue};
+use serde_json::{Map, Value};
+
+/// Nested structs deeper than this are refused: a recursive parameter type
+/// (`struct Node { children: Vec<Node> }`) fed a value nested a hundred
+/// thousand levels deep would otherwise recurse off the stack.
+pub const MAX_NESTING: usize = 128;
+
+/// The JSON names of a struct's fields: its own, and those of the structs
+/// it flattens. A tree, so it can be built in a `const` across crates.
+#[derive(Debug)]
+pub struct FieldNames {
+    /// The struct's own fields.
+    pub own: &'static [&'static str],
+    /// The fields of each flattened struct.
+    pub flattened: &'static [&'static FieldNames],
+}
+
+impl FieldNames {
+    /// No fields.
+    pub const EMPTY: FieldNames = FieldNames {
+        own: &[],
+        flattened: &[],
+    };
+
+    /// Whether `name` is one of the fields, at any depth. A `const fn`, so
+    /// the derive can refuse a flattened struct that repeats a name at
+    /// compile time.
+    pub const fn contains(&self, name: &str) -> bool {
+        let mut i = 0;
+        while i < self.own.len() {
+            if str_eq(self.own[i], name) {
+                return true;
+            }
+            i += 1;
+        }
+        let mut j = 0;
+        while j < self.flattened.len() {
+            if self.flattened[j].contains(name) {
+                return true;
+            }
+            j += 1;
+        }
+        false
+    }
+
+    /// Whether any name is in both.
+    pub const fn overlaps(&self, other: &FieldNames) -> bool {
+        let mut i = 0;
+        while i < self.own.len() {
+            if other.contains(self.own[i]) {
+                return true;
+            }
+            i += 1;
+        }
+        let mut j = 0;
+        while j < self.flattened.len() {
+            if self.flattened[j].overlaps(other) {
+                return true;
+            }
+            j += 1;
+        }
+        false
+    }
+
+    /// Every name, in declaration order.
+    pub fn all(&self) -> Vec<&'static str> {
+        let mut names = self.own.to_vec();
+        for flattened in self.flattened {
+            names.extend(flattened.all());
+        }
+        names
+    }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A struct with named fields that derives `ToolParams`: its fields can be
+/// read from, and written into, an object that also holds other keys.
+/// `#[param(flatten)]` and internally tagged newtype variants rely on it.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a struct with named fields that derives `ToolParams`",
+    label = "its fields cannot be merged into the surrounding object",
+    note = "`#[param(flatten)]` and the newtype variants of an internally tagged enum (`#[param(tag = \"...\")]`) take a struct with named fields that derives `ToolParams`"
+)]
+pub trait ParamObject: ParamValue {
+    /// The JSON names of the fields, flattened ones included.
+    const FIELDS: FieldNames;
+    /// `#[param(deny_unknown_fields)]`.
+    const DENY_UNKNOWN_FIELDS: bool;
+    /// Adds each field's schema to an object schema being built.
+    fn add_fields(schema: &mut ObjectSchema);
+    /// Reads the fields from `object`, which may hold other keys.
+    fn parse_fields(
+        object: &Map<String, Value>,
+        path: &ParamPath<'_>,
+        errors: &mut ParamError,
+    ) -> Option<Self>;
+    /// Writes the fields into an object being built.
+    fn write_fields(&self, json: &mut ObjectJson);
+}
+
+/// The object a struct's fields are read from, or a reported problem.
+#[inline]
+pub fn expect_object<'v>(
+    value: &'v Value,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<&'v Map<String, Value>> {
+    match value {
+        Value::Object(object) if path.depth() <= MAX_NESTING => Some(object),
+        other => not_an_object(other, path, errors),
+    }
+}
+
+#[cold]
+fn not_an_object<'v>(
+    value: &Value,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<&'v Map<String, Value>> {
+    if !too_deep(path, errors) {
+        errors.expected(path, "object", value);
+    }
+    None
+}
+
+/// Reports a value nested deeper than [`MAX_NESTING`]: every parse that
+/// descends into its own type (a struct, an enum, a tuple) checks this, so
+/// a recursive parameter type cannot recurse off the stack.
+#[inline]
+pub(crate) fn too_deep(path: &ParamPath<'_>, errors: &mut ParamError) -> bool {
+    let deep = path.depth() > MAX_NESTING;
+    if deep {
+        report_too_deep(path, errors);
+    }
+    deep
+}
+
+#[cold]
+fn report_too_deep(path: &ParamPath<'_>, errors: &mut ParamError) {
+    errors.push(
+        path,
+        format_args!("arguments nest deeper than {MAX_NESTING} levels"),
+    );
+}
+
+/// The value of a field absent from `object`: `when_missing` (the type's
+/// [`ParamValue::when_missing`]) when it has one, otherwise a "missing
+/// required field" problem, with the near-miss key the model probably meant
+/// (never one of `declared`).
+pub fn missing<T>(
+    when_missing: Option<T>,
+    object: &Map<String, Value>,
+    name: &str,
+    declared: &FieldNames,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> Option<T> {
+    if when_missing.is_some() {
+        return when_missing;
+    }
+    report_missing(object, name, declared, path, errors);
+    None
+}
+
+#[cold]
+fn report_missing(
+    object: &Map<String, Value>,
+    name: &str,
+    declared: &FieldNames,
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) {
+    let field = path.field(name);
+    match near_miss_where(name, object.keys().map(String::as_str), |key| {
+        declared.contains(key)
+    }) {
+        Some(key) => errors.push_missing(
+            &field,
+            format_args!(
+                "missing required field (got {}: did you mean \"{name}\"?)",
+                StrExcerpt(key)
+            ),
+        ),
+        None => errors.push_missing(&field, "missing required field"),
+    }
+}
+
+/// Reports every key of `object` that is neither one of `declared` nor one
+/// of `also_allowed` (an enum's tag), for `#[param(deny_unknown_fields)]`;
+/// true if there was one.
+pub fn deny_unknown_fields(
+    object: &Map<String, Value>,
+    declared: &FieldNames,
+    also_allowed: &[&str],
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) -> bool {
+    let mut found = false;
+    for key in object.keys() {
+        if declared.contains(key) || also_allowed.contains(&key.as_str()) {
+            continue;
+        }
+        found = true;
+        report_unknown(key, declared, also_allowed, path, errors);
+    }
+    found
+}
+
+#[cold]
+fn report_unknown(
+    key: &str,
+    declared: &FieldNames,
+    also_allowed: &[&str],
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) {
+    let mut names = also_allowed.to_vec();
+    names.extend(declared.all());
+    let unknown = path.key(key);
+    match near_miss_of_any(key, &names) {
+        Some(meant) => errors.push(
+            &unknown,
+            format_args!("unknown field (did you mean \"{meant}\"?)"),
+        ),
+        None if names.is_empty() => {
+            errors.push(&unknown, "unknown field (this tool takes no arguments)")
+        }
+        None => errors.push(
+            &unknown,
+            format_args!("unknown field (expected one of: {})", names.join(", ")),
+        ),
+    }
+}
+
+/// Builds a struct's object schema field by field, in declaration order.
+pub struct ObjectSchema {
+    properties: Map<String, Value>,
+    required: Vec<Value>,
+}
+
+impl ObjectSchema {
+    /// An object schema with no fields yet.
+    pub fn new() -> Self {
+        ObjectSchema {
+            properties: Map::new(),
+            required: Vec::new(),
+        }
+    }
+
+    /// Adds a field with its finished schema.
+    pub fn field(&mut self, name: &str, schema: Value, required: bool) {
+        self.properties.insert(name.to_owned(), schema);
+        if required {
+            self.required.push(Value::from(name));
+        }
+    }
+
+    /// The schema: `{"type":"object","properties":{..},"required":[..],
+    /// "additionalProperties":false}`, `required` left out when empty.
+    pub fn finish(self, description: Option<&str>) -> Value {
+        let mut schema = Map::new();
+        if let Some(description) = description {
+            schema.insert("description".into(), description.into());
+        }
+        schema.insert("type".into(), "object".into());
+        schema.insert("properties".into(), Value::Object(self.properties));
+        if !self.required.is_empty() {
+            schema.insert("required".into(), Value::Array(self.required));
+        }
+        schema.insert("additionalProperties".into(), false.into());
+        Value::Object(schema)
+    }
+}
+
+impl Default for ObjectSchema {
+    fn default() -> Self {
+        ObjectSchema::new()
+    }
+}
+
+/// Builds the JSON form of a parsed struct, leaving out absent options.
+pub struct ObjectJson(Map<String, Value>);
+
+impl ObjectJson {
+    /// An empty object.
+    pub fn new() -> Self {
+        ObjectJson(Map::new())
+    }
+
+    /// Adds a field unless it is an absent option (`optional` and null).
+    pub fn field(&mut self, name: &str, optional: bool, json: Value) {
+        if !(optional && json.is_null()) {
+            self.0.insert(name.to_owned(), json);
+        }
+    }
+
+    /// The object.
+    pub fn finish(self) -> Value {
+        Value::Object(self.0)
+    }
+}
+
+impl Default for ObjectJson {
+    fn default() -> Self {
+        ObjectJson::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const INNER: FieldNames = FieldNames {
+        own: &["b", "c"],
+        flattened: &[],
+    };
+    const OUTER: FieldNames = FieldNames {
+        own: &["a"],
+        flattened: &[&INNER],
+    };
+
+    #[test]
+    fn names_include_flattened_ones() {
+        assert!(OUTER.contains("a") && OUTER.contains("c"));
+        assert!(!OUTER.contains("d") && !OUTER.contains(""));
+        assert_eq!(OUTER.all(), ["a", "b", "c"]);
+        const OTHER: FieldNames = FieldNames {
+            own: &["x", "b"],
+            flattened: &[],
+        };
+        assert!(OUTER.overlaps(&OTHER) && OTHER.overlaps(&INNER));
+        assert!(!INNER.overlaps(&FieldNames::EMPTY));
+        const { assert!(OUTER.contains("b")) };
+    }
+}

@@ -1,0 +1,473 @@
+//! Enums: a unit-only enum is a string enum, as before; the others take
+//! serde's four representations. Each builds its schema, parse and JSON
+//! from the variants' code (`variants.rs`).
+
+use super::constraints::Statics;
+use super::variants::VariantCode;
+use super::{optional_str, scoped};
+use crate::internals::ast::{Container, Style};
+use crate::internals::attr::Repr;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+/// The three method bodies of `ParamValue`, and whether every value of the
+/// enum is an object (then it can be a tool's whole arguments).
+struct Methods {
+    schema: TokenStream,
+    parse: TokenStream,
+    to_json: TokenStream,
+    /// Checks run at compile time (a newtype variant's fields against the tag).
+    checks: TokenStream,
+}
+
+pub fn expand(model: &Container) -> TokenStream {
+    let ident = &model.original.ident;
+    let generics = super::bounds::generics(model);
+    let statics = Statics::default();
+    let variants: Vec<VariantCode> = model
+        .variants()
+        .iter()
+        .map(|variant| VariantCode::new(variant, &statics))
+        .collect();
+    let description = optional_str(model.description.as_deref());
+    let deny = model.attrs.deny_unknown_fields;
+    let methods = if model.is_string_enum() {
+        string_enum(&variants, &description)
+    } else {
+        match &model.attrs.repr {
+            Repr::External => external(&variants, &description, deny),
+            Repr::Internal { tag, .. } => internal(&variants, &description, deny, tag),
+            Repr::Adjacent { tag, content } => {
+                adjacent(&variants, &description, deny, tag, content)
+            }
+            Repr::Untagged => untagged(&variants, &description, deny),
+        }
+    };
+    let Methods {
+        schema,
+        parse,
+        to_json,
+        mut checks,
+    } = methods;
+    if !matches!(model.attrs.repr, Repr::Internal { .. }) {
+        for v in variants.iter().filter(|v| v.variant.style == Style::Struct) {
+            checks.extend(v.fields.duplicate_checks(None));
+        }
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let (early_check, inline_check) = if checks.is_empty() {
+        (TokenStream::new(), TokenStream::new())
+    } else {
+        let early = model
+            .original
+            .generics
+            .params
+            .is_empty()
+            .then(|| quote!(const _: () = { #checks };));
+        (quote!(#early), quote!(const { #checks };))
+    };
+    let tool_params = root_tool_params(model, &generics);
+    let statics = statics.into_tokens();
+    scoped(quote! {
+        #statics
+        #early_check
+
+        #[automatically_derived]
+        impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
+            fn schema() -> ::tool_core::__private::Value {
+                #inline_check
+                ::tool_core::__private::recursion_safe_schema::<Self>(|| { #schema })
+            }
+
+            fn parse_value(
+                __value: &::tool_core::__private::Value,
+                __path: &::tool_core::__private::ParamPath<'_>,
+                __errors: &mut ::tool_core::__private::ParamError,
+            ) -> ::core::option::Option<Self> {
+                #inline_check
+                #parse
+            }
+
+            fn to_json(&self) -> ::tool_core::__private::Value {
+                #to_json
+            }
+        }
+
+        #tool_params
+    })
+}
+
+/// `ToolParams` when every value is an object: tagged enums, external ones
+/// without unit variants, untagged ones whose variants are structs or
+/// wrap a `ToolParams` type (a bound that only holds when it does).
+fn root_tool_params(model: &Container, generics: &syn::Generics) -> TokenStream {
+    let variants = model.variants();
+    let extra: Vec<TokenStream> = match &model.attrs.repr {
+        Repr::Internal { .. } | Repr::Adjacent { .. } => Vec::new(),
+        Repr::External if variants.iter().all(|v| v.style != Style::Unit) => Vec::new(),
+        Repr::Untagged
+            if variants
+                .iter()
+                .all(|v| matches!(v.style, Style::Struct | Style::Newtype)) =>
+        {
+            variants
+                .iter()
+                .filter(|v| v.style == Style::Newtype)
+                .map(|v| {
+                    let ty = v.fields[0].ty;
+                    // `for<'__tool>`: a bound on a concrete type that does not
+                    // hold would be an error; this one just leaves the impl out.
+                    quote!(for<'__tool> #ty: ::tool_core::__private::ToolParams)
+                })
+                .collect()
+        }
+        _ => return TokenStream::new(),
+    };
+    let ident = &model.original.ident;
+    let mut generics = generics.clone();
+    let where_clause = generics.make_where_clause();
+    for predicate in extra {
+        where_clause.predicates.push(syn::parse_quote!(#predicate));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::tool_core::__private::ToolParams for #ident #ty_generics #where_clause {
+            fn json_schema() -> ::tool_core::__private::Value {
+                ::tool_core::__private::root_enum_schema(<Self as ::tool_core::__private::ParamValue>::schema())
+            }
+        }
+    }
+}
+
+fn names(variants: &[VariantCode]) -> Vec<String> {
+    variants.iter().map(|v| v.name().to_owned()).collect()
+}
+
+/// Unit variants only: `{"type":"string","enum":[..]}`, exactly as before.
+fn string_enum(variants: &[VariantCode], description: &TokenStream) -> Methods {
+    let names = names(variants);
+    let paths: Vec<_> = variants.iter().map(VariantCode::path).collect();
+    Methods {
+        schema: quote!(::tool_core::__private::enum_schema(#description, &[#(#names),*])),
+        parse: quote! {
+            match __value.as_str() {
+                #(::core::option::Option::Some(#names) => ::core::option::Option::Some(#paths),)*
+                _ => {
+                    ::tool_core::__private::expected_one_of(__value, &[#(#names),*], __path, __errors);
+                    ::core::option::Option::None
+                }
+            }
+        },
+        to_json: quote! {
+            ::tool_core::__private::Value::String(::core::convert::From::from(match self {
+                #(#paths => #names,)*
+            }))
+        },
+        checks: TokenStream::new(),
+    }
+}
+
+/// No attribute: `"unit"`, or `{"variant": content}`.
+fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> Methods {
+    let names = names(variants);
+    let branches = variants.iter().map(|v| {
+        let (name, variant_description) = (v.name(), v.description());
+        if v.is_unit() {
+            quote!(::tool_core::__private::const_string(#name, #variant_description))
+        } else {
+            let content = v.content_schema(None);
+            quote!(::tool_core::__private::external_branch(#name, #variant_description, #content))
+        }
+    });
+    let kinds = variants.iter().map(|v| {
+        if v.is_unit() {
+            quote!(::tool_core::__private::VariantKind::Unit)
+        } else {
+            quote!(::tool_core::__private::VariantKind::Data)
+        }
+    });
+    let arms = variants.iter().enumerate().map(|(index, v)| {
+        let path = v.path();
+        let name = v.name();
+        if v.is_unit() {
+            quote!((#index, _) => ::core::option::Option::Some(#path),)
+        } else {
+            let parse = v.content_parse(deny);
+            quote! {
+                (#index, ::core::option::Option::Some(__content)) => {
+                    let __content_path = __path.field(#name);
+                    #parse
+                }
+            }
+        }
+    });
+    let json_arms = variants.iter().map(|v| {
+        let (pattern, name) = (v.pattern(), v.name());
+        if v.is_unit() {
+            quote!(#pattern => ::tool_core::__private::Value::from(#name),)
+        } else {
+            let content = v.content_json();
+            quote!(#pattern => ::tool_core::__private::external_json(#name, #content),)
+        }
+    });
+    Methods {
+        schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
+        parse: quote! {
+            const __NAMES: &[&str] = &[#(#names),*];
+            const __KINDS: &[::tool_core::__private::VariantKind] = &[#(#kinds),*];
+            let (__index, __content) =
+                ::tool_core::__private::read_external(__value, __NAMES, __KINDS, __path, __errors)?;
+            match (__index, __content) {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        },
+        to_json: quote!(match self { #(#json_arms)* }),
+        checks: TokenStream::new(),
+    }
+}
+
+/// `tag = "t"`: `{"t": "variant", ...fields}`.
+fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag: &str) -> Methods {
+    let names = names(variants);
+    let mut checks = TokenStream::new();
+    let branches = variants.iter().map(|v| {
+        let (name, variant_description) = (v.name(), v.description());
+        let fields = match v.variant.style {
+            Style::Struct => v.fields.schema(),
+            Style::Newtype => {
+                let ty = v.variant.fields[0].ty;
+                quote!(<#ty as ::tool_core::__private::ParamObject>::add_fields(__schema);)
+            }
+            Style::Unit | Style::Tuple => TokenStream::new(),
+        };
+        quote! {{
+            let mut __object_schema = ::tool_core::__private::ObjectSchema::new();
+            {
+                let __schema = &mut __object_schema;
+                __schema.field(#tag, ::tool_core::__private::const_string(#name, ::core::option::Option::None), true);
+                #fields
+            }
+            __object_schema.finish(#variant_description)
+        }}
+    }).collect::<Vec<_>>();
+    let arms = variants
+        .iter()
+        .enumerate()
+        .map(|(index, v)| {
+            let path = v.path();
+            let body = match v.variant.style {
+                Style::Unit => {
+                    let deny = deny.then(|| quote! {
+                        if ::tool_core::__private::deny_unknown_fields(
+                            __object, &::tool_core::__private::FieldNames::EMPTY, &[#tag], __path, __errors,
+                        ) {
+                            return ::core::option::Option::None;
+                        }
+                    });
+                    quote!({ #deny ::core::option::Option::Some(#path) })
+                }
+                Style::Struct => {
+                    checks.extend(v.fields.duplicate_checks(Some(tag)));
+                    let names = v.fields.names();
+                    let (statements, finish) = v.fields.parse(path);
+                    let deny = deny.then(|| quote! {
+                        if ::tool_core::__private::deny_unknown_fields(__object, __names, &[#tag], __path, __errors) {
+                            return ::core::option::Option::None;
+                        }
+                    });
+                    quote!({
+                        let __names: &::tool_core::__private::FieldNames = &#names;
+                        #statements
+                        #deny
+                        #finish
+                    })
+                }
+                Style::Newtype => {
+                    let ty = v.variant.fields[0].ty;
+                    let object = quote!(<#ty as ::tool_core::__private::ParamObject>);
+                    let message = format!(
+                        "variant `{}` wraps `{}`, which has a field with the JSON name \"{tag}\", the enum's tag: rename the field or the tag",
+                        v.variant.ident,
+                        quote!(#ty).to_string().replace(' ', "")
+                    );
+                    checks.extend(quote! {
+                        if #object::FIELDS.contains(#tag) { ::core::panic!(#message) }
+                    });
+                    quote!({
+                        let __parsed = #object::parse_fields(__object, __path, __errors);
+                        if (#deny || #object::DENY_UNKNOWN_FIELDS)
+                            && ::tool_core::__private::deny_unknown_fields(__object, &#object::FIELDS, &[#tag], __path, __errors)
+                        {
+                            return ::core::option::Option::None;
+                        }
+                        __parsed.map(#path)
+                    })
+                }
+                Style::Tuple => unreachable!("refused by the checks"),
+            };
+            quote!(#index => #body)
+        })
+        .collect::<Vec<_>>();
+    let json_arms = variants.iter().map(|v| {
+        let (pattern, name) = (v.pattern(), v.name());
+        let fields = match v.variant.style {
+            Style::Struct => v.fields_json(),
+            Style::Newtype => {
+                let ty = v.variant.fields[0].ty;
+                quote!(<#ty as ::tool_core::__private::ParamObject>::write_fields(__binding_0, __json);)
+            }
+            Style::Unit | Style::Tuple => TokenStream::new(),
+        };
+        quote! {
+            #pattern => {
+                let mut __object_json = ::tool_core::__private::ObjectJson::new();
+                {
+                    let __json = &mut __object_json;
+                    __json.field(#tag, false, ::tool_core::__private::Value::from(#name));
+                    #fields
+                }
+                __object_json.finish()
+            }
+        }
+    });
+    Methods {
+        schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
+        parse: quote! {
+            const __NAMES: &[&str] = &[#(#names),*];
+            let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
+            match ::tool_core::__private::read_tag(__object, #tag, __NAMES, __path, __errors)? {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        },
+        to_json: quote!(match self { #(#json_arms)* }),
+        checks,
+    }
+}
+
+/// `tag = "t", content = "c"`: `{"t": "variant", "c": content}`.
+fn adjacent(
+    variants: &[VariantCode],
+    description: &TokenStream,
+    deny: bool,
+    tag: &str,
+    content: &str,
+) -> Methods {
+    let names = names(variants);
+    let branches = variants.iter().map(|v| {
+        let (name, variant_description) = (v.name(), v.description());
+        let content_field = (!v.is_unit()).then(|| {
+            let schema = v.content_schema(None);
+            quote!(__schema.field(#content, #schema, true);)
+        });
+        quote! {{
+            let mut __object_schema = ::tool_core::__private::ObjectSchema::new();
+            {
+                let __schema = &mut __object_schema;
+                __schema.field(#tag, ::tool_core::__private::const_string(#name, ::core::option::Option::None), true);
+                #content_field
+            }
+            __object_schema.finish(#variant_description)
+        }}
+    });
+    let arms = variants.iter().enumerate().map(|(index, v)| {
+        let path = v.path();
+        if v.is_unit() {
+            quote!(#index => ::core::option::Option::Some(#path),)
+        } else {
+            let parse = v.content_parse(deny);
+            quote! {
+                #index => {
+                    let ::core::option::Option::Some(__content) = __object.get(#content) else {
+                        return ::tool_core::__private::missing(
+                            ::core::option::Option::None,
+                            __object,
+                            #content,
+                            &::tool_core::__private::FieldNames::EMPTY,
+                            __path,
+                            __errors,
+                        );
+                    };
+                    let __content_path = __path.field(#content);
+                    #parse
+                }
+            }
+        }
+    });
+    let deny_outer = deny.then(|| quote! {
+        let __unknown = ::tool_core::__private::deny_unknown_fields(
+            __object, &::tool_core::__private::FieldNames::EMPTY, &[#tag, #content], __path, __errors,
+        );
+    });
+    let stop_if_unknown = deny.then(|| {
+        quote! {
+            if __unknown {
+                return ::core::option::Option::None;
+            }
+        }
+    });
+    let json_arms = variants.iter().map(|v| {
+        let (pattern, name) = (v.pattern(), v.name());
+        if v.is_unit() {
+            quote!(#pattern => ::tool_core::__private::adjacent_json(#tag, #name, ::core::option::Option::None),)
+        } else {
+            let json = v.content_json();
+            quote!(#pattern => ::tool_core::__private::adjacent_json(#tag, #name, ::core::option::Option::Some((#content, #json))),)
+        }
+    });
+    Methods {
+        schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
+        parse: quote! {
+            const __NAMES: &[&str] = &[#(#names),*];
+            let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
+            let __index = ::tool_core::__private::read_tag(__object, #tag, __NAMES, __path, __errors);
+            #deny_outer
+            let __index = __index?;
+            #stop_if_unknown
+            match __index {
+                #(#arms)*
+                _ => ::core::option::Option::None,
+            }
+        },
+        to_json: quote!(match self { #(#json_arms)* }),
+        checks: TokenStream::new(),
+    }
+}
+
+/// `untagged`: the content alone; the first variant that parses wins.
+fn untagged(variants: &[VariantCode], description: &TokenStream, deny: bool) -> Methods {
+    let names = names(variants);
+    let branches = variants
+        .iter()
+        .map(|v| v.content_schema(Some(&v.description())));
+    let attempts = variants.iter().enumerate().map(|(index, v)| {
+        let parse = v.content_parse(deny);
+        quote! {
+            if let ::core::option::Option::Some(__parsed) = __untagged.attempt(#index, |__errors| {
+                let __content = __value;
+                let __content_path = *__path;
+                #parse
+            }) {
+                return ::core::option::Option::Some(__parsed);
+            }
+        }
+    });
+    let json_arms = variants.iter().map(|v| {
+        let (pattern, json) = (v.pattern(), v.content_json());
+        quote!(#pattern => #json,)
+    });
+    Methods {
+        schema: quote!(::tool_core::__private::any_of(#description, ::std::vec![#(#branches),*])),
+        parse: quote! {
+            const __NAMES: &[&str] = &[#(#names),*];
+            let mut __untagged = ::tool_core::__private::Untagged::new(__path, __errors);
+            #(#attempts)*
+            __untagged.fail(__NAMES);
+            ::core::option::Option::None
+        },
+        to_json: quote!(match self { #(#json_arms)* }),
+        checks: TokenStream::new(),
+    }
+}

@@ -1,0 +1,103 @@
+//! `#[tool(...)]` on an async function: name, description, timeout,
+//! exclusivity.
+
+use super::Attr;
+use super::values::{flag, required_value, skip_value, string_value};
+use crate::internals::ctxt::Ctxt;
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::{Expr, ExprLit, Lit};
+
+/// `#[tool(name = "...", description = "...")]`.
+#[derive(Default)]
+pub struct ToolAttrs {
+    pub name: Option<syn::LitStr>,
+    pub description: Option<String>,
+    pub timeout_ms: Option<u64>,
+    pub exclusive: bool,
+}
+
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`";
+
+pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
+    let mut name = Attr::none(cx, "tool", "name");
+    let mut description = Attr::none(cx, "tool", "description");
+    let mut timeout_ms = Attr::none(cx, "tool", "timeout_ms");
+    let mut exclusive = Attr::none(cx, "tool", "exclusive");
+    let parser = syn::meta::parser(|meta| {
+        let key = meta
+            .path
+            .get_ident()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        match key.as_str() {
+            "name" => {
+                if let Some(text) = string_value(cx, &meta, "name")? {
+                    let value = text.value();
+                    if value.is_empty() {
+                        cx.error_spanned_by(&text, "a tool's `name` cannot be empty");
+                    } else if value.len() > 64
+                        || !value
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                    {
+                        cx.error_spanned_by(
+                            &text,
+                            "a tool's `name` may hold only ASCII letters, digits, `_` and `-`, at most 64 of them, as LLM providers require",
+                        );
+                    } else {
+                        name.set(&meta.path, text);
+                    }
+                }
+            }
+            "description" => {
+                if let Some(text) = string_value(cx, &meta, "description")? {
+                    if text.value().trim().is_empty() {
+                        cx.error_spanned_by(&text, "a tool's `description` cannot be empty: the model reads it to decide when to call the tool");
+                    } else {
+                        description.set(&meta.path, text.value());
+                    }
+                }
+            }
+            "timeout_ms" => {
+                if let Some(value) = required_value(cx, &meta, "timeout_ms", "5000")? {
+                    let parsed = match &value {
+                        Expr::Lit(ExprLit {
+                            lit: Lit::Int(int), ..
+                        }) => int.base10_parse::<u64>().ok().filter(|ms| *ms > 0),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some(ms) => timeout_ms.set(&meta.path, ms),
+                        None => cx.error_spanned_by(
+                            &value,
+                            "expected a positive integer literal for `timeout_ms` (milliseconds), as in `timeout_ms = 5000`",
+                        ),
+                    }
+                }
+            }
+            "exclusive" => {
+                flag(cx, &meta, "exclusive")?;
+                exclusive.set(&meta.path, ());
+            }
+            _ => {
+                skip_value(&meta)?;
+                let shown = meta.path.to_token_stream().to_string().replace(' ', "");
+                cx.error_spanned_by(
+                    &meta.path,
+                    format!("unknown tool attribute `{shown}`; expected one of {TOOL_KEYS}"),
+                );
+            }
+        }
+        Ok(())
+    });
+    if let Err(error) = syn::parse::Parser::parse2(parser, args) {
+        cx.syn_error(error);
+    }
+    ToolAttrs {
+        name: name.get(),
+        description: description.get(),
+        timeout_ms: timeout_ms.get(),
+        exclusive: exclusive.get().is_some(),
+    }
+}
