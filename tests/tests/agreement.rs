@@ -1135,6 +1135,19 @@ fn derived_schemas_are_valid_2020_12_schemas() {
             "HashMap<String, Option<bool>>",
             <HashMap<String, Option<bool>>>::schema(),
         ),
+        ("Action", Action::json_schema()),
+        ("Shape", Shape::json_schema()),
+        ("Event", <Event as ParamValue>::schema()),
+        ("Query", <Query as ParamValue>::schema()),
+        ("RootExternal", RootExternal::json_schema()),
+        ("RootUntagged", RootUntagged::json_schema()),
+        ("Collections", Collections::json_schema()),
+        ("StringRules", StringRules::json_schema()),
+        ("Layout", Layout::json_schema()),
+        (
+            "(char, [u8; 2], Option<(bool,)>)",
+            <(char, [u8; 2], Option<(bool,)>)>::schema(),
+        ),
     ];
     for (name, schema) in schemas {
         if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {

@@ -382,33 +382,9 @@ async fn recursive_parameter_types_stop_at_their_nesting_limit() {
     std::mem::forget(list);
 }
 
-/// Runs `body` in a child process (this test binary, filtered to `test`),
-/// so that a stack overflow, which aborts the whole process, fails only the
-/// test that found it.
-fn in_child_process(test: &str, body: impl FnOnce()) {
-    if std::env::var_os("HOSTILE_CHILD").is_some() {
-        body();
-        return;
-    }
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--test-threads=1"])
-        .env("HOSTILE_CHILD", "1")
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the child process failed ({}): {}{stdout}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    // A filter that matched nothing would succeed too, having run nothing.
-    assert!(
-        stdout.contains("test result: ok. 1 passed;"),
-        "the child process did not run {test}: {stdout}"
-    );
-}
+#[path = "support/child_process.rs"]
+mod child_process;
+use child_process::in_child_process;
 
 #[test]
 fn a_recursive_parameter_type_can_be_registered() {

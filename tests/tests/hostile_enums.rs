@@ -91,30 +91,13 @@ fn parse_root<T: ParamValue>(value: &Value) -> ParamError {
     errors
 }
 
+#[path = "support/child_process.rs"]
+mod child_process;
+
 /// Runs `body` in a child process filtered to `test`, bounded in time.
 fn in_child_process(test: &str, body: impl FnOnce()) {
-    if std::env::var_os("HOSTILE_CHILD").is_some() {
-        body();
-        return;
-    }
     let started = Instant::now();
-    let output = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--test-threads=1"])
-        .env("HOSTILE_CHILD", "1")
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "the child process failed ({}): {}{stdout}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        stdout.contains("test result: ok. 1 passed;"),
-        "the child process did not run {test}: {stdout}"
-    );
+    child_process::in_child_process(test, body);
     // Not a timing assertion on the library: a generous bound that an
     // exponential search (2^128 tries) could never meet.
     assert!(started.elapsed() < Duration::from_secs(120));

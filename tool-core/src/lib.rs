@@ -58,23 +58,37 @@
 //! | `i8`..`i64`, `u8`..`u64`, `isize`, `usize` | `{"type":"integer"}` with the type's bounds | integral number in range; `2.0` is `2` |
 //! | `NonZeroU8`..`NonZeroU64`, `NonZeroUsize` | `{"type":"integer","minimum":1}` (+max) | integer >= 1 |
 //! | `f32`, `f64` | `{"type":"number"}` (`f32` with its range) | any JSON number in range |
+//! | `char` | `{"type":"string","minLength":1,"maxLength":1}` | a string of exactly one code point |
+//! | `PathBuf` | `{"type":"string"}` | JSON string (checking it is the tool's business) |
 //! | `Option<T>` | T's schema, field not required | missing or null -> None |
 //! | `Vec<T>` | `{"type":"array","items":T}` | each item, path `name[i]` |
+//! | `HashSet<T>`, `BTreeSet<T>` | `{"type":"array","items":T,"uniqueItems":true}` | each item; a repeat is refused at its index (`tags[2]: repeats item 0`) |
+//! | `[T; N]` | `{"type":"array","items":T,"minItems":N,"maxItems":N}` | exactly N items |
+//! | `(A, B, ..)` (up to 8) | `{"type":"array","prefixItems":[A,B,..],"items":false,"minItems":n}` | exactly n items, each its own type |
 //! | `BTreeMap<String,T>`, `HashMap<String,T>` | `{"type":"object","additionalProperties":T}` | each value, path `name.key` |
 //! | `serde_json::Value` | `{}` | anything (nested at most 128 deep) |
-//! | `Box<T>` | T | T |
+//! | `Box<T>`, `Arc<T>` | T | T |
+//! | `Ipv4Addr`, `Ipv6Addr` | `{"type":"string","format":"ipv4"}` (`"ipv6"`) | std's parser, which is the format's check |
+//! | `IpAddr` | `{"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}` | either |
+//! | `uuid::Uuid` (feature `uuid`) | `{"type":"string","format":"uuid"}` | hyphenated only, then the crate's parser |
+//! | `url::Url` (feature `url`) | `{"type":"string","format":"uri"}` | an RFC 3986 URI, then a WHATWG URL (stricter in places: the crate's reason is given) |
+//! | `chrono::DateTime<Utc>` (feature `chrono`) | `{"type":"string","format":"date-time"}` | RFC 3339, any offset, converted to UTC |
+//! | `chrono::NaiveDate` (feature `chrono`) | `{"type":"string","format":"date"}` | RFC 3339 full-date |
 //! | a struct deriving `ToolParams` | its object schema, inline | nested, path `outer.inner` |
 //! | a unit-only enum deriving `ToolParams` | `{"type":"string","enum":[...]}` | one of the names |
+//! | an enum with data deriving `ToolParams` | `oneOf` (tagged) or `anyOf` (untagged) of its variants | the variant the tag names, or the first that parses |
 //!
 //! Add your own by implementing [`ParamValue`].
 //!
 //! # Limits
 //!
-//! Parsing refuses nested parameter structs deeper than
+//! Parsing refuses nested parameter structs and enums deeper than
 //! [`MAX_NESTING`] and raw JSON values deeper than
-//! [`MAX_JSON_DEPTH`] levels, and keeps at most
-//! [`MAX_PROBLEMS`] problems per error (the rest are counted). Received values are
-//! echoed in messages up to [`MAX_ECHO_CHARS`] characters.
+//! [`MAX_JSON_DEPTH`] levels, tries at most [`MAX_UNTAGGED_ATTEMPTS`]
+//! variants of untagged enums per call (and nests such tries at most
+//! [`MAX_NESTING`] deep), and keeps at most [`MAX_PROBLEMS`] problems per
+//! error (the rest are counted). Received values are echoed in messages up
+//! to [`MAX_ECHO_CHARS`] characters.
 
 #![warn(missing_docs)]
 
@@ -110,8 +124,8 @@ pub use tokio_util::sync::CancellationToken;
 pub use tool::{Content, DynamicTool, ProgressFn, Tool, ToolContext, ToolError, ToolOutput, text};
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
-/// (and [`ParamValue`] for a unit-only enum): the parser and the JSON Schema
-/// from one definition.
+/// or an enum (and [`ParamValue`] for any of them): the parser and the JSON
+/// Schema from one definition.
 ///
 /// ```
 /// use tool_core::ToolParams;
@@ -127,6 +141,12 @@ pub use tool::{Content, DynamicTool, ProgressFn, Tool, ToolContext, ToolError, T
 ///     #[param(rename = "lang", min_length = 2, max_length = 2)]
 ///     language: Option<String>,
 ///     mode: Mode,
+///     #[param(one_of = [1, 3, 5])]
+///     stars: Option<u8>,
+///     #[param(pattern = "^[a-z0-9-]+$", example = "main")]
+///     branch: Option<String>,
+///     #[param(format = "date-time")]
+///     since: Option<String>,
 /// }
 ///
 /// /// How hard to look
@@ -144,16 +164,74 @@ pub use tool::{Content, DynamicTool, ProgressFn, Tool, ToolContext, ToolError, T
 /// assert_eq!(schema["required"], json!(["query", "mode"]));
 /// assert_eq!(schema["properties"]["maxResults"], json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10}));
 /// assert_eq!(schema["properties"]["mode"], json!({"description": "How hard to look", "type": "string", "enum": ["quick", "very_thorough"]}));
+/// assert_eq!(schema["properties"]["since"], json!({"type": "string", "format": "date-time"}));
+///
+/// let error = Search::parse(&json!({"query": "q", "mode": "quick", "stars": 2, "branch": "Main"})).unwrap_err();
+/// assert_eq!(error.to_string(), "stars: expected one of 1, 3, 5, got 2\n\
+///                                branch: expected a string matching \"^[a-z0-9-]+$\", got \"Main\"");
 /// ```
 ///
-/// Field attributes, `#[param(...)]`: `description = "..."` (else the doc
-/// comment: one leading space stripped per line, a paragraph's lines joined
-/// with spaces, paragraphs kept apart by a blank line), `rename = "..."`,
-/// `default` or `default = expr` (the field is not required; missing or
-/// `null` gives the default; the schema shows it), `min`/`max` (numbers),
-/// `min_length`/`max_length` (strings in characters, arrays in items).
-/// Container attributes: `rename_all = "..."` (serde's case names),
-/// `deny_unknown_fields`, `description = "..."`. Variants take `rename`.
+/// Enums with data take serde's four representations, with serde's words:
+///
+/// ```
+/// use tool_core::ToolParams;
+/// use serde_json::json;
+///
+/// /// One step of a UI script
+/// #[derive(ToolParams, Debug, PartialEq)]
+/// #[param(tag = "action", rename_all = "snake_case")]
+/// enum Step {
+///     /// Click at a point
+///     Click { x: u32, y: u32 },
+///     /// Type some text
+///     TypeText { text: String },
+///     /// Take a screenshot
+///     Screenshot,
+/// }
+///
+/// let step = Step::parse(&json!({"action": "click", "x": 3, "y": 4})).unwrap();
+/// assert_eq!(step, Step::Click { x: 3, y: 4 });
+/// let error = Step::parse(&json!({"action": "clik", "x": 3})).unwrap_err();
+/// assert_eq!(
+///     error.to_string(),
+///     "action: expected one of \"click\", \"type_text\", \"screenshot\", got \"clik\": did you mean \"click\"?"
+/// );
+/// assert_eq!(Step::json_schema()["oneOf"][0]["properties"]["action"], json!({"type": "string", "const": "click"}));
+/// ```
+///
+/// **Container attributes**, `#[param(...)]`: `rename_all = "..."` (serde's
+/// case names), `deny_unknown_fields`, `description = "..."` (else the doc
+/// comment). On enums also `tag = "..."` (internally tagged: `{"tag":
+/// "variant", ...fields}`), `tag = "...", content = "..."` (adjacently
+/// tagged: `{"tag": "variant", "content": data}`), `untagged` (the data
+/// alone; the first variant that parses wins), none (externally tagged:
+/// `"variant"` or `{"variant": data}`), and `rename_all_fields = "..."` (the
+/// fields of struct variants).
+///
+/// **Variant attributes**: `rename = "..."`, `rename_all = "..."` (its
+/// fields), `description = "..."` (else the doc comment). Variants may be
+/// unit, newtype (`V(T)`; internally tagged: a struct deriving
+/// `ToolParams`, whose fields sit beside the tag), tuple (`V(A, B)`, an
+/// array; not internally tagged) or struct variants.
+///
+/// **Field attributes**: `description = "..."` (else the doc comment: one
+/// leading space stripped per line, a paragraph's lines joined with spaces,
+/// paragraphs kept apart by a blank line), `rename = "..."`, `default` or
+/// `default = expr` (the field is not required; missing or `null` gives the
+/// default; the schema shows it), `min`/`max` (numbers), `min_length`/
+/// `max_length` (strings in characters, arrays and sets in items),
+/// `one_of = [..]` (numbers or strings: schema `enum`), `pattern = "..."`
+/// (ECMA-262, found anywhere unless anchored; checked at compile time;
+/// look-around and backreferences are refused, so matching is linear),
+/// `format = "..."` (`date-time`, `date`, `time`, `duration`, `email`,
+/// `hostname`, `ipv4`, `ipv6`, `uuid`, `uri`; parse asserts it), `items(...)`
+/// (`description`, `min`, `max`, `min_length`, `max_length`, `pattern`,
+/// `format`, `one_of` for each item of a list, set or array), `flatten` (a
+/// struct's fields inline; a JSON name repeated between them is a compile
+/// error), `skip` (not shown, not read: `Default` or `default = expr`),
+/// `example = ..` (repeatable; schema `examples`), `deprecated` (schema
+/// `deprecated: true`; Rust's `#[deprecated]` too). Generic structs and
+/// enums get the bounds their fields need.
 #[cfg(feature = "derive")]
 pub use tool_derive::ToolParams;
 

@@ -8,10 +8,11 @@ mod tool_fn;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `ToolParams` (a struct with named fields: the arguments object)
-/// or `ParamValue` (a unit-only enum: a string enum): a parser and its JSON
-/// Schema from one definition. See `tool_core::ToolParams` for the rules and
-/// the attributes.
+/// Derives `ToolParams` for a struct with named fields or an enum (in
+/// serde's four representations): a parser and its JSON Schema from one
+/// definition. A unit-only enum is a string enum; an enum some of whose
+/// values are not objects is a `ParamValue` only. See
+/// `tool_core::ToolParams` for the rules and the attributes.
 #[proc_macro_derive(ToolParams, attributes(param))]
 pub fn derive_tool_params(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);

@@ -55,17 +55,7 @@ pub fn expand(model: &Container) -> TokenStream {
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let (early_check, inline_check) = if checks.is_empty() {
-        (TokenStream::new(), TokenStream::new())
-    } else {
-        let early = model
-            .original
-            .generics
-            .params
-            .is_empty()
-            .then(|| quote!(const _: () = { #checks };));
-        (quote!(#early), quote!(const { #checks };))
-    };
+    let (early_check, inline_check) = super::const_checks(model, checks);
     let tool_params = root_tool_params(model, &generics);
     let statics = statics.into_tokens();
     scoped(quote! {

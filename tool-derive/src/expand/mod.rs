@@ -131,6 +131,23 @@ pub(crate) fn first_span(tokens: &TokenStream) -> Span {
         .map_or_else(Span::call_site, |token| token.span())
 }
 
+/// Checks that must fail the build (a flattened struct repeating a JSON
+/// name): as a free `const` for a container without generics, evaluated at
+/// once, and as an inline `const` block for the impls' bodies, evaluated
+/// when a generic container is used. Gives (free item, inline statement).
+fn const_checks(model: &Container, checks: TokenStream) -> (TokenStream, TokenStream) {
+    if checks.is_empty() {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let early = model
+        .original
+        .generics
+        .params
+        .is_empty()
+        .then(|| quote!(const _: () = { #checks };));
+    (quote!(#early), quote!(const { #checks };))
+}
+
 /// The statements of an `impl`'s items for this container, wrapped so
 /// nothing leaks into the user's namespace: `const _: () = { ... };`.
 fn scoped(items: TokenStream) -> TokenStream {

@@ -27,17 +27,7 @@ pub fn expand(model: &Container, fields: &[Field]) -> TokenStream {
     // `const` the impls name (after monomorphization for a generic struct)
     // and, for a struct without generics, by a free `const` at once.
     let checks = code.duplicate_checks(None);
-    let (early_check, inline_check) = if checks.is_empty() {
-        (TokenStream::new(), TokenStream::new())
-    } else {
-        let early = model
-            .original
-            .generics
-            .params
-            .is_empty()
-            .then(|| quote!(const _: () = { #checks };));
-        (quote!(#early), quote!(const { #checks };))
-    };
+    let (early_check, inline_check) = super::const_checks(model, checks);
     let deny_unknown = deny.then(|| {
         quote! {
             if ::tool_core::__private::deny_unknown_fields(

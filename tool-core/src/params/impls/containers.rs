@@ -5,6 +5,7 @@ use crate::{ParamError, ParamPath, ParamValue};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
+use std::sync::Arc;
 
 impl<T: ParamValue> ParamValue for Option<T> {
     const OPTIONAL: bool = true;
@@ -39,29 +40,37 @@ impl<T: ParamValue> ParamValue for Option<T> {
     }
 }
 
-impl<T: ParamValue> ParamValue for Box<T> {
-    const OPTIONAL: bool = T::OPTIONAL;
+/// Indirection changes nothing about the value: `Box<T>` and `Arc<T>` are
+/// `T`.
+macro_rules! transparent {
+    ($($wrapper:ident),*) => {$(
+        impl<T: ParamValue> ParamValue for $wrapper<T> {
+            const OPTIONAL: bool = T::OPTIONAL;
 
-    fn schema() -> Value {
-        T::schema()
-    }
+            fn schema() -> Value {
+                T::schema()
+            }
 
-    fn field_schema() -> Value {
-        T::field_schema()
-    }
+            fn field_schema() -> Value {
+                T::field_schema()
+            }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
-        T::parse_value(value, path, errors).map(Box::new)
-    }
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+                T::parse_value(value, path, errors).map($wrapper::new)
+            }
 
-    fn when_missing() -> Option<Self> {
-        T::when_missing().map(Box::new)
-    }
+            fn when_missing() -> Option<Self> {
+                T::when_missing().map($wrapper::new)
+            }
 
-    fn to_json(&self) -> Value {
-        T::to_json(self)
-    }
+            fn to_json(&self) -> Value {
+                T::to_json(self)
+            }
+        }
+    )*};
 }
+
+transparent!(Box, Arc);
 
 impl<T: ParamValue> ParamValue for Vec<T> {
     fn schema() -> Value {
@@ -171,30 +180,5 @@ impl<T: ParamValue, S: BuildHasher + Default> ParamValue for HashMap<String, T, 
 
     fn to_json(&self) -> Value {
         entries_json(self.iter())
-    }
-}
-
-/// Shared ownership changes nothing about the value: `Arc<T>` is `T`.
-impl<T: ParamValue> ParamValue for std::sync::Arc<T> {
-    const OPTIONAL: bool = T::OPTIONAL;
-
-    fn schema() -> Value {
-        T::schema()
-    }
-
-    fn field_schema() -> Value {
-        T::field_schema()
-    }
-
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
-        T::parse_value(value, path, errors).map(std::sync::Arc::new)
-    }
-
-    fn when_missing() -> Option<Self> {
-        T::when_missing().map(std::sync::Arc::new)
-    }
-
-    fn to_json(&self) -> Value {
-        T::to_json(self)
     }
 }
