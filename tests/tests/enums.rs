@@ -409,3 +409,45 @@ fn generic_enums_work_with_the_bounds_added() {
         json!({"type": "integer", "minimum": 0, "maximum": 255})
     );
 }
+
+/// A generic internally tagged enum whose newtype variant lends a generic
+/// struct's fields.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "kind")]
+enum Envelope<T> {
+    Key(T),
+    Stop,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct KeyPress {
+    key: char,
+}
+
+#[test]
+fn a_generic_internally_tagged_newtype_takes_a_struct() {
+    assert_eq!(
+        Envelope::<KeyPress>::parse(&json!({"kind": "Key", "key": "k"})).unwrap(),
+        Envelope::Key(KeyPress { key: 'k' })
+    );
+}
+
+#[derive(ToolParams, Debug)]
+#[allow(dead_code)]
+struct Sorted {
+    #[param(one_of = ["fast"], example = "fast")]
+    mode: Mode,
+}
+
+#[test]
+fn string_enums_take_string_attributes() {
+    let schema = Sorted::json_schema();
+    assert_eq!(
+        schema["properties"]["mode"],
+        json!({"type": "string", "enum": ["fast"], "examples": ["fast"]})
+    );
+    assert_eq!(
+        errors::<Sorted>(json!({"mode": "thorough"})),
+        "mode: expected one of \"fast\", got \"thorough\""
+    );
+}

@@ -3,8 +3,7 @@
 
 pub use crate::params::constraints::{
     Bound, Constraints, FloatLike, HasItems, HasLength, ItemConstraints, LengthOf, Literal,
-    Numeric, Pattern, StringLike, assert_float_like, assert_has_items, assert_numeric,
-    assert_string_like,
+    Numeric, Pattern, StringLike,
 };
 pub use crate::params::derive_support::*;
 pub use crate::params::schema_refs::recursion_safe_schema;

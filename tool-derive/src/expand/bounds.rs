@@ -4,8 +4,8 @@
 //! the field types, not on `T` itself, so `struct Page<T> { items: Vec<T> }`
 //! asks exactly what it uses, as serde's derive does.
 
-use crate::internals::ast::{Container, Data, Field};
-use crate::internals::attr::{DefaultValue, OneOf, ValueAttrs};
+use crate::internals::ast::{Container, Data, Field, Style};
+use crate::internals::attr::{DefaultValue, OneOf, Repr, ValueAttrs};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 use std::collections::BTreeSet;
@@ -20,19 +20,34 @@ pub fn generics(model: &Container) -> Generics {
     if params.is_empty() {
         return generics;
     }
-    let fields: Vec<&Field> = match &model.data {
-        Data::Struct(fields) => fields.iter().collect(),
-        Data::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+    // An internally tagged newtype variant lends its struct's fields to
+    // the tagged object: its type must be a `ParamObject`, as a flattened
+    // field's must.
+    let internal = matches!(model.attrs.repr, Repr::Internal { .. });
+    let fields: Vec<(&Field, bool)> = match &model.data {
+        Data::Struct(fields) => fields
+            .iter()
+            .map(|f| (f, f.attrs.flatten.is_some()))
+            .collect(),
+        Data::Enum(variants) => variants
+            .iter()
+            .flat_map(|v| {
+                let lends = internal && v.style == Style::Newtype;
+                v.fields
+                    .iter()
+                    .map(move |f| (f, lends || f.attrs.flatten.is_some()))
+            })
+            .collect(),
     };
     // Compared as text: syn's types implement `PartialEq` only with a
     // feature this crate does without.
     let mut seen = BTreeSet::new();
     let mut predicates: Vec<WherePredicate> = Vec::new();
-    for field in fields {
+    for (field, lends_fields) in fields {
         if !mentions(field.ty, &params) {
             continue;
         }
-        for predicate in field_bounds(field) {
+        for predicate in field_bounds(field, lends_fields) {
             if seen.insert(quote!(#predicate).to_string()) {
                 predicates.push(predicate);
             }
@@ -54,7 +69,7 @@ fn mentions(ty: &Type, params: &BTreeSet<String>) -> bool {
     walk(quote!(#ty), params)
 }
 
-fn field_bounds(field: &Field) -> Vec<WherePredicate> {
+fn field_bounds(field: &Field, lends_fields: bool) -> Vec<WherePredicate> {
     let ty = field.ty;
     let attrs = &field.attrs;
     let mut bounds: Vec<WherePredicate> = Vec::new();
@@ -69,7 +84,7 @@ fn field_bounds(field: &Field) -> Vec<WherePredicate> {
     if attrs.skip.is_some() {
         return bounds;
     }
-    if attrs.flatten.is_some() {
+    if lends_fields {
         bounds.push(parse_quote!(#ty: ::tool_core::__private::ParamObject));
         return bounds;
     }

@@ -32,6 +32,26 @@ impl Statics {
     }
 }
 
+/// A statement naming `Trait::CONST` of `ty` (spanned where the error
+/// should point): a field type without the trait is an error there, with
+/// the trait's own explanation.
+pub fn assert_kind(ty: &TokenStream, kind: &str) -> TokenStream {
+    let (name, constant) = match kind {
+        "string" => ("StringLike", "STRING_LIKE"),
+        "float" => ("FloatLike", "FLOAT_LIKE"),
+        "items" => ("HasItems", "HAS_ITEMS"),
+        _ => unreachable!("a kind of field type"),
+    };
+    let name = Ident::new(name, Span::call_site());
+    let constant = Ident::new(constant, Span::call_site());
+    quote!(let () = <#ty as ::tool_core::__private::#name>::#constant;)
+}
+
+/// A statement naming `Numeric::INTEGER` of `ty`.
+pub fn assert_numeric(ty: &TokenStream) -> TokenStream {
+    quote!(let _ = <#ty as ::tool_core::__private::Numeric>::INTEGER;)
+}
+
 pub fn bound(number: Number) -> TokenStream {
     match number {
         Number::Int(int) => quote!(::tool_core::__private::Bound::Int(#int)),
@@ -87,7 +107,7 @@ pub fn constraints(
     }
     let string_like = |tokens: &TokenStream| {
         let ty = ty_at(first_span(tokens));
-        quote!(::tool_core::__private::assert_string_like::<#ty>();)
+        assert_kind(&ty, "string")
     };
     if let Some((tokens, pattern)) = &value.pattern {
         asserts.extend(string_like(tokens));
@@ -106,9 +126,9 @@ pub fn constraints(
         let literals = match list {
             OneOf::Numbers(numbers) => {
                 asserts.extend(if list.has_float() {
-                    quote!(::tool_core::__private::assert_float_like::<#ty>();)
+                    assert_kind(&ty, "float")
                 } else {
-                    quote!(::tool_core::__private::assert_numeric::<#ty>();)
+                    assert_numeric(&ty)
                 });
                 numbers
                     .iter()
@@ -159,7 +179,7 @@ pub fn items(
         .unwrap_or_else(|| quote!(::tool_core::__private::Constraints::NONE));
     let assert = value.is_empty().then(|| {
         let ty = respanned(ty, first_span(items_tokens));
-        quote!(::tool_core::__private::assert_has_items::<#ty>();)
+        assert_kind(&ty, "items")
     });
     let description = super::optional_str(description.as_deref());
     Some(quote! {

@@ -8,7 +8,8 @@ use super::{optional_str, scoped};
 use crate::internals::ast::{Container, Style};
 use crate::internals::attr::Repr;
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 
 /// The three method bodies of `ParamValue`, and whether every value of the
 /// enum is an object (then it can be a tool's whole arguments).
@@ -55,8 +56,16 @@ pub fn expand(model: &Container) -> TokenStream {
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-    let (early_check, inline_check) = super::const_checks(model, checks);
+    let (early_check, inline_check) = super::const_checks(model, &generics, checks);
     let tool_params = root_tool_params(model, &generics);
+    // A string enum is a string: `one_of`, `pattern` and string examples
+    // apply to its fields as to a `String`'s.
+    let string_like = model.is_string_enum().then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::tool_core::__private::StringLike for #ident #ty_generics #where_clause {}
+        }
+    });
     let statics = statics.into_tokens();
     scoped(quote! {
         #statics
@@ -84,6 +93,7 @@ pub fn expand(model: &Container) -> TokenStream {
         }
 
         #tool_params
+        #string_like
     })
 }
 
@@ -276,13 +286,13 @@ fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag
                 }
                 Style::Newtype => {
                     let ty = v.variant.fields[0].ty;
-                    let object = quote!(<#ty as ::tool_core::__private::ParamObject>);
+                    let object = quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ParamObject>);
                     let message = format!(
                         "variant `{}` wraps `{}`, which has a field with the JSON name \"{tag}\", the enum's tag: rename the field or the tag",
                         v.variant.ident,
                         quote!(#ty).to_string().replace(' ', "")
                     );
-                    checks.extend(quote! {
+                    checks.extend(quote_spanned! {ty.span()=>
                         if #object::FIELDS.contains(#tag) { ::core::panic!(#message) }
                     });
                     quote!({

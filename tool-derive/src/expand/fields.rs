@@ -256,18 +256,17 @@ fn example_json(field: &Field, tokens: &TokenStream, example: &Example) -> Token
     let ty = field.ty;
     let at = respanned(ty, super::first_span(tokens));
     match example {
-        Example::Literal(Literal::Str(text)) => quote! {{
-            ::tool_core::__private::assert_string_like::<#at>();
-            ::tool_core::__private::Value::from(#text)
-        }},
+        Example::Literal(Literal::Str(text)) => {
+            let assert = constraints::assert_kind(&at, "string");
+            quote! {{
+                #assert
+                ::tool_core::__private::Value::from(#text)
+            }}
+        }
         Example::Literal(Literal::Number(number)) => {
             let assert = match number {
-                crate::internals::attr::Number::Int(_) => {
-                    quote!(::tool_core::__private::assert_numeric::<#at>();)
-                }
-                crate::internals::attr::Number::Float(_) => {
-                    quote!(::tool_core::__private::assert_float_like::<#at>();)
-                }
+                crate::internals::attr::Number::Int(_) => constraints::assert_numeric(&at),
+                crate::internals::attr::Number::Float(_) => constraints::assert_kind(&at, "float"),
             };
             let number = constraints::bound(*number);
             quote! {{

@@ -132,20 +132,34 @@ pub(crate) fn first_span(tokens: &TokenStream) -> Span {
 }
 
 /// Checks that must fail the build (a flattened struct repeating a JSON
-/// name): as a free `const` for a container without generics, evaluated at
-/// once, and as an inline `const` block for the impls' bodies, evaluated
-/// when a generic container is used. Gives (free item, inline statement).
-fn const_checks(model: &Container, checks: TokenStream) -> (TokenStream, TokenStream) {
+/// name): a free `const` for a container without generics, evaluated at
+/// once; for a generic one, the constant of a `Checked` impl, which the
+/// schema and the parse both name, evaluated when the container is used
+/// with its type arguments. One constant either way, so one mistake is one
+/// error. Gives (items beside the impls, statement for their bodies).
+fn const_checks(
+    model: &Container,
+    generics: &syn::Generics,
+    checks: TokenStream,
+) -> (TokenStream, TokenStream) {
     if checks.is_empty() {
         return (TokenStream::new(), TokenStream::new());
     }
-    let early = model
-        .original
-        .generics
-        .params
-        .is_empty()
-        .then(|| quote!(const _: () = { #checks };));
-    (quote!(#early), quote!(const { #checks };))
+    if model.original.generics.params.is_empty() {
+        return (quote!(const _: () = { #checks };), TokenStream::new());
+    }
+    let ident = &model.original.ident;
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let item = quote! {
+        #[automatically_derived]
+        impl #impl_generics ::tool_core::__private::Checked for #ident #ty_generics #where_clause {
+            const CHECKS: () = { #checks };
+        }
+    };
+    (
+        item,
+        quote!(let () = <Self as ::tool_core::__private::Checked>::CHECKS;),
+    )
 }
 
 /// The statements of an `impl`'s items for this container, wrapped so

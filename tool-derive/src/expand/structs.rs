@@ -27,7 +27,7 @@ pub fn expand(model: &Container, fields: &[Field]) -> TokenStream {
     // `const` the impls name (after monomorphization for a generic struct)
     // and, for a struct without generics, by a free `const` at once.
     let checks = code.duplicate_checks(None);
-    let (early_check, inline_check) = super::const_checks(model, checks);
+    let (early_check, inline_check) = super::const_checks(model, &generics, checks);
     let deny_unknown = deny.then(|| {
         quote! {
             if ::tool_core::__private::deny_unknown_fields(

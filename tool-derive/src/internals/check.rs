@@ -137,7 +137,7 @@ fn untagged(cx: &Ctxt, variants: &[Variant]) {
             cx.error_spanned_by(
                 unreachable.ident,
                 format!(
-                    "in an untagged enum a unit variant is `null`, so `{}` could never be chosen over `{}`",
+                    "in an untagged enum a unit variant is `null`, so `{}` could never be chosen over `{}`: remove one, or give it data",
                     unreachable.ident, first.ident
                 ),
             );

@@ -10,7 +10,7 @@ use std::sync::Arc;
 /// A field type `min`/`max` and an integer `one_of` apply to: numbers, and
 /// options of numbers.
 #[diagnostic::on_unimplemented(
-    message = "`min`/`max` and a list of numbers apply only to numbers, not to `{Self}`",
+    message = "a number attribute (`min`, `max`, numbers in `one_of` or `example`) applies only to numbers, not to `{Self}`",
     label = "not a number",
     note = "use `min_length`/`max_length` to bound strings and arrays"
 )]
@@ -23,11 +23,16 @@ pub trait Numeric {
 /// options of them. (A float in the list of an integer field could never
 /// be sent.)
 #[diagnostic::on_unimplemented(
-    message = "`one_of` lists a number with a fraction, but `{Self}` is not a float",
+    message = "a number with a fraction (in `one_of` or `example`) applies only to floats, not to `{Self}`",
     label = "not an `f32` or `f64`",
-    note = "an integer field can only be one of whole numbers"
+    note = "an integer field can only be given whole numbers"
 )]
-pub trait FloatLike {}
+pub trait FloatLike {
+    /// Named by generated code at an attribute, so that a field type
+    /// without this trait is an error there.
+    #[doc(hidden)]
+    const FLOAT_LIKE: () = ();
+}
 
 /// What a length counts: characters of a string or items of an array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,11 +58,16 @@ pub trait HasLength {
 /// A field type `pattern`, `format` and a string `one_of` apply to: strings,
 /// paths, and options of them.
 #[diagnostic::on_unimplemented(
-    message = "`pattern`, `format` and a list of strings apply only to strings, not to `{Self}`",
+    message = "a string attribute (`pattern`, `format`, strings in `one_of` or `example`) applies only to strings, not to `{Self}`",
     label = "not a string",
     note = "to constrain the items of a list, write `#[param(items(...))]`"
 )]
-pub trait StringLike {}
+pub trait StringLike {
+    /// Named by generated code at an attribute, so that a field type
+    /// without this trait is an error there.
+    #[doc(hidden)]
+    const STRING_LIKE: () = ();
+}
 
 /// A field type `items(...)` applies to: lists, sets, arrays, and options of
 /// them. `Item` is the type each item's attributes are checked against.
@@ -69,6 +79,10 @@ pub trait StringLike {}
 pub trait HasItems {
     /// The type of one item.
     type Item;
+    /// Named by generated code at `items`, so that a field type that is no
+    /// list is an error there.
+    #[doc(hidden)]
+    const HAS_ITEMS: () = ();
 }
 
 macro_rules! numeric {
@@ -140,18 +154,3 @@ macro_rules! through_wrappers {
     )*};
 }
 through_wrappers!(Option, Box, Arc);
-
-// Named by generated code at an attribute's span: a field type that does
-// not take the attribute is a compile error there.
-
-/// Asserts that `pattern`, `format` or a list of strings may apply to `T`.
-pub fn assert_string_like<T: StringLike + ?Sized>() {}
-
-/// Asserts that a list of numbers may apply to `T`.
-pub fn assert_numeric<T: Numeric + ?Sized>() {}
-
-/// Asserts that a list with fractional numbers may apply to `T`.
-pub fn assert_float_like<T: FloatLike + ?Sized>() {}
-
-/// Asserts that `items(...)` may apply to `T`.
-pub fn assert_has_items<T: HasItems + ?Sized>() {}

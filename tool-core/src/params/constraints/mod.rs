@@ -14,10 +14,7 @@ mod one_of;
 mod pattern;
 
 pub use bounds::Bound;
-pub use kinds::{
-    FloatLike, HasItems, HasLength, LengthOf, Numeric, StringLike, assert_float_like,
-    assert_has_items, assert_numeric, assert_string_like,
-};
+pub use kinds::{FloatLike, HasItems, HasLength, LengthOf, Numeric, StringLike};
 pub use one_of::Literal;
 pub use pattern::Pattern;
 

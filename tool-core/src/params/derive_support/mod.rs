@@ -14,7 +14,7 @@ pub use enums::{
     external_branch, external_json, null_schema, one_of, read_external, read_tag, root_enum_schema,
 };
 pub use objects::{
-    FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, deny_unknown_fields,
+    Checked, FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, deny_unknown_fields,
     expect_object, missing,
 };
 pub use sequences::{expect_tuple, tuple_schema};

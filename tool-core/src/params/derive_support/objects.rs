@@ -71,7 +71,8 @@ impl FieldNames {
         false
     }
 
-    /// Every name, in declaration order.
+    /// Every name: the struct's own, in declaration order, then each
+    /// flattened struct's.
     pub fn all(&self) -> Vec<&'static str> {
         let mut names = self.own.to_vec();
         for flattened in self.flattened {
@@ -119,6 +120,14 @@ pub trait ParamObject: ParamValue {
     ) -> Option<Self>;
     /// Writes the fields into an object being built.
     fn write_fields(&self, json: &mut ObjectJson);
+}
+
+/// Compile-time checks of a generic container (a flattened struct that
+/// repeats a JSON name, once its type arguments are known): one constant,
+/// named by both the schema and the parse, so one mistake is one error.
+pub trait Checked {
+    /// Panics at compile time when a check fails.
+    const CHECKS: ();
 }
 
 /// The object a struct's fields are read from, or a reported problem.

@@ -352,13 +352,13 @@ fn one_of_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<OneOf>>
         match literal(&element) {
             Some(Literal::Number(number)) if strings.is_empty() => {
                 if numbers.contains(&number) {
-                    cx.error_spanned_by(&element, "this value is already in the list");
+                    cx.error_spanned_by(&element, "this value is already in the list: remove it");
                 }
                 numbers.push(number);
             }
             Some(Literal::Str(text)) if numbers.is_empty() => {
                 if strings.contains(&text) {
-                    cx.error_spanned_by(&element, "this value is already in the list");
+                    cx.error_spanned_by(&element, "this value is already in the list: remove it");
                 }
                 strings.push(text);
             }
@@ -394,13 +394,20 @@ fn check_pattern(pattern: &str) -> Result<(), String> {
             "`pattern` is not a valid ECMA-262 regular expression (JSON Schema's pattern syntax): {pattern:?}"
         ));
     }
-    let translated = jsonschema_regex::to_rust_regex(pattern).map_err(|()| {
-        "this pattern needs look-around or backreferences, which parse does not support: it matches in time linear in the string, so no string can make it backtrack".to_owned()
-    })?;
-    regex_syntax::Parser::new()
+    const BACKTRACKING: &str = "this pattern needs look-around or a backreference, which parse does not support: it matches in time linear in the string, so no string a model sends can make it backtrack; write the pattern without them (or check the rest in the tool)";
+    let translated =
+        jsonschema_regex::to_rust_regex(pattern).map_err(|()| BACKTRACKING.to_owned())?;
+    let ast = regex_syntax::ast::parse::Parser::new()
         .parse(&translated)
+        .map_err(|error| match error.kind() {
+            regex_syntax::ast::ErrorKind::UnsupportedLookAround
+            | regex_syntax::ast::ErrorKind::UnsupportedBackreference => BACKTRACKING.to_owned(),
+            kind => format!("this pattern cannot be compiled: {kind}"),
+        })?;
+    regex_syntax::hir::translate::Translator::new()
+        .translate(&translated, &ast)
         .map(|_| ())
-        .map_err(|error| format!("this pattern cannot be compiled: {error}"))
+        .map_err(|error| format!("this pattern cannot be compiled: {}", error.kind()))
 }
 
 fn check_bounds(cx: &Ctxt, value: &ValueAttrs) {
