@@ -3,14 +3,19 @@
 # machine), for each variant of benches/instructions.rs, and the ratios of
 # ours to serde's derive and to jsonschema + serde.
 #
+# The build has line tables (for scripts/bench-profile.sh) and lives in its
+# own target directory (target/callgrind), so that switching between this
+# script and a plain `cargo bench` does not rebuild every dependency.
+#
 # Usage: scripts/bench-instructions.sh [ITERATIONS]   (default 20000)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 iterations=${1:-20000}
 command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 
+export CARGO_TARGET_DIR=${CALLGRIND_TARGET_DIR:-target/callgrind}
 CARGO_PROFILE_BENCH_DEBUG=line-tables-only cargo bench -p tool-core --bench instructions --no-run -q 2>/dev/null
-binary=$(ls -t target/release/deps/instructions-* | grep -v '\.d$' | head -n 1)
+binary=$(ls -t "$CARGO_TARGET_DIR"/release/deps/instructions-* | grep -v '\.d$' | head -n 1)
 
 count() { # variant iterations -> total instructions
   local out
@@ -28,15 +33,18 @@ for variant in $("$binary" | sed 's/variants: //; s/,//g'); do
   printf '%-28s %8d instructions per call\n' "$variant" "${per[$variant]}"
 done
 
+ratio() { python3 -c "print(f'{$1/$2:.2f}x')"; }
 echo
 printf '%-8s %14s %22s\n' size "ours / serde" "ours / jsonschema+serde"
-for size in small medium large; do
+for size in small medium large script; do
   ours=${per[$size/tool_core]}
   printf '%-8s %14s %22s\n' "$size" \
-    "$(python3 -c "print(f'{$ours/${per[$size/serde]}:.2f}x')")" \
-    "$(python3 -c "print(f'{$ours/${per[$size/jsonschema_serde]}:.2f}x')")"
+    "$(ratio "$ours" "${per[$size/serde]}")" \
+    "$(ratio "$ours" "${per[$size/jsonschema_serde]}")"
 done
-printf '%-8s %14s   (all problems vs the first)\n' errors \
-  "$(python3 -c "print(f'{${per[errors/tool_core]}/${per[errors/serde]}:.2f}x')")"
+printf '%-8s %14s   (medium, 3 problems: all of them vs the first)\n' errors \
+  "$(ratio "${per[errors/tool_core]}" "${per[errors/serde]}")"
+printf '%-8s %14s   (script, 3 problems: all of them vs the first)\n' errors \
+  "$(ratio "${per[errors_script/tool_core]}" "${per[errors_script/serde]}")"
 printf '%-8s %14s   (call line to result line, vs serde_json parse + serialize of the line)\n' executor \
-  "$(python3 -c "print(f'{${per[line/tool_core]}/${per[line/serde_json_floor]}:.2f}x')")"
+  "$(ratio "${per[line/tool_core]}" "${per[line/serde_json_floor]}")"

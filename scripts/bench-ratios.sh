@@ -17,15 +17,16 @@ def ns(x):
     return f"{x:.0f} ns" if x < 10_000 else f"{x/1000:.1f} µs"
 print("| benchmark | ours | alternative | ratio |")
 print("| --- | --- | --- | --- |")
-for size in ["small", "medium", "large"]:
+for size in ["small", "medium", "large", "script"]:
     ours = median(f"parse_{size}/tool_core/{size}")
     serde = median(f"parse_{size}/serde/{size}")
     both = median(f"parse_{size}/jsonschema_serde/{size}")
     print(f"| parse {size} vs serde derive | {ns(ours)} | {ns(serde)} | {ours/serde:.2f}x |")
     print(f"| parse {size} vs jsonschema + serde | {ns(ours)} | {ns(both)} | {ours/both:.2f}x |")
-ours = median("errors_medium/tool_core_all_problems")
-serde = median("errors_medium/serde_first_error")
-print(f"| 3 problems: all reported vs serde's first | {ns(ours)} | {ns(serde)} | {ours/serde:.2f}x |")
+for args in ["medium", "script"]:
+    ours = median(f"errors_{args}/tool_core_all_problems")
+    serde = median(f"errors_{args}/serde_first_error")
+    print(f"| {args}, 3 problems: all reported vs serde's first | {ns(ours)} | {ns(serde)} | {ours/serde:.2f}x |")
 ours = median("executor_line/tool_core")
 floor = median("executor_line/serde_json_floor")
 print(f"| executor, call line to result line vs serde_json round trip of the line | {ns(ours)} | {ns(floor)} | {ours/floor:.2f}x |")

@@ -3,6 +3,9 @@
 //! what else the machine is doing. `scripts/bench-instructions.sh` runs each
 //! variant twice (0 and N iterations) and divides the difference by N.
 //!
+//! Only the counted variant is prepared (see `support::variants`), and its
+//! preparation is in both runs, so it cancels out.
+//!
 //! Usage: instructions <variant> <iterations>; with no arguments (as
 //! `cargo bench` runs it) it lists the variants and exits.
 
@@ -20,5 +23,5 @@ fn main() {
         return;
     };
     let iterations: usize = iterations.parse().expect("a number of iterations");
-    (support::variants::find(&mut variants, name).run)(iterations);
+    support::variants::find(&mut variants, name).run(iterations);
 }

@@ -27,7 +27,10 @@ fn main() {
         ("medium/tool_core", "medium/jsonschema_serde"),
         ("large/tool_core", "large/serde"),
         ("large/tool_core", "large/jsonschema_serde"),
+        ("script/tool_core", "script/serde"),
+        ("script/tool_core", "script/jsonschema_serde"),
         ("errors/tool_core", "errors/serde"),
+        ("errors_script/tool_core", "errors_script/serde"),
         ("line/tool_core", "line/serde_json_floor"),
     ];
     println!("| ours | alternative | median ratio | ns per call (ours, alternative) |");

@@ -1,7 +1,8 @@
 //! Argument parsing against the alternatives a user would pick, in the same
 //! run: serde's derive deserializing the same `&Value` into the same struct,
 //! and the `jsonschema` crate validating against the same schema followed by
-//! serde; and the error path. The measured code is `support::variants`, the
+//! serde; and the error path. `script` is the enum-heavy struct (a list of
+//! internally tagged steps). The measured code is `support::variants`, the
 //! same the instruction counter and the interleaved harness run. Ratios, not
 //! absolute times, are what to read (scripts/bench-ratios.sh).
 
@@ -12,7 +13,7 @@ use support::variants::{self, find};
 
 fn parse_valid(c: &mut Criterion) {
     let mut variants = variants::all();
-    for size in ["small", "medium", "large"] {
+    for size in ["small", "medium", "large", "script"] {
         let mut group = c.benchmark_group(format!("parse/{size}"));
         for how in ["tool_core", "serde", "jsonschema_serde"] {
             let variant = find(&mut variants, &format!("{size}/{how}"));
@@ -26,15 +27,17 @@ fn parse_valid(c: &mut Criterion) {
 
 fn parse_errors(c: &mut Criterion) {
     let mut variants = variants::all();
-    let mut group = c.benchmark_group("errors/medium");
-    for (id, name) in [
-        ("tool_core_all_problems", "errors/tool_core"),
-        ("serde_first_error", "errors/serde"),
-    ] {
-        let variant = find(&mut variants, name);
-        group.bench_function(id, |b| b.iter_custom(|n| variant.time(n)));
+    for (args, prefix) in [("medium", "errors"), ("script", "errors_script")] {
+        let mut group = c.benchmark_group(format!("errors/{args}"));
+        for (id, how) in [
+            ("tool_core_all_problems", "tool_core"),
+            ("serde_first_error", "serde"),
+        ] {
+            let variant = find(&mut variants, &format!("{prefix}/{how}"));
+            group.bench_function(id, |b| b.iter_custom(|n| variant.time(n)));
+        }
+        group.finish();
     }
-    group.finish();
 }
 
 criterion_group!(benches, parse_valid, parse_errors);

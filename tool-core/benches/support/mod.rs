@@ -1,6 +1,7 @@
-//! Parameter structs of three sizes, each deriving both `ToolParams` and
-//! serde's `Deserialize` from the same field list, and matching arguments;
-//! the seed's echo tool and a call line for it, for the executor benches.
+//! Parameter structs of three sizes, and one made of tagged enums, each
+//! deriving both `ToolParams` and serde's `Deserialize` from the same
+//! definition, and matching arguments; the seed's echo tool and a call line
+//! for it, for the executor benches.
 
 #![allow(dead_code)]
 
@@ -110,6 +111,65 @@ pub fn large_args() -> Value {
         "max_depth": 3,
         "scores": [0.5, 0.25, 0.125],
         "note": "benchmark input of a realistic size"
+    })
+}
+
+/// One step of a [`Script`]: an internally tagged enum (`{"action":
+/// "click", "x": 10, ...}`) whose variants have different shapes.
+#[derive(ToolParams, Deserialize, Debug)]
+#[param(tag = "action", rename_all = "snake_case")]
+#[serde(tag = "action", rename_all = "snake_case")]
+pub enum Step {
+    Click {
+        x: u32,
+        y: u32,
+        double: Option<bool>,
+    },
+    Type {
+        text: String,
+    },
+    Scroll {
+        dx: i32,
+        dy: i32,
+    },
+    Wait {
+        ms: u64,
+    },
+}
+
+/// Enum-heavy: a name and a list of internally tagged steps.
+#[derive(ToolParams, Deserialize, Debug)]
+pub struct Script {
+    pub name: String,
+    pub steps: Vec<Step>,
+}
+
+/// Eight steps, every variant at least once, `double` present and absent.
+pub fn script_args() -> Value {
+    json!({
+        "name": "log in",
+        "steps": [
+            {"action": "click", "x": 120, "y": 48},
+            {"action": "type", "text": "ada@example.org"},
+            {"action": "click", "x": 120, "y": 96, "double": false},
+            {"action": "type", "text": "correct horse battery staple"},
+            {"action": "wait", "ms": 250},
+            {"action": "scroll", "dx": 0, "dy": -400},
+            {"action": "click", "x": 640, "y": 360, "double": true},
+            {"action": "wait", "ms": 1000}
+        ]
+    })
+}
+
+/// Three problems: a misspelled tag, a wrong type, a value out of range.
+pub fn script_bad_args() -> Value {
+    json!({
+        "name": "log in",
+        "steps": [
+            {"action": "clik", "x": 120, "y": 48},
+            {"action": "type", "text": 42},
+            {"action": "wait", "ms": -1}
+        ]
     })
 }
 
