@@ -69,11 +69,11 @@ pub struct ParamError {
     omitted: usize,
     /// Variants of untagged enums tried so far in this parse, against
     /// [`MAX_UNTAGGED_ATTEMPTS`].
-    attempts: usize,
+    attempts: u32,
     /// How many tries of untagged variants enclose this one: a variant that
     /// wraps its own enum (`Neg(Box<Expr>)`) tries again on the same value,
     /// with no deeper path to stop it.
-    nesting: usize,
+    nesting: u32,
 }
 
 /// Two errors are equal when they report the same problems; how much work
@@ -142,19 +142,19 @@ impl ParamError {
         ParamError {
             problems: Vec::new(),
             omitted: 0,
-            attempts: self.attempts + 1,
-            nesting: self.nesting + 1,
+            attempts: self.attempts.saturating_add(1),
+            nesting: self.nesting.saturating_add(1),
         }
     }
 
     /// How many tries of untagged variants enclose this collector's.
     pub(crate) fn nesting(&self) -> usize {
-        self.nesting
+        self.nesting as usize
     }
 
     /// Variants of untagged enums tried so far.
     pub(crate) fn attempts(&self) -> usize {
-        self.attempts
+        self.attempts as usize
     }
 
     /// Takes over the tally of tries `attempt` made.

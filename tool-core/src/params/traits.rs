@@ -40,6 +40,7 @@ use serde_json::Value;
 /// `#[param(deny_unknown_fields)]`.
 pub trait ToolParams: ParamValue {
     /// Parses a call's arguments, which must be a JSON object.
+    #[inline]
     fn parse(arguments: &Value) -> Result<Self, ParamError> {
         let mut errors = ParamError::new();
         match Self::parse_value(arguments, &ParamPath::root(), &mut errors) {
