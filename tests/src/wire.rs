@@ -37,3 +37,21 @@ pub fn result_json(id: &str, name: &str, text: &str, details: Value, is_error: b
         "isError": is_error,
     })
 }
+
+/// A tool definition from its three parts.
+pub fn definition(name: &str, description: &str, parameters: Value) -> tool_core::ToolDefinition {
+    tool_core::ToolDefinition {
+        name: name.into(),
+        description: description.into(),
+        parameters,
+    }
+}
+
+/// A conversion's diagnostics as (tool, path, message), for comparing.
+pub fn diagnostics(converted: &tool_core::providers::Converted) -> Vec<(&str, &str, &str)> {
+    converted
+        .diagnostics
+        .iter()
+        .map(|d| (d.tool.as_str(), d.path.as_str(), d.message.as_str()))
+        .collect()
+}

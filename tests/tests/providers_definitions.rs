@@ -21,6 +21,7 @@
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use tests::wire::assert_json;
+use tests::wire::{definition, diagnostics};
 use tool_core::providers::{
     Converted, Diagnostic, NameRule, ProviderFormat, anthropic_tools, gemini_tools,
     gemini_tools_legacy, mcp_tools, openai_responses_tools, openai_tools, openai_tools_strict,
@@ -78,14 +79,6 @@ struct PayloadParams {
     payload: Value,
 }
 
-fn definition(name: &str, description: &str, parameters: Value) -> ToolDefinition {
-    ToolDefinition {
-        name: name.into(),
-        description: description.into(),
-        parameters,
-    }
-}
-
 /// The definition the registry would give `tool`.
 fn definition_of(tool: &impl Tool) -> ToolDefinition {
     definition(tool.name(), tool.description(), tool.parameters())
@@ -104,14 +97,6 @@ fn counts_and_payload() -> Vec<ToolDefinition> {
         definition("count", "Count things", CountsParams::json_schema()),
         definition("store", "Store a value", PayloadParams::json_schema()),
     ]
-}
-
-fn diagnostics(converted: &Converted) -> Vec<(&str, &str, &str)> {
-    converted
-        .diagnostics
-        .iter()
-        .map(|d| (d.tool.as_str(), d.path.as_str(), d.message.as_str()))
-        .collect()
 }
 
 /// One format's conversion of `forecast()`: exactly `value`, exactly

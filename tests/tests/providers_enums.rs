@@ -26,6 +26,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::IpAddr;
 use tests::wire::assert_json;
+use tests::wire::{definition, diagnostics};
 use tool_core::providers::{Converted, ProviderFormat};
 use tool_core::{ParamValue, ToolDefinition, ToolParams};
 
@@ -134,14 +135,6 @@ struct Form {
     host: IpAddr,
 }
 
-fn definition(name: &str, description: &str, parameters: Value) -> ToolDefinition {
-    ToolDefinition {
-        name: name.into(),
-        description: description.into(),
-        parameters,
-    }
-}
-
 /// The four root enums, one tool each.
 fn root_enums() -> Vec<ToolDefinition> {
     vec![
@@ -158,14 +151,6 @@ fn form() -> Vec<ToolDefinition> {
 
 fn expr() -> Vec<ToolDefinition> {
     vec![definition("eval", "Evaluate", Expr::json_schema())]
-}
-
-fn diagnostics(converted: &Converted) -> Vec<(&str, &str, &str)> {
-    converted
-        .diagnostics
-        .iter()
-        .map(|d| (d.tool.as_str(), d.path.as_str(), d.message.as_str()))
-        .collect()
 }
 
 /// The tool entries a format wrote: Gemini's sit under `functionDeclarations`.
