@@ -20,6 +20,16 @@ pub fn json_type(value: &Value) -> &'static str {
     }
 }
 
+/// Names as a message lists them: `"click", "type"` (each capped like
+/// [`StrExcerpt`]).
+pub fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|name| StrExcerpt(name).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Displays a value as compact JSON, cut after [`MAX_ECHO_CHARS`] characters
 /// with a trailing `…`. Serialization stops at the cap, so huge values cost
 /// no more than small ones.

@@ -22,6 +22,14 @@ pub fn near_miss_of_any<'d>(sent: &str, names: &[&'d str]) -> Option<&'d str> {
         .find(|name| near_miss(name, std::iter::once(sent), &[]).is_some())
 }
 
+/// `: did you mean "name"?` after a sent value that misspells one of
+/// `names`; empty when none is close.
+pub fn did_you_mean(sent: &str, names: &[&str]) -> String {
+    near_miss_of_any(sent, names)
+        .map(|meant| format!(": did you mean \"{meant}\"?"))
+        .unwrap_or_default()
+}
+
 /// [`near_miss`], with the declared names given as a test.
 pub fn near_miss_where<'k>(
     wanted: &str,

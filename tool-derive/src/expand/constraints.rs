@@ -32,15 +32,22 @@ impl Statics {
     }
 }
 
-/// A statement naming `Trait::CONST` of `ty` (spanned where the error
-/// should point): a field type without the trait is an error there, with
-/// the trait's own explanation.
-pub fn assert_kind(ty: &TokenStream, kind: &str) -> TokenStream {
+/// A kind of field type an attribute needs, named by its marker trait.
+#[derive(Clone, Copy)]
+pub enum Kind {
+    String,
+    Float,
+    Items,
+}
+
+/// A statement naming the marker trait's constant of `ty` (spanned where
+/// the error should point): a field type without the trait is an error
+/// there, with the trait's own explanation.
+pub fn assert_kind(ty: &TokenStream, kind: Kind) -> TokenStream {
     let (name, constant) = match kind {
-        "string" => ("StringLike", "STRING_LIKE"),
-        "float" => ("FloatLike", "FLOAT_LIKE"),
-        "items" => ("HasItems", "HAS_ITEMS"),
-        _ => unreachable!("a kind of field type"),
+        Kind::String => ("StringLike", "STRING_LIKE"),
+        Kind::Float => ("FloatLike", "FLOAT_LIKE"),
+        Kind::Items => ("HasItems", "HAS_ITEMS"),
     };
     let name = Ident::new(name, Span::call_site());
     let constant = Ident::new(constant, Span::call_site());
@@ -107,7 +114,7 @@ pub fn constraints(
     }
     let string_like = |tokens: &TokenStream| {
         let ty = ty_at(first_span(tokens));
-        assert_kind(&ty, "string")
+        assert_kind(&ty, Kind::String)
     };
     if let Some((tokens, pattern)) = &value.pattern {
         asserts.extend(string_like(tokens));
@@ -126,7 +133,7 @@ pub fn constraints(
         let literals = match list {
             OneOf::Numbers(numbers) => {
                 asserts.extend(if list.has_float() {
-                    assert_kind(&ty, "float")
+                    assert_kind(&ty, Kind::Float)
                 } else {
                     assert_numeric(&ty)
                 });
@@ -179,7 +186,7 @@ pub fn items(
         .unwrap_or_else(|| quote!(::tool_core::__private::Constraints::NONE));
     let assert = value.is_empty().then(|| {
         let ty = respanned(ty, first_span(items_tokens));
-        assert_kind(&ty, "items")
+        assert_kind(&ty, Kind::Items)
     });
     let description = super::optional_str(description.as_deref());
     Some(quote! {

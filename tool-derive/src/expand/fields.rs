@@ -3,7 +3,7 @@
 //! field parsed from an object, each field written back to JSON, and the
 //! compile-time checks of flattened names.
 
-use super::constraints::{self, Statics};
+use super::constraints::{self, Kind, Statics};
 use super::{param_value, respanned};
 use crate::internals::ast::Field;
 use crate::internals::attr::Literal;
@@ -144,12 +144,13 @@ impl<'f, 'a> Fields<'f, 'a> {
     }
 
     /// Statements writing each field into `__json: &mut ObjectJson`, where
-    /// `access(field)` is an expression of type `&FieldType`.
-    pub fn json(&self, access: &dyn Fn(&Field) -> TokenStream) -> TokenStream {
+    /// `access(index, field)` is an expression of type `&FieldType`.
+    pub fn json(&self, access: &dyn Fn(usize, &Field) -> TokenStream) -> TokenStream {
         self.fields
             .iter()
-            .map(|field| {
-                let value = access(field);
+            .enumerate()
+            .map(|(index, field)| {
+                let value = access(index, field);
                 let ty = field.ty;
                 if field.attrs.skip.is_some() {
                     TokenStream::new()
@@ -180,7 +181,7 @@ impl<'f, 'a> Fields<'f, 'a> {
                 let name = &field.json_name;
                 let message = format!(
                     "{who} has a field with the JSON name \"{name}\", as does field `{}` beside it: rename one",
-                    field.member.to_token_stream_string()
+                    field.rust_name()
                 );
                 checks.extend(quote_spanned! {span=>
                     if #fields.contains(#name) { ::core::panic!(#message) }
@@ -211,24 +212,11 @@ impl<'f, 'a> Fields<'f, 'a> {
     }
 }
 
-trait MemberName {
-    fn to_token_stream_string(&self) -> String;
-}
-
-impl MemberName for syn::Member {
-    fn to_token_stream_string(&self) -> String {
-        match self {
-            syn::Member::Named(ident) => ident.to_string(),
-            syn::Member::Unnamed(index) => index.index.to_string(),
-        }
-    }
-}
-
 fn describe_flattened(field: &Field) -> String {
     let ty = field.ty;
     format!(
         "the flattened field `{}: {}`",
-        field.member.to_token_stream_string(),
+        field.rust_name(),
         quote!(#ty).to_string().replace(' ', "")
     )
 }
@@ -257,7 +245,7 @@ fn example_json(field: &Field, tokens: &TokenStream, example: &Example) -> Token
     let at = respanned(ty, super::first_span(tokens));
     match example {
         Example::Literal(Literal::Str(text)) => {
-            let assert = constraints::assert_kind(&at, "string");
+            let assert = constraints::assert_kind(&at, Kind::String);
             quote! {{
                 #assert
                 ::tool_core::__private::Value::from(#text)
@@ -266,7 +254,9 @@ fn example_json(field: &Field, tokens: &TokenStream, example: &Example) -> Token
         Example::Literal(Literal::Number(number)) => {
             let assert = match number {
                 crate::internals::attr::Number::Int(_) => constraints::assert_numeric(&at),
-                crate::internals::attr::Number::Float(_) => constraints::assert_kind(&at, "float"),
+                crate::internals::attr::Number::Float(_) => {
+                    constraints::assert_kind(&at, Kind::Float)
+                }
             };
             let number = constraints::bound(*number);
             quote! {{

@@ -19,7 +19,7 @@ pub fn expand(model: &Container, fields: &[Field]) -> TokenStream {
     let names = code.names();
     let add_fields = code.schema();
     let (parse_statements, parse_finish) = code.parse(quote!(Self));
-    let write_fields = code.json(&|field| {
+    let write_fields = code.json(&|_, field| {
         let member = &field.member;
         quote!(&self.#member)
     });

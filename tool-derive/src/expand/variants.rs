@@ -66,12 +66,7 @@ impl<'v, 'a> VariantCode<'v, 'a> {
     /// read from the pattern's bindings.
     pub fn fields_json(&self) -> TokenStream {
         let bindings = self.bindings();
-        let fields = &self.variant.fields;
-        self.fields.json(&|field| {
-            let index = fields
-                .iter()
-                .position(|f| std::ptr::eq(f, field))
-                .expect("a field of this variant");
+        self.fields.json(&|index, _| {
             let binding = &bindings[index];
             quote!(#binding)
         })

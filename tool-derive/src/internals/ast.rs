@@ -182,6 +182,15 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// The field's name in Rust, as messages say it (`limit`, or `0` for a
+    /// position).
+    pub fn rust_name(&self) -> String {
+        match &self.member {
+            Member::Named(ident) => ident.to_string(),
+            Member::Unnamed(index) => index.index.to_string(),
+        }
+    }
+
     /// Shown to the model and read from the arguments under its own name
     /// (neither skipped nor flattened).
     pub fn is_named_in_json(&self) -> bool {

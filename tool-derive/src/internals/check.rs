@@ -39,19 +39,12 @@ fn fields_of(cx: &Ctxt, fields: &[Field]) {
                 &field.member,
                 format!(
                     "fields `{}` and `{}` both have the JSON name \"{}\"; give one a different `#[param(rename = \"...\")]`",
-                    member_name(first),
-                    member_name(field),
+                    first.rust_name(),
+                    field.rust_name(),
                     field.json_name
                 ),
             );
         }
-    }
-}
-
-fn member_name(field: &Field) -> String {
-    match &field.member {
-        syn::Member::Named(ident) => ident.to_string(),
-        syn::Member::Unnamed(index) => index.index.to_string(),
     }
 }
 
@@ -117,7 +110,7 @@ fn internally_tagged(cx: &Ctxt, tag: &str, variants: &[Variant]) {
                             &field.member,
                             format!(
                                 "field `{}` of variant `{}` has the JSON name \"{tag}\", which is the enum's tag; rename the field or the tag",
-                                member_name(field),
+                                field.rust_name(),
                                 variant.ident
                             ),
                         );

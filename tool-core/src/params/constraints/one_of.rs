@@ -60,9 +60,7 @@ pub(super) fn check(
         })
         .collect();
     let hint = match value {
-        Value::String(sent) => crate::params::suggest::near_miss_of_any(sent, &names)
-            .map(|meant| format!(": did you mean \"{meant}\"?"))
-            .unwrap_or_default(),
+        Value::String(sent) => crate::params::suggest::did_you_mean(sent, &names),
         _ => String::new(),
     };
     errors.push(

@@ -4,8 +4,8 @@
 //! "clik": did you mean "click"?`).
 
 use super::objects::{FieldNames, missing, too_deep};
-use crate::params::describe::{Excerpt, json_type};
-use crate::params::suggest::near_miss_of_any;
+use crate::params::describe::{Excerpt, json_type, quoted};
+use crate::params::suggest::did_you_mean;
 use crate::params::{ParamError, ParamPath};
 use serde_json::{Map, Value};
 
@@ -178,7 +178,7 @@ pub fn read_external<'v>(
                             "expected the only key to be one of {}, got {}{}",
                             quoted(names),
                             Excerpt(&Value::from(name.as_str())),
-                            hint(name, names)
+                            did_you_mean(name, names)
                         ),
                     );
                     None
@@ -224,7 +224,7 @@ pub fn expected_one_of(
             format_args!(
                 "expected one of {expected}, got {}{}",
                 Excerpt(value),
-                hint(sent, names)
+                did_you_mean(sent, names)
             ),
         ),
         other => errors.push(
@@ -232,20 +232,6 @@ pub fn expected_one_of(
             format_args!("expected one of {expected}, got {}", json_type(other)),
         ),
     }
-}
-
-fn quoted(names: &[&str]) -> String {
-    names
-        .iter()
-        .map(|name| Excerpt(&Value::from(*name)).to_string())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn hint(sent: &str, names: &[&str]) -> String {
-    near_miss_of_any(sent, names)
-        .map(|meant| format!(": did you mean \"{meant}\"?"))
-        .unwrap_or_default()
 }
 
 /// `{name: content}`: an externally tagged variant with data, as JSON.

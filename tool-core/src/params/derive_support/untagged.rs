@@ -5,6 +5,7 @@
 //! fewest required fields; then the one with the fewest problems).
 
 use super::objects::MAX_NESTING;
+use crate::params::describe::quoted;
 use crate::params::error::MAX_UNTAGGED_ATTEMPTS;
 use crate::params::{ParamError, ParamPath};
 
@@ -75,11 +76,7 @@ impl<'p, 'e> Untagged<'p, 'e> {
             );
             return;
         }
-        let tried = names
-            .iter()
-            .map(|name| format!("\"{name}\""))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let tried = quoted(names);
         match self.closest {
             Some((index, problems)) => {
                 self.errors.push(

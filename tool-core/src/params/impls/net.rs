@@ -27,32 +27,27 @@ fn parse_formatted<T: FromStr>(
     parsed
 }
 
-impl ParamValue for Ipv4Addr {
-    fn schema() -> Value {
-        json!({"type": "string", "format": "ipv4"})
-    }
+macro_rules! address_param {
+    ($($address:ty => $format:ident, $name:literal;)*) => {$(
+        impl ParamValue for $address {
+            fn schema() -> Value {
+                json!({"type": "string", "format": $name})
+            }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
-        parse_formatted(value, Format::Ipv4, path, errors)
-    }
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+                parse_formatted(value, Format::$format, path, errors)
+            }
 
-    fn to_json(&self) -> Value {
-        Value::String(self.to_string())
-    }
+            fn to_json(&self) -> Value {
+                Value::String(self.to_string())
+            }
+        }
+    )*};
 }
 
-impl ParamValue for Ipv6Addr {
-    fn schema() -> Value {
-        json!({"type": "string", "format": "ipv6"})
-    }
-
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
-        parse_formatted(value, Format::Ipv6, path, errors)
-    }
-
-    fn to_json(&self) -> Value {
-        Value::String(self.to_string())
-    }
+address_param! {
+    Ipv4Addr => Ipv4, "ipv4";
+    Ipv6Addr => Ipv6, "ipv6";
 }
 
 impl ParamValue for IpAddr {

@@ -5,32 +5,62 @@
 
 use crate::params::{ParamError, ParamPath, ParamValue};
 use serde_json::{Value, json};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::hash::{BuildHasher, Hash};
 
 fn set_schema<T: ParamValue>() -> Value {
     json!({"type": "array", "items": T::schema(), "uniqueItems": true})
 }
 
-/// Reports each item that repeats an earlier one; `first_seen` records an
-/// item's index and gives the index it was first seen at, if any.
-fn report_repeats<'a, T>(
-    items: &'a [T],
+/// Parses the items and moves them into a set with `insert`, which says
+/// whether the item was new: one insertion per item when nothing repeats.
+/// A repeat is reported at its index, naming the first index of the same
+/// item, which only then is looked for.
+fn parse_into<T: ParamValue + PartialEq, C: Default>(
+    value: &Value,
     path: &ParamPath<'_>,
     errors: &mut ParamError,
-    mut first_seen: impl FnMut(&'a T, usize) -> Option<usize>,
-) -> bool {
-    let mut repeated = false;
-    for (index, item) in items.iter().enumerate() {
-        if let Some(first) = first_seen(item, index) {
-            repeated = true;
-            errors.push(
-                &path.index(index),
-                format_args!("repeats item {first}: the items must be unique"),
-            );
+    mut insert: impl FnMut(&mut C, T) -> bool,
+) -> Option<C> {
+    let items = <Vec<T> as ParamValue>::parse_value(value, path, errors)?;
+    let mut set = C::default();
+    let mut repeats = Vec::new();
+    for (index, item) in items.into_iter().enumerate() {
+        if !insert(&mut set, item) {
+            repeats.push(index);
         }
     }
-    repeated
+    if repeats.is_empty() {
+        return Some(set);
+    }
+    report_repeats::<T>(value, &repeats, path, errors);
+    None
+}
+
+/// Reports each index of `repeats` with the first index of the same item,
+/// found by parsing the items again (they were moved into the set).
+#[cold]
+fn report_repeats<T: ParamValue + PartialEq>(
+    value: &Value,
+    repeats: &[usize],
+    path: &ParamPath<'_>,
+    errors: &mut ParamError,
+) {
+    let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
+    let parsed: Vec<Option<T>> = items
+        .iter()
+        .map(|item| T::parse_value(item, &ParamPath::root(), &mut ParamError::new()))
+        .collect();
+    for &index in repeats {
+        let first = parsed[..index]
+            .iter()
+            .position(|earlier| earlier.is_some() && *earlier == parsed[index])
+            .unwrap_or(index);
+        errors.push(
+            &path.index(index),
+            format_args!("repeats item {first}: the items must be unique"),
+        );
+    }
 }
 
 impl<T: ParamValue + Eq + Hash, S: BuildHasher + Default> ParamValue for HashSet<T, S> {
@@ -39,14 +69,9 @@ impl<T: ParamValue + Eq + Hash, S: BuildHasher + Default> ParamValue for HashSet
     }
 
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
-        let items = <Vec<T> as ParamValue>::parse_value(value, path, errors)?;
-        let mut seen: HashMap<&T, usize, S> =
-            HashMap::with_capacity_and_hasher(items.len(), S::default());
-        let repeated = report_repeats(&items, path, errors, |item, index| {
-            seen.try_insert_index(item, index)
-        });
-        drop(seen);
-        (!repeated).then(|| items.into_iter().collect())
+        parse_into(value, path, errors, |set: &mut HashSet<T, S>, item| {
+            set.insert(item)
+        })
     }
 
     /// The items sorted by their JSON text: a `HashSet` has no order of
@@ -70,47 +95,13 @@ impl<T: ParamValue + Ord> ParamValue for BTreeSet<T> {
     }
 
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
-        let items = <Vec<T> as ParamValue>::parse_value(value, path, errors)?;
-        let mut seen: BTreeMap<&T, usize> = BTreeMap::new();
-        let repeated = report_repeats(&items, path, errors, |item, index| {
-            seen.try_insert_index(item, index)
-        });
-        drop(seen);
-        (!repeated).then(|| items.into_iter().collect())
+        parse_into(value, path, errors, |set: &mut BTreeSet<T>, item| {
+            set.insert(item)
+        })
     }
 
     fn to_json(&self) -> Value {
         Value::Array(self.iter().map(T::to_json).collect())
-    }
-}
-
-/// Inserting an item's first index, keeping the first on a repeat.
-trait FirstIndex<'a, T> {
-    /// Records `index` for `item` unless it is there: then its first index.
-    fn try_insert_index(&mut self, item: &'a T, index: usize) -> Option<usize>;
-}
-
-impl<'a, T: Eq + Hash, S: BuildHasher> FirstIndex<'a, T> for HashMap<&'a T, usize, S> {
-    fn try_insert_index(&mut self, item: &'a T, index: usize) -> Option<usize> {
-        match self.entry(item) {
-            std::collections::hash_map::Entry::Occupied(first) => Some(*first.get()),
-            std::collections::hash_map::Entry::Vacant(slot) => {
-                slot.insert(index);
-                None
-            }
-        }
-    }
-}
-
-impl<'a, T: Ord> FirstIndex<'a, T> for BTreeMap<&'a T, usize> {
-    fn try_insert_index(&mut self, item: &'a T, index: usize) -> Option<usize> {
-        match self.entry(item) {
-            std::collections::btree_map::Entry::Occupied(first) => Some(*first.get()),
-            std::collections::btree_map::Entry::Vacant(slot) => {
-                slot.insert(index);
-                None
-            }
-        }
     }
 }
 

@@ -6,7 +6,7 @@ use super::values::{
     Literal, Number, flag, length_value, literal, name_value, number_value, required_value,
     skip_value, string_value,
 };
-use super::{Attr, Place, for_each_param, key_of};
+use super::{Attr, Place, VALUE_KEYS, for_each_param, key_of};
 use crate::internals::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -80,17 +80,6 @@ pub struct FieldAttrs {
     /// The tokens of every key written, for "does not go with" errors.
     pub keys: Vec<(String, TokenStream)>,
 }
-
-/// The constraint keys, which `items(...)` takes too.
-const VALUE_KEYS: &[&str] = &[
-    "min",
-    "max",
-    "min_length",
-    "max_length",
-    "one_of",
-    "pattern",
-    "format",
-];
 
 /// Reads constraint keys into one `ValueAttrs`, reporting duplicates.
 struct ValueParser<'c> {

@@ -38,10 +38,19 @@ const ENUM_KEYS: &[&str] = &[
     "content",
     "untagged",
 ];
+/// The keys of a field that are not constraints on its value.
 const FIELD_KEYS: &[&str] = &[
     "description",
     "rename",
     "default",
+    "flatten",
+    "skip",
+    "example",
+    "deprecated",
+    "items",
+];
+/// The constraint keys, which a field and `items(...)` both take.
+const VALUE_KEYS: &[&str] = &[
     "min",
     "max",
     "min_length",
@@ -49,21 +58,23 @@ const FIELD_KEYS: &[&str] = &[
     "one_of",
     "pattern",
     "format",
-    "flatten",
-    "skip",
-    "example",
-    "deprecated",
-    "items",
 ];
 const VARIANT_KEYS: &[&str] = &["rename", "rename_all", "description"];
 
 impl Place {
-    fn keys(self) -> &'static [&'static str] {
+    fn keys(self) -> Vec<&'static str> {
         match self {
-            Place::Struct => STRUCT_KEYS,
-            Place::Enum => ENUM_KEYS,
-            Place::Field => FIELD_KEYS,
-            Place::Variant => VARIANT_KEYS,
+            Place::Struct => STRUCT_KEYS.to_vec(),
+            Place::Enum => ENUM_KEYS.to_vec(),
+            Place::Field => {
+                // As messages list them: name, description and default,
+                // then the constraints, then the rest.
+                let mut keys = FIELD_KEYS[..3].to_vec();
+                keys.extend(VALUE_KEYS);
+                keys.extend(&FIELD_KEYS[3..]);
+                keys
+            }
+            Place::Variant => VARIANT_KEYS.to_vec(),
         }
     }
 
