@@ -40,11 +40,7 @@ pub fn result_json(id: &str, name: &str, text: &str, details: Value, is_error: b
 
 /// A tool definition from its three parts.
 pub fn definition(name: &str, description: &str, parameters: Value) -> tool_core::ToolDefinition {
-    tool_core::ToolDefinition {
-        name: name.into(),
-        description: description.into(),
-        parameters,
-    }
+    tool_core::ToolDefinition::new(name, description, parameters)
 }
 
 /// A conversion's diagnostics as (tool, path, message), for comparing.

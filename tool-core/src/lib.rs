@@ -121,7 +121,10 @@ pub use params::{
 };
 pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
 pub use tokio_util::sync::CancellationToken;
-pub use tool::{Content, DynamicTool, ProgressFn, Tool, ToolContext, ToolError, ToolOutput, text};
+pub use tool::{
+    Content, DynamicTool, IntoToolbox, Json, ProgressFn, Tool, ToolAnnotations, ToolContext,
+    ToolError, ToolOutput, Toolbox, audio, image, resource_link, text,
+};
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
 /// or an enum (and [`ParamValue`] for any of them): the parser and the JSON
@@ -238,28 +241,43 @@ pub use tool_derive::ToolParams;
 /// Turns a documented `async fn` into a tool.
 ///
 /// It generates `<Name>Params` (the function's parameters as a
-/// [`ToolParams`](trait@ToolParams) struct; parameters take `#[param(...)]`
-/// as struct fields do) and the unit struct `<Name>Tool` implementing
-/// [`Tool`], where `<Name>` is the function's name in UpperCamelCase
-/// (`read_file` gives `ReadFileTool`). The function stays callable as
-/// written. The tool's name is the function's, its description the doc
-/// comment; `#[tool(name = "...", description = "...")]` override them. A
-/// parameter of type [`ToolContext`] or `&ToolContext` receives the call's
-/// context and is not shown to the model.
+/// [`ToolParams`](trait@ToolParams) struct) and the unit struct `<Name>Tool`
+/// implementing [`Tool`], where `<Name>` is the function's name in
+/// UpperCamelCase (`read_file` gives `ReadFileTool`). The function stays
+/// callable as written. A parameter of type [`ToolContext`] or
+/// `&ToolContext` receives the call's context and is not shown to the model.
 ///
-/// The function returns `String`, `ToolOutput<D>`, `Result<String, E>` or
-/// `Result<ToolOutput<D>, E>`, where `E` converts into [`ToolError`] (any
-/// `std::error::Error + Send + Sync`, or a string). A `String` becomes one
-/// text item with no details.
+/// - **Description**: the doc comment, or `#[tool(description = "...")]`.
+///   rustdoc's `# Arguments` section is left out of it: its items become
+///   the parameters' descriptions.
+/// - **Parameter descriptions**, first found wins: `#[param(description =
+///   "...")]`, the parameter's own doc comment (`/// The file to read` above
+///   it; taken off the function as emitted, where rustc would refuse it),
+///   then the parameter's item in `# Arguments` (`` * `path` - The file to
+///   read ``). An item naming no parameter is a compile error at its line.
+///   Parameters take every other `#[param(...)]` key, as struct fields do.
+/// - **Options**: `#[tool(name = "...", timeout_ms = 5000, exclusive)]`, and
+///   the annotations ([`ToolAnnotations`]): `title = "..."`, `read_only`,
+///   `destructive`, `idempotent`, `open_world` (each also `= false`).
+/// - **Returns**: `String` (one text item), `ToolOutput<D>`, [`Json<T>`] (a
+///   structured result whose schema is the tool's
+///   [`output_schema`](Tool::output_schema)), or a `Result` of one of them
+///   whose error converts into [`ToolError`] (any `std::error::Error + Send +
+///   Sync`, or a string).
 ///
 /// ```
 /// use tool_core::{execute_tool_call, tool, CallContext, Tool, ToolCall, ToolContext, ToolRegistry};
 /// use serde_json::json;
 ///
 /// /// Repeat a text
-/// #[tool]
+/// ///
+/// /// # Arguments
+/// ///
+/// /// * `times` - How often to repeat it
+/// #[tool(read_only, idempotent)]
 /// async fn repeat(
 ///     ctx: &ToolContext,
+///     /// The text to repeat
 ///     text: String,
 ///     #[param(default = 2, min = 1, max = 10)] times: usize,
 /// ) -> Result<String, String> {
@@ -273,6 +291,10 @@ pub use tool_derive::ToolParams;
 /// let mut tools = ToolRegistry::new();
 /// tools.register(RepeatTool).unwrap();
 /// assert_eq!(RepeatTool.description(), "Repeat a text");
+/// let schema = RepeatTool.parameters();
+/// assert_eq!(schema["properties"]["text"]["description"], "The text to repeat");
+/// assert_eq!(schema["properties"]["times"]["description"], "How often to repeat it");
+/// assert_eq!(RepeatTool.annotations().read_only, Some(true));
 ///
 /// let call = ToolCall::new("call-1", "repeat", json!({"text": "ab"}));
 /// let result = execute_tool_call(&call, &tools, CallContext::default()).await;
@@ -283,7 +305,65 @@ pub use tool_derive::ToolParams;
 /// # });
 /// ```
 ///
-/// Tools with state (configuration, a root directory, a client) are structs
-/// implementing [`Tool`] by hand.
+/// Tools with state (configuration, a root directory, a client) are methods
+/// of a type with [`#[tools]`](macro@tools) on its impl block.
 #[cfg(feature = "derive")]
 pub use tool_derive::tool;
+
+/// Makes the `#[tool]` methods of an impl block the tools of the type's
+/// [`Toolbox`]: tools with state, shared through one `Arc`.
+///
+/// Each `#[tool] async fn name(&self, ...)` method becomes a tool with
+/// everything `#[tool]` gives a function (descriptions, `#[param]`, the
+/// context parameter, options, annotations, return types). For a method
+/// `read` of `Files`, it generates `FilesReadParams` and `FilesReadTool`
+/// (which holds the `Arc<Files>`), and `Files` implements [`Toolbox`];
+/// [`ToolRegistry::register_all`] registers every tool of the box, given
+/// the value or an `Arc` of it. Methods without `#[tool]` stay as they are,
+/// and every method stays callable as written.
+///
+/// A tool method takes `&self` (calls may run at the same time: keep
+/// mutable state behind a lock), is `async`, and is not generic; the impl
+/// block is an inherent impl of a type without generic arguments; two tools
+/// of one box cannot share a name. Each is a compile error at the tokens.
+///
+/// ```
+/// use std::path::PathBuf;
+/// use tool_core::{execute_tool_call, tools, CallContext, ToolCall, ToolError, ToolRegistry};
+/// use serde_json::json;
+///
+/// struct Notes {
+///     dir: PathBuf,
+/// }
+///
+/// #[tools]
+/// impl Notes {
+///     /// Say where a note is kept
+///     #[tool(read_only, title = "Locate a note")]
+///     async fn locate(
+///         &self,
+///         /// The note's name, without extension
+///         name: String,
+///     ) -> Result<String, ToolError> {
+///         Ok(self.path_of(&name).display().to_string())
+///     }
+///
+///     /// An ordinary method, not a tool.
+///     fn path_of(&self, name: &str) -> PathBuf {
+///         self.dir.join(format!("{name}.md"))
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let mut tools = ToolRegistry::new();
+/// tools.register_all(Notes { dir: "/notes".into() }).unwrap();
+/// let call = ToolCall::new("call-1", "locate", json!({"name": "todo"}));
+/// let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+/// assert_eq!(result.content[0].as_text(), Some("/notes/todo.md"));
+/// let definition = tools.get("locate").unwrap().definition();
+/// assert_eq!(definition.parameters["properties"]["name"]["description"], "The note's name, without extension");
+/// assert_eq!(definition.annotations.title.as_deref(), Some("Locate a note"));
+/// # });
+/// ```
+#[cfg(feature = "derive")]
+pub use tool_derive::tools;

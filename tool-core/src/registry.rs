@@ -4,7 +4,7 @@
 use crate::params::ParamError;
 use crate::tool::ToolContext;
 use crate::tool::{ErasedCall, ErasedTool};
-use crate::tool::{Tool, ToolError, ToolOutput};
+use crate::tool::{IntoToolbox, Tool, ToolAnnotations, ToolError, ToolOutput, Toolbox};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -16,6 +16,10 @@ use std::time::Duration;
 /// What a provider is told about a tool:
 /// `{"name":"echo","description":"Echo one value","parameters":{..schema..}}`.
 /// It holds no function.
+///
+/// `outputSchema` and `annotations` are written only when the tool has them,
+/// so a definition without them is byte for byte what it was before they
+/// existed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDefinition {
     /// The name the model calls the tool by.
@@ -24,6 +28,51 @@ pub struct ToolDefinition {
     pub description: String,
     /// The JSON Schema of the arguments.
     pub parameters: Value,
+    /// The JSON Schema of the tool's structured result ([`Tool::output_schema`]).
+    #[serde(
+        rename = "outputSchema",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub output_schema: Option<Value>,
+    /// Hints about the tool's effects ([`Tool::annotations`]).
+    #[serde(default, skip_serializing_if = "ToolAnnotations::is_empty")]
+    pub annotations: ToolAnnotations,
+}
+
+impl ToolDefinition {
+    /// A definition with no output schema and no annotations.
+    ///
+    /// ```
+    /// use tool_core::ToolDefinition;
+    /// use serde_json::json;
+    ///
+    /// let echo = ToolDefinition::new("echo", "Echo one value", json!({"type": "object"}));
+    /// assert_eq!(
+    ///     serde_json::to_string(&echo).unwrap(),
+    ///     r#"{"name":"echo","description":"Echo one value","parameters":{"type":"object"}}"#,
+    /// );
+    /// ```
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
+        ToolDefinition {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+            output_schema: None,
+            annotations: ToolAnnotations::default(),
+        }
+    }
+
+    /// The definition of `tool`, as a registry builds it.
+    pub fn of<T: Tool>(tool: &T) -> Self {
+        ToolDefinition {
+            name: tool.name().to_owned(),
+            description: tool.description().to_owned(),
+            parameters: tool.parameters(),
+            output_schema: tool.output_schema(),
+            annotations: tool.annotations(),
+        }
+    }
 }
 
 /// Why a tool could not be registered.
@@ -56,6 +105,17 @@ pub struct RegisteredTool {
 }
 
 impl RegisteredTool {
+    /// `tool` with its definition built, ready to be added to a registry
+    /// (what [`Toolbox::tools`] returns).
+    pub fn new<T: Tool>(tool: T) -> Self {
+        RegisteredTool {
+            definition: Arc::new(ToolDefinition::of(&tool)),
+            timeout: Tool::timeout(&tool),
+            exclusive: Tool::exclusive(&tool),
+            tool: Arc::new(tool),
+        }
+    }
+
     /// The tool's name.
     pub fn name(&self) -> &str {
         &self.definition.name
@@ -69,6 +129,11 @@ impl RegisteredTool {
     /// The JSON Schema of the tool's arguments.
     pub fn parameters(&self) -> &Value {
         &self.definition.parameters
+    }
+
+    /// The tool's hints about its effects ([`Tool::annotations`]).
+    pub fn annotations(&self) -> &ToolAnnotations {
+        &self.definition.annotations
     }
 
     /// Name, description and schema, as a provider wants them.
@@ -152,24 +217,63 @@ impl ToolRegistry {
 
     /// Adds a tool; refuses a second tool of the same name.
     pub fn register<T: Tool>(&mut self, tool: T) -> Result<(), RegistryError> {
-        let name = Tool::name(&tool);
-        if self.by_name.contains_key(name) {
-            return Err(RegistryError::DuplicateName(name.to_owned()));
+        if self.by_name.contains_key(Tool::name(&tool)) {
+            return Err(RegistryError::DuplicateName(Tool::name(&tool).to_owned()));
         }
-        let definition = ToolDefinition {
-            name: name.to_owned(),
-            description: Tool::description(&tool).to_owned(),
-            parameters: Tool::parameters(&tool),
-        };
-        self.by_name
-            .insert(definition.name.clone(), self.tools.len());
-        self.tools.push(RegisteredTool {
-            definition: Arc::new(definition),
-            timeout: Tool::timeout(&tool),
-            exclusive: Tool::exclusive(&tool),
-            tool: Arc::new(tool),
-        });
+        self.insert(RegisteredTool::new(tool));
         Ok(())
+    }
+
+    /// Adds every tool of a [`Toolbox`] (a type with `#[tools]` on its impl
+    /// block), given as the value or as an `Arc` of it; its state is shared
+    /// by all its tools through that one `Arc`. All or nothing: when any of
+    /// its names is taken, no tool of the box is added.
+    ///
+    /// ```
+    /// use std::path::PathBuf;
+    /// use std::sync::Arc;
+    /// use tool_core::{tools, ToolRegistry};
+    ///
+    /// struct Workspace {
+    ///     root: PathBuf,
+    /// }
+    ///
+    /// #[tools]
+    /// impl Workspace {
+    ///     /// Say where the workspace is
+    ///     #[tool(read_only)]
+    ///     async fn root(&self) -> String {
+    ///         self.root.display().to_string()
+    ///     }
+    /// }
+    ///
+    /// let workspace = Arc::new(Workspace { root: "/srv".into() });
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register_all(Arc::clone(&workspace)).unwrap();
+    /// let again = tools.register_all(workspace).unwrap_err();
+    /// assert_eq!(again.to_string(), "Tool already exists: root");
+    /// assert_eq!(tools.len(), 1);
+    /// ```
+    pub fn register_all(&mut self, toolbox: impl IntoToolbox) -> Result<(), RegistryError> {
+        let tools = Toolbox::tools(toolbox.into_arc());
+        for (index, tool) in tools.iter().enumerate() {
+            let name = tool.name();
+            if self.by_name.contains_key(name)
+                || tools[..index].iter().any(|earlier| earlier.name() == name)
+            {
+                return Err(RegistryError::DuplicateName(name.to_owned()));
+            }
+        }
+        for tool in tools {
+            self.insert(tool);
+        }
+        Ok(())
+    }
+
+    fn insert(&mut self, tool: RegisteredTool) {
+        self.by_name
+            .insert(tool.name().to_owned(), self.tools.len());
+        self.tools.push(tool);
     }
 
     /// The tool called `name`, if registered.

@@ -3,7 +3,7 @@
 
 mod expand;
 mod internals;
-mod tool_fn;
+mod tool_attr;
 
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
@@ -27,5 +27,14 @@ pub fn derive_tool_params(input: TokenStream) -> TokenStream {
 /// as written. See `tool_core::tool` for the rules.
 #[proc_macro_attribute]
 pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
-    tool_fn::expand(args.into(), item.into()).into()
+    tool_attr::function::expand(args.into(), item.into()).into()
+}
+
+/// Makes each `#[tool]` method of an impl block a tool of the type's
+/// toolbox: generates `<Type><Method>Params`, a `<Type><Method>Tool` holding
+/// the shared `Arc<Type>`, and the type's `tool_core::Toolbox` impl. The
+/// impl block is left as written. See `tool_core::tools` for the rules.
+#[proc_macro_attribute]
+pub fn tools(args: TokenStream, item: TokenStream) -> TokenStream {
+    tool_attr::methods::expand(args.into(), item.into()).into()
 }

@@ -11,8 +11,8 @@ use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
 use serde_json::Value;
 use std::sync::Arc;
 use tokio::sync::mpsc;
-use tool_core::providers::{content_text, mcp_call_tool_result};
-use tool_core::{CallContext, Content, ToolCall, ToolRegistry, execute_tool_call};
+use tool_core::providers::{content_text, mcp_call_tool_result, mcp_tools};
+use tool_core::{CallContext, Content, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 
 /// An MCP server for one registry. Cloning it is cheap; the HTTP transport
 /// makes one per session.
@@ -26,19 +26,7 @@ pub struct McpServer {
 impl McpServer {
     /// A server for `registry`, announcing itself as this crate.
     pub fn new(registry: ToolRegistry) -> Self {
-        let tools = registry
-            .definitions()
-            .into_iter()
-            .map(|definition| {
-                let schema = match definition.parameters {
-                    Value::Object(schema) => schema,
-                    // MCP wants an object schema; a tool without one takes
-                    // any object.
-                    _ => serde_json::Map::from_iter([("type".to_owned(), Value::from("object"))]),
-                };
-                Tool::new(definition.name, definition.description, Arc::new(schema))
-            })
-            .collect();
+        let tools = registry.definitions().iter().map(mcp_tool).collect();
         McpServer {
             registry: Arc::new(registry),
             tools: Arc::new(tools),
@@ -107,6 +95,25 @@ impl ServerHandler for McpServer {
         let result: CallToolResult = serde_json::from_value(mcp_call_tool_result(&result))
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())
+    }
+}
+
+/// A definition as `tools/list` gives it: tool-core's MCP shape (name,
+/// description, `inputSchema`, `outputSchema` and `annotations` when the
+/// tool has them), read into rmcp's type.
+fn mcp_tool(definition: &ToolDefinition) -> Tool {
+    let shaped = mcp_tools(std::slice::from_ref(definition)).value;
+    match serde_json::from_value::<Vec<Tool>>(shaped) {
+        Ok(mut tools) if tools.len() == 1 => tools.remove(0),
+        // MCP wants an object schema; a tool without one takes any object.
+        _ => {
+            let schema = serde_json::Map::from_iter([("type".to_owned(), Value::from("object"))]);
+            Tool::new(
+                definition.name.clone(),
+                definition.description.clone(),
+                Arc::new(schema),
+            )
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! the model reads (redaction, truncation, a note). Both are async, and both
 //! are guarded: a hook that fails or panics is answered as a paired error.
 
-use crate::tool::{ToolError, ToolOutput};
+use crate::tool::{ToolAnnotations, ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
@@ -11,10 +11,53 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 /// What a `before` hook sees: the call, with its arguments as parsed (unknown
-/// keys dropped, defaults filled in), and the caller's signal. A hook that
-/// waits (a permission prompt) is abandoned when the signal is cancelled,
-/// and the call is answered `cancelled`.
+/// keys dropped, defaults filled in), the tool's annotations, and the
+/// caller's signal. A hook that waits (a permission prompt) is abandoned
+/// when the signal is cancelled, and the call is answered `cancelled`.
+///
+/// Asking a person before anything destructive runs:
+///
+/// ```
+/// use tool_core::{execute_tool_call, tools, CallContext, HookDecision, ToolCall, ToolRegistry};
+/// use serde_json::json;
+///
+/// struct Disk;
+///
+/// #[tools]
+/// impl Disk {
+///     /// Delete a file
+///     #[tool(destructive)]
+///     async fn delete(&self, path: String) -> String {
+///         format!("deleted {path}")
+///     }
+///
+///     /// Show a file's size
+///     #[tool(read_only)]
+///     async fn size(&self, path: String) -> String {
+///         format!("{path}: 3 bytes")
+///     }
+/// }
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let mut tools = ToolRegistry::new();
+/// tools.register_all(Disk).unwrap();
+/// let ask_first = CallContext::new().with_before_hook(|call| async move {
+///     if call.annotations.may_destroy() {
+///         // A real application asks a person here.
+///         return Ok(HookDecision::Block(format!("{} needs a person's approval", call.tool_name)));
+///     }
+///     Ok(HookDecision::Allow)
+/// });
+/// let size = ToolCall::new("c1", "size", json!({"path": "a.txt"}));
+/// let delete = ToolCall::new("c2", "delete", json!({"path": "a.txt"}));
+/// let sized = execute_tool_call(&size, &tools, ask_first.clone()).await;
+/// let blocked = execute_tool_call(&delete, &tools, ask_first).await;
+/// assert!(!sized.is_error);
+/// assert!(blocked.is_error);
+/// # });
+/// ```
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct BeforeCall {
     /// The call's id.
     pub call_id: String,
@@ -22,6 +65,8 @@ pub struct BeforeCall {
     pub tool_name: String,
     /// The parsed arguments, as JSON.
     pub arguments: Value,
+    /// The tool's hints about its effects ([`Tool::annotations`](crate::Tool::annotations)).
+    pub annotations: ToolAnnotations,
     /// The caller's cancellation signal, if any.
     pub signal: Option<CancellationToken>,
 }

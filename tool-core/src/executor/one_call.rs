@@ -60,6 +60,7 @@ pub(crate) async fn run(
                 call_id: call.id.clone(),
                 tool_name: call.name.clone(),
                 arguments: parsed.clone(),
+                annotations: tool.annotations().clone(),
                 signal: ctx.signal.clone(),
             })
         });

@@ -1,16 +1,22 @@
 //! What a tool is: a name and a description the model reads, typed
 //! parameters, and an async function that turns them into output.
 
+mod annotations;
 mod context;
 mod dynamic;
 mod erased;
+mod json;
 mod output;
 pub(crate) mod tool_fn_support;
+mod toolbox;
 
+pub use annotations::ToolAnnotations;
 pub use context::{ProgressFn, ToolContext};
 pub use dynamic::DynamicTool;
 pub(crate) use erased::{ErasedCall, ErasedTool};
-pub use output::{Content, ToolOutput, text};
+pub use json::Json;
+pub use output::{Content, ToolOutput, audio, image, resource_link, text};
+pub use toolbox::{IntoToolbox, Toolbox};
 
 use crate::params::ToolParams;
 use serde::Serialize;
@@ -105,5 +111,21 @@ pub trait Tool: Send + Sync + 'static {
     /// for it (a tool that changes what others read, say).
     fn exclusive(&self) -> bool {
         false
+    }
+
+    /// The JSON Schema of the tool's structured result (its details), when
+    /// it has one: MCP's `outputSchema`. `None` (the default) leaves it out
+    /// of the definition. A `#[tool]` returning [`Json<T>`](crate::Json)
+    /// gives `T`'s derived schema; a hand-written tool whose details are a
+    /// type deriving `ToolParams` returns `Some(Details::json_schema())`.
+    fn output_schema(&self) -> Option<Value> {
+        None
+    }
+
+    /// Hints about the tool's effects (read-only, destructive, ...) for
+    /// the program around the model, such as a before hook that asks a
+    /// person first. None by default; `#[tool(read_only, ...)]` sets them.
+    fn annotations(&self) -> ToolAnnotations {
+        ToolAnnotations::default()
     }
 }

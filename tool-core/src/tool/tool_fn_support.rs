@@ -1,20 +1,27 @@
 //! The runtime half of `#[tool]`: what a tool function may return.
 
-use crate::tool::{ToolError, ToolOutput};
+use crate::params::{ParamValue, ToolParams};
+use crate::tool::{Json, ToolError, ToolOutput, text};
 use serde::Serialize;
+use serde_json::Value;
 
-/// The return types of a `#[tool]` function: `String`, `ToolOutput<D>`, and
-/// `Result` of either with an error that converts into [`ToolError`].
+/// The return types of a `#[tool]` function: `String`, `ToolOutput<D>`,
+/// `Json<T>`, and `Result` of any of them with an error that converts into
+/// [`ToolError`].
 #[diagnostic::on_unimplemented(
     message = "a #[tool] function cannot return `{Self}`",
     label = "the model needs text back",
-    note = "return `String`, `ToolOutput<D>`, `Result<String, E>` or `Result<ToolOutput<D>, E>`, where `E` converts into `ToolError` (any `std::error::Error + Send + Sync`, or a string)"
+    note = "return `String`, `ToolOutput<D>`, `Json<T>`, or a `Result` of one of them, where `E` converts into `ToolError` (any `std::error::Error + Send + Sync`, or a string)"
 )]
 pub trait IntoToolResult {
     /// The tool's details type (`()` for a `String`).
     type Details: Serialize + Send;
     /// The output, or the error the executor pairs with the call.
     fn into_tool_result(self) -> Result<ToolOutput<Self::Details>, ToolError>;
+    /// The schema of the structured result, for `Json<T>` only.
+    fn output_schema() -> Option<Value> {
+        None
+    }
 }
 
 impl IntoToolResult for String {
@@ -31,16 +38,23 @@ impl<D: Serialize + Send> IntoToolResult for ToolOutput<D> {
     }
 }
 
-impl<E: Into<ToolError>> IntoToolResult for Result<String, E> {
-    type Details = ();
-    fn into_tool_result(self) -> Result<ToolOutput<()>, ToolError> {
-        self.map(ToolOutput::text).map_err(Into::into)
+impl<T: ToolParams + Send> IntoToolResult for Json<T> {
+    type Details = Json<T>;
+    fn into_tool_result(self) -> Result<ToolOutput<Json<T>>, ToolError> {
+        let shown = ParamValue::to_json(&self.0).to_string();
+        Ok(ToolOutput::new(vec![text(shown)]).with_details(self))
+    }
+    fn output_schema() -> Option<Value> {
+        Some(T::json_schema())
     }
 }
 
-impl<D: Serialize + Send, E: Into<ToolError>> IntoToolResult for Result<ToolOutput<D>, E> {
-    type Details = D;
-    fn into_tool_result(self) -> Result<ToolOutput<D>, ToolError> {
-        self.map_err(Into::into)
+impl<R: IntoToolResult, E: Into<ToolError>> IntoToolResult for Result<R, E> {
+    type Details = R::Details;
+    fn into_tool_result(self) -> Result<ToolOutput<R::Details>, ToolError> {
+        self.map_err(Into::into)?.into_tool_result()
+    }
+    fn output_schema() -> Option<Value> {
+        R::output_schema()
     }
 }

@@ -2,9 +2,19 @@
 //! space from each line, join the lines of a paragraph with spaces, keep
 //! paragraph breaks, trim blank lines at both ends.
 
+use proc_macro2::Span;
+use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
-pub fn description(attrs: &[Attribute]) -> Option<String> {
+/// One line of a doc comment, with the span of the attribute it came from
+/// (a `///` line is one attribute, so errors point at that line).
+pub struct DocLine {
+    pub text: String,
+    pub span: Span,
+}
+
+/// The lines of the doc comments among `attrs`, one leading space stripped.
+pub fn lines(attrs: &[Attribute]) -> Vec<DocLine> {
     let mut lines = Vec::new();
     for attr in attrs {
         if !attr.path().is_ident("doc") {
@@ -16,19 +26,27 @@ pub fn description(attrs: &[Attribute]) -> Option<String> {
                 ..
             }) = &pair.value
         {
-            let text = text.value();
             // `split`, not `lines`: a bare `///` is an empty string, and it is
             // exactly the line that separates paragraphs.
-            lines.extend(
-                text.split('\n')
-                    .map(|line| line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned()),
-            );
+            lines.extend(text.value().split('\n').map(|line| DocLine {
+                text: line.strip_prefix(' ').unwrap_or(line).trim_end().to_owned(),
+                span: attr.span(),
+            }));
         }
     }
+    lines
+}
+
+pub fn description(attrs: &[Attribute]) -> Option<String> {
+    join(&lines(attrs))
+}
+
+/// Doc lines as a description: paragraphs joined with a blank line.
+pub fn join(lines: &[DocLine]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
-    for line in &lines {
-        let line = line.trim();
+    for line in lines {
+        let line = line.text.trim();
         if line.is_empty() {
             if !current.is_empty() {
                 paragraphs.push(std::mem::take(&mut current));
@@ -44,4 +62,13 @@ pub fn description(attrs: &[Attribute]) -> Option<String> {
         paragraphs.push(current);
     }
     (!paragraphs.is_empty()).then(|| paragraphs.join("\n\n"))
+}
+
+/// True when a doc attribute is computed (`#[doc = include_str!(..)]`), so
+/// its text cannot be read here.
+pub fn has_computed(attrs: &[Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("doc")
+            && !matches!(&attr.meta, Meta::NameValue(pair) if matches!(&pair.value, Expr::Lit(_)))
+    })
 }

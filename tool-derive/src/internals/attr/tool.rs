@@ -1,8 +1,8 @@
-//! `#[tool(...)]` on an async function: name, description, timeout,
-//! exclusivity.
+//! `#[tool(...)]` on an async function or method: name, description,
+//! timeout, exclusivity, and the annotations (MCP's hints).
 
 use super::Attr;
-use super::values::{flag, required_value, skip_value, string_value};
+use super::values::{bool_flag, flag, required_value, skip_value, string_value};
 use crate::internals::ctxt::Ctxt;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
@@ -15,15 +15,41 @@ pub struct ToolAttrs {
     pub description: Option<String>,
     pub timeout_ms: Option<u64>,
     pub exclusive: bool,
+    pub annotations: Annotations,
 }
 
-const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`";
+/// `title = "..."` and the four hints; `None` where not written.
+#[derive(Default)]
+pub struct Annotations {
+    pub title: Option<String>,
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    pub fn is_empty(&self) -> bool {
+        self.title.is_none()
+            && self.read_only.is_none()
+            && self.destructive.is_none()
+            && self.idempotent.is_none()
+            && self.open_world.is_none()
+    }
+}
+
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
 
 pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
     let mut description = Attr::none(cx, "tool", "description");
     let mut timeout_ms = Attr::none(cx, "tool", "timeout_ms");
     let mut exclusive = Attr::none(cx, "tool", "exclusive");
+    let mut title = Attr::none(cx, "tool", "title");
+    let mut read_only = Attr::none(cx, "tool", "read_only");
+    let mut destructive = Attr::none(cx, "tool", "destructive");
+    let mut idempotent = Attr::none(cx, "tool", "idempotent");
+    let mut open_world = Attr::none(cx, "tool", "open_world");
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
@@ -80,6 +106,26 @@ pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
                 flag(cx, &meta, "exclusive")?;
                 exclusive.set(&meta.path, ());
             }
+            "title" => {
+                if let Some(text) = string_value(cx, &meta, "title")? {
+                    if text.value().trim().is_empty() {
+                        cx.error_spanned_by(&text, "a tool's `title` cannot be empty");
+                    } else {
+                        title.set(&meta.path, text.value());
+                    }
+                }
+            }
+            "read_only" | "destructive" | "idempotent" | "open_world" => {
+                let hint = match key.as_str() {
+                    "read_only" => &mut read_only,
+                    "destructive" => &mut destructive,
+                    "idempotent" => &mut idempotent,
+                    _ => &mut open_world,
+                };
+                if let Some(value) = bool_flag(cx, &meta, &key)? {
+                    hint.set(&meta.path, value);
+                }
+            }
             _ => {
                 skip_value(&meta)?;
                 let shown = meta.path.to_token_stream().to_string().replace(' ', "");
@@ -99,5 +145,12 @@ pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         description: description.get(),
         timeout_ms: timeout_ms.get(),
         exclusive: exclusive.get().is_some(),
+        annotations: Annotations {
+            title: title.get(),
+            read_only: read_only.get(),
+            destructive: destructive.get(),
+            idempotent: idempotent.get(),
+            open_world: open_world.get(),
+        },
     }
 }

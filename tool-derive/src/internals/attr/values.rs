@@ -48,6 +48,27 @@ pub fn flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
     Ok(())
 }
 
+/// A hint that is true when named alone, or says so: `key`, `key = false`.
+pub fn bool_flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<bool>> {
+    if !meta.input.peek(Token![=]) {
+        return Ok(Some(true));
+    }
+    let value: Expr = meta.value()?.parse()?;
+    match &value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Bool(flag),
+            ..
+        }) => Ok(Some(flag.value)),
+        other => {
+            cx.error_spanned_by(
+                other,
+                format!("expected `{key}`, `{key} = true` or `{key} = false`"),
+            );
+            Ok(None)
+        }
+    }
+}
+
 /// `key = "text"`; any other literal is reported and gives `None`.
 pub fn string_value(
     cx: &Ctxt,
