@@ -1,19 +1,31 @@
 //! MCP: `tools/list` entries, `tools/call` params and `CallToolResult`.
 
 use super::common::{convert_each, string_field};
-use super::diagnostic::{AdapterError, Converted};
+use super::diagnostic::{AdapterError, Converted, Report};
 use super::names::NameRule;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
-/// `[{"name","description","inputSchema"}]`, the full schema kept.
+/// `[{"name","description","inputSchema","outputSchema"?,"annotations"?}]`,
+/// the full schema kept.
 ///
 /// An enum as the whole parameters stays a choice: MCP wants `"type":
 /// "object"` at the root, and "any JSON Schema 2020-12 keyword may appear
 /// alongside type — including composition keywords (oneOf, anyOf...)"
 /// (<https://modelcontextprotocol.io/specification/2026-07-28/server/tools>),
 /// which is how the derive writes it.
+///
+/// `outputSchema` (the definition's
+/// [`output_schema`](crate::ToolDefinition::output_schema)) and
+/// `annotations` (its hints, when it has any) are MCP `Tool` fields
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/schema#tool>),
+/// left out when the definition has none. The output schema describes
+/// `structuredContent`, which [`mcp_call_tool_result`] makes the details,
+/// or `{"value": <details>}` when they are not an object: MCP restricts
+/// `outputSchema` to `"type": "object"` at the root, so a schema of another
+/// type is sent as `{"type":"object","properties":{"value":<schema>},"required":["value"]}`,
+/// the same wrapping, and said so in a diagnostic.
 pub fn mcp_tools(definitions: &[ToolDefinition]) -> Converted {
     convert_each(definitions, &NameRule::MCP, |definition, report| {
         if definition.parameters.get("type").and_then(Value::as_str) != Some("object") {
@@ -22,12 +34,48 @@ pub fn mcp_tools(definitions: &[ToolDefinition]) -> Converted {
                 "MCP wants an inputSchema of type \"object\"; sent as it is",
             );
         }
-        json!({
-            "name": definition.name,
-            "description": definition.description,
-            "inputSchema": definition.parameters,
-        })
+        let mut tool = Map::new();
+        tool.insert("name".into(), Value::String(definition.name.clone()));
+        tool.insert(
+            "description".into(),
+            Value::String(definition.description.clone()),
+        );
+        tool.insert("inputSchema".into(), definition.parameters.clone());
+        if let Some(schema) = &definition.output_schema {
+            tool.insert("outputSchema".into(), output_schema(schema, report));
+        }
+        if !definition.annotations.is_empty() {
+            tool.insert("annotations".into(), json!(definition.annotations));
+        }
+        Value::Object(tool)
     })
+}
+
+/// The `outputSchema` of a tool whose details have this schema: as it is
+/// when it is an object's, wrapped as `{"value": ..}` when it is of another
+/// type (as `mcp_call_tool_result` wraps such details).
+fn output_schema(schema: &Value, report: &mut Report<'_>) -> Value {
+    match schema.get("type") {
+        Some(Value::String(kind)) if kind == "object" => schema.clone(),
+        Some(_) => {
+            report.push(
+                "",
+                "MCP wants an outputSchema of type \"object\"; sent as {\"type\":\"object\",\"properties\":{\"value\":<schema>},\"required\":[\"value\"]}, the shape of the structuredContent such details become",
+            );
+            json!({
+                "type": "object",
+                "properties": {"value": schema},
+                "required": ["value"],
+            })
+        }
+        None => {
+            report.push(
+                "",
+                "MCP wants an outputSchema of type \"object\"; this one has no type and is sent as it is",
+            );
+            schema.clone()
+        }
+    }
 }
 
 /// `tools/call` params (`{"name","arguments"}`) as a call. MCP params carry
@@ -42,6 +90,11 @@ pub fn mcp_tool_call(id: impl Into<String>, params: &Value) -> Result<ToolCall, 
 }
 
 /// A result as MCP's `CallToolResult`: `{"content","isError","structuredContent"?}`.
+/// The content items are MCP's own content blocks (`text`, `image`,
+/// `audio`, `resource_link`:
+/// <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-result>),
+/// sent as they are.
+///
 /// Details become `structuredContent`, which MCP wants to be an object: an
 /// object is sent as it is, anything else as `{"value": <details>}`.
 pub fn mcp_call_tool_result(result: &ToolResultMessage) -> Value {

@@ -8,6 +8,15 @@
 //! provider's schema lost (a dropped `maxLength` is still checked when the
 //! call arrives).
 //!
+//! Results go the other way the same way: each adapter writes images (and
+//! sounds, where a provider takes them) in the shape its provider accepts,
+//! and what a provider has no place for becomes a short text note
+//! ([`media_note`]: `[image: image/gif, 1234 bytes]`,
+//! `[resource: notes.md <file:///notes.md>]`), so nothing vanishes without
+//! the model knowing. A text-only result is written exactly as it always
+//! was. OpenAI Chat Completions tool messages take text only: their images
+//! follow in a user message ([`openai_tool_messages`]).
+//!
 //! ```
 //! use tool_core::providers::{self, ProviderFormat};
 //! use tool_core::{ToolDefinition, ToolParams};
@@ -19,11 +28,7 @@
 //!     limit: Option<u32>,
 //! }
 //!
-//! let definitions = vec![ToolDefinition {
-//!     name: "search".into(),
-//!     description: "Search the docs".into(),
-//!     parameters: Search::json_schema(),
-//! }];
+//! let definitions = vec![ToolDefinition::new("search", "Search the docs", Search::json_schema())];
 //! let strict = ProviderFormat::OpenAiStrict.definitions(&definitions);
 //! let parameters = &strict.value[0]["function"]["parameters"];
 //! assert_eq!(parameters["required"], serde_json::json!(["query", "limit"]));
@@ -38,10 +43,12 @@ mod diagnostic;
 mod gemini;
 mod gemini_schema;
 mod mcp;
+mod media;
 mod merge_root;
 mod names;
 mod one_of;
 mod openai;
+mod openai_results;
 mod rewrite;
 mod strict;
 
@@ -51,14 +58,17 @@ pub use gemini::{
     gemini_function_call, gemini_function_response, gemini_tools, gemini_tools_legacy,
 };
 pub use mcp::{mcp_call_tool_result, mcp_tool_call, mcp_tools};
+pub use media::{content_text, media_note};
 pub use names::NameRule;
 pub use openai::{
-    openai_responses_function_call, openai_responses_function_call_output, openai_responses_tools,
-    openai_tool_call, openai_tool_message, openai_tools, openai_tools_strict,
+    openai_responses_function_call, openai_responses_tools, openai_tool_call, openai_tools,
+    openai_tools_strict,
+};
+pub use openai_results::{
+    openai_responses_function_call_output, openai_tool_message, openai_tool_messages,
 };
 
 use crate::registry::ToolDefinition;
-use crate::tool::Content;
 use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;
@@ -116,6 +126,15 @@ impl ProviderFormat {
     }
 
     /// The definitions in this format, with what it could not express.
+    ///
+    /// A definition's `output_schema` and `annotations` are written by
+    /// `Mcp` (MCP's `outputSchema` and `annotations`) and `Neutral` only,
+    /// without a diagnostic elsewhere: OpenAI's and Anthropic's tools have
+    /// no field for either; Gemini's `responseJsonSchema` would describe
+    /// the `response` of a function response, which is `{"output": <text>}`
+    /// here, not the details the output schema describes; and annotations
+    /// are hints for the program around the model, which a provider never
+    /// reads. Nothing the model would have read is lost.
     pub fn definitions(self, definitions: &[ToolDefinition]) -> Converted {
         match self {
             ProviderFormat::Neutral => neutral(definitions),
@@ -160,22 +179,6 @@ fn neutral(definitions: &[ToolDefinition]) -> Converted {
         value: serde_json::to_value(definitions).unwrap_or(Value::Null),
         diagnostics: Vec::new(),
     }
-}
-
-/// Content as one string, for the places that take only one (OpenAI's and
-/// Gemini's results, MCP progress messages): the text items, one per line.
-///
-/// ```
-/// use tool_core::{providers::content_text, text};
-///
-/// assert_eq!(content_text(&[text("a"), text("b")]), "a\nb");
-/// ```
-pub fn content_text(content: &[Content]) -> String {
-    content
-        .iter()
-        .filter_map(Content::as_text)
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// What local parsing still does about a keyword a format dropped, for the

@@ -1,14 +1,14 @@
-//! OpenAI: Chat Completions and Responses tool definitions, tool calls (whose
-//! `arguments` arrive as a JSON *string*), and results.
+//! OpenAI: Chat Completions and Responses tool definitions, and tool calls
+//! (whose `arguments` arrive as a JSON *string*). Results are in
+//! `openai_results`.
 
 use super::common::{check_type, convert_each, string_field};
-use super::content_text;
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::merge_root::{OPENAI, flatten_root, is_one_key_choice};
 use super::names::NameRule;
 use super::one_of::one_of_as_any_of;
 use super::strict::strict_schema;
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::message::ToolCall;
 use crate::registry::ToolDefinition;
 use serde_json::{Value, json};
 
@@ -139,24 +139,4 @@ fn decode_arguments(arguments: Option<&Value>) -> Value {
         }
         Some(object) => object.clone(),
     }
-}
-
-/// The Chat Completions message answering a call:
-/// `{"role":"tool","tool_call_id","content":"<text>"}`.
-pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
-    json!({
-        "role": "tool",
-        "tool_call_id": result.tool_call_id,
-        "content": content_text(&result.content),
-    })
-}
-
-/// The Responses input item answering a call:
-/// `{"type":"function_call_output","call_id","output":"<text>"}`.
-pub fn openai_responses_function_call_output(result: &ToolResultMessage) -> Value {
-    json!({
-        "type": "function_call_output",
-        "call_id": result.tool_call_id,
-        "output": content_text(&result.content),
-    })
 }

@@ -1,0 +1,212 @@
+//! OpenAI results: the Chat Completions tool message, which holds text only
+//! (its media follow in a user message), and the Responses
+//! `function_call_output` item, whose output may hold images.
+
+use super::media::{accepts, content_text, data_url, lines, media_note, note};
+use crate::message::ToolResultMessage;
+use crate::tool::Content;
+use serde_json::{Value, json};
+
+/// The image types OpenAI takes: PNG, JPEG, WEBP and non-animated GIF
+/// ("Image input requirements",
+/// <https://developers.openai.com/api/docs/guides/images-vision>).
+const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
+
+/// What the note of an item sent in the user message says.
+const SENT_AFTER: &str = "sent in the next user message";
+
+/// The Chat Completions message answering a call:
+/// `{"role":"tool","tool_call_id","content":"<text>"}`.
+///
+/// A tool message holds text only (its `content` is a string or text parts:
+/// `ChatCompletionToolMessageParam` in openai/openai-python, generated from
+/// the API's OpenAPI spec), so `content` is
+/// [`content_text`](super::content_text) of the result: each item that is
+/// not text is its [`media_note`](super::media_note). An image or a sound
+/// that [`openai_tool_messages`] sends in the user message after it says
+/// so: `[image: image/png, 1234 bytes, sent in the next user message]`.
+/// Use this function alone only for results without media, or when the
+/// model cannot read images anyway.
+pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
+    let content = lines(result.content.iter().map(|item| match ChatMedia::of(item) {
+        Some(_) => note(item, Some(SENT_AFTER)),
+        None => media_note(item),
+    }));
+    json!({
+        "role": "tool",
+        "tool_call_id": result.tool_call_id,
+        "content": content,
+    })
+}
+
+/// The Chat Completions messages answering the calls of one assistant
+/// message, media included: first the [`openai_tool_message`] of each
+/// result, in order, then, when any result has media the user message can
+/// hold, one user message carrying them.
+///
+/// The tool messages come first and together because OpenAI refuses
+/// anything between an assistant message with `tool_calls` and the tool
+/// messages answering it ("An assistant message with 'tool_calls' must be
+/// followed by tool messages responding to each 'tool_call_id'"); pass
+/// every result of the turn in one call.
+///
+/// The user message's `content` has, for each result with media, a text
+/// part `From the result of <tool> (call <id>):` followed by the result's
+/// media parts in order:
+///
+/// - an image of a type OpenAI takes (PNG, JPEG, WEBP, GIF) as
+///   `{"type":"image_url","image_url":{"url":"data:<mime>;base64,<data>"}}`
+///   (<https://developers.openai.com/api/docs/guides/images-vision>);
+/// - a WAV or MP3 sound as
+///   `{"type":"input_audio","input_audio":{"data":"<base64>","format":"wav"|"mp3"}}`
+///   (<https://platform.openai.com/docs/guides/audio>), which only an
+///   audio-capable model reads.
+///
+/// Other items stay notes in the tool message. Text-only results give
+/// their tool messages alone, exactly as [`openai_tool_message`] writes
+/// them.
+///
+/// ```
+/// use tool_core::providers::openai_tool_messages;
+/// use tool_core::{image, text, ToolResultMessage};
+/// use serde_json::json;
+///
+/// let result = ToolResultMessage {
+///     tool_call_id: "call_1".into(),
+///     tool_name: "chart".into(),
+///     content: vec![text("Sales by month"), image(b"\x89PNG", "image/png")],
+///     details: None,
+///     is_error: false,
+///     timestamp: 0,
+/// };
+/// assert_eq!(
+///     openai_tool_messages(&[result]),
+///     vec![
+///         json!({
+///             "role": "tool",
+///             "tool_call_id": "call_1",
+///             "content": "Sales by month\n[image: image/png, 4 bytes, sent in the next user message]",
+///         }),
+///         json!({
+///             "role": "user",
+///             "content": [
+///                 {"type": "text", "text": "From the result of chart (call call_1):"},
+///                 {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw=="}},
+///             ],
+///         }),
+///     ],
+/// );
+/// ```
+pub fn openai_tool_messages(results: &[ToolResultMessage]) -> Vec<Value> {
+    let mut messages: Vec<Value> = results.iter().map(openai_tool_message).collect();
+    let mut parts = Vec::new();
+    for result in results {
+        let media: Vec<Value> = result
+            .content
+            .iter()
+            .filter_map(ChatMedia::of)
+            .map(ChatMedia::part)
+            .collect();
+        if !media.is_empty() {
+            let intro = format!(
+                "From the result of {} (call {}):",
+                result.tool_name, result.tool_call_id
+            );
+            parts.push(json!({"type": "text", "text": intro}));
+            parts.extend(media);
+        }
+    }
+    if !parts.is_empty() {
+        messages.push(json!({"role": "user", "content": parts}));
+    }
+    messages
+}
+
+/// An item a Chat Completions user message can hold.
+enum ChatMedia<'a> {
+    Image { data: &'a str, mime_type: &'a str },
+    Audio { data: &'a str, format: &'static str },
+}
+
+impl<'a> ChatMedia<'a> {
+    fn of(item: &'a Content) -> Option<Self> {
+        match item {
+            Content::Image { data, mime_type } if accepts(IMAGE_TYPES, mime_type) => {
+                Some(ChatMedia::Image { data, mime_type })
+            }
+            Content::Audio { data, mime_type } => {
+                audio_format(mime_type).map(|format| ChatMedia::Audio { data, format })
+            }
+            _ => None,
+        }
+    }
+
+    fn part(self) -> Value {
+        match self {
+            ChatMedia::Image { data, mime_type } => json!({
+                "type": "image_url",
+                "image_url": {"url": data_url(mime_type, data)},
+            }),
+            ChatMedia::Audio { data, format } => json!({
+                "type": "input_audio",
+                "input_audio": {"data": data, "format": format},
+            }),
+        }
+    }
+}
+
+/// The `input_audio` format of a sound of this MIME type: "wav" or "mp3"
+/// (`ChatCompletionContentPartInputAudioParam` in openai/openai-python).
+fn audio_format(mime_type: &str) -> Option<&'static str> {
+    if accepts(&["audio/wav", "audio/x-wav", "audio/wave"], mime_type) {
+        Some("wav")
+    } else if accepts(&["audio/mpeg", "audio/mp3"], mime_type) {
+        Some("mp3")
+    } else {
+        None
+    }
+}
+
+/// The Responses input item answering a call:
+/// `{"type":"function_call_output","call_id","output":"<text>"}`.
+///
+/// `output` stays the string [`content_text`](super::content_text) writes
+/// unless an image of a type OpenAI takes goes along: "For functions that
+/// return images or files, you can pass an array of image or file objects
+/// instead of a string"
+/// (<https://platform.openai.com/docs/guides/function-calling>). Then
+/// `output` is one entry per item, in order: a text item as
+/// `{"type":"input_text","text"}`, an image as
+/// `{"type":"input_image","image_url":"data:<mime>;base64,<data>"}`, and
+/// anything else as an `input_text` holding its
+/// [`media_note`](super::media_note): the output array takes text, images
+/// and files only (`ResponseFunctionCallOutputItemParam` in
+/// openai/openai-python), and the Responses API takes no audio input at
+/// all.
+pub fn openai_responses_function_call_output(result: &ToolResultMessage) -> Value {
+    let output = if result.content.iter().any(is_responses_image) {
+        Value::Array(result.content.iter().map(responses_item).collect())
+    } else {
+        Value::String(content_text(&result.content))
+    };
+    json!({
+        "type": "function_call_output",
+        "call_id": result.tool_call_id,
+        "output": output,
+    })
+}
+
+fn is_responses_image(item: &Content) -> bool {
+    matches!(item, Content::Image { mime_type, .. } if accepts(IMAGE_TYPES, mime_type))
+}
+
+/// One item of a `function_call_output`'s array `output`.
+fn responses_item(item: &Content) -> Value {
+    match item {
+        Content::Image { data, mime_type } if accepts(IMAGE_TYPES, mime_type) => json!({
+            "type": "input_image",
+            "image_url": data_url(mime_type, data),
+        }),
+        other => json!({"type": "input_text", "text": media_note(other)}),
+    }
+}
