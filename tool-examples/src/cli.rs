@@ -12,7 +12,7 @@ pub enum Command {
     Walkthrough,
     /// `call`: run JSON-lines tool calls from stdin.
     Call {
-        /// Where `read` is rooted.
+        /// Where `read` and `list` are rooted.
         root: PathBuf,
         /// One call at a time instead of all at once.
         sequential: bool,
@@ -24,7 +24,7 @@ pub enum Command {
     },
     /// `mcp`: serve the tools over MCP.
     Mcp {
-        /// Where `read` is rooted.
+        /// Where `read` and `list` are rooted.
         root: PathBuf,
         /// Serve streamable HTTP on this address instead of stdio.
         http: Option<SocketAddr>,
@@ -41,7 +41,7 @@ pub struct UsageError {
 }
 
 pub const MAIN_HELP: &str = "\
-tool-examples: typed tool calling, shown on real tools (echo, upper, read)
+tool-examples: typed tool calling, shown on real tools (echo, upper, read, list)
 
 Usage: tool-examples [COMMAND]
 
@@ -67,7 +67,7 @@ else {\"error\": ..., \"line\": N}. Blank lines are skipped. Exits 0 at end of i
 Usage: tool-examples call [--root DIR] [--sequential]
 
 Options:
-  --root DIR      the directory `read` may read under (default: the current directory)
+  --root DIR      the directory `read` and `list` may look in (default: the current directory)
   --sequential    run one call at a time, in input order
   -h, --help      print help
 ";
@@ -87,7 +87,7 @@ Options:
 ";
 
 pub const MCP_HELP: &str = "\
-Serve the example tools (echo, upper, read) over the Model Context Protocol.
+Serve the example tools (echo, upper, read, list) over the Model Context Protocol.
 Over stdio by default: stdin and stdout carry JSON-RPC, as an MCP client that
 starts this program expects. With --http, over streamable HTTP at
 http://ADDR/mcp (port 0 picks a free port). Logs go to stderr only.
@@ -96,7 +96,7 @@ Usage: tool-examples mcp [--http ADDR] [--root DIR]
 
 Options:
   --http ADDR   serve streamable HTTP on ADDR, such as 127.0.0.1:8080
-  --root DIR    the directory `read` may read under (default: the current directory)
+  --root DIR    the directory `read` and `list` may look in (default: the current directory)
   -h, --help    print help
 ";
 

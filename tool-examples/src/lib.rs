@@ -2,13 +2,16 @@
 //!
 //! - [`echo`](echo::echo) and [`upper`](upper::upper): tools written as
 //!   `#[tool]` functions.
-//! - [`read::ReadTool`]: a tool with state (its root directory), written as a
-//!   struct implementing `Tool` by hand.
+//! - [`files::Files`]: tools with state (their root directory), written as
+//!   `#[tool]` methods of a `#[tools]` impl block: `read` ([`read`]) and
+//!   `list` ([`list`]).
 //! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands.
 
 pub mod call;
 pub mod cli;
 pub mod echo;
+pub mod files;
+pub mod list;
 pub mod read;
 pub mod upper;
 pub mod walkthrough;
@@ -16,7 +19,8 @@ pub mod walkthrough;
 use std::path::Path;
 use tool_core::ToolRegistry;
 
-/// The example tools, with `read` rooted at `root` (which must exist).
+/// The example tools, with `read` and `list` rooted at `root` (which must
+/// exist).
 pub fn example_registry(root: &Path) -> std::io::Result<ToolRegistry> {
     let mut tools = ToolRegistry::new();
     tools
@@ -26,7 +30,7 @@ pub fn example_registry(root: &Path) -> std::io::Result<ToolRegistry> {
         .register(upper::UpperTool)
         .map_err(std::io::Error::other)?;
     tools
-        .register(read::ReadTool::new(root)?)
+        .register_all(files::Files::new(root)?)
         .map_err(std::io::Error::other)?;
     Ok(tools)
 }

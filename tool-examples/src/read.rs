@@ -1,35 +1,38 @@
-//! `read`: reads a UTF-8 text file under a root directory, a window of
-//! lines at a time. A tool with state (its root), so a struct implementing
-//! `Tool` by hand.
+//! The `read` tool of [`Files`](crate::files::Files): reads a UTF-8 text
+//! file under a root directory, a window of lines at a time, or an image
+//! whole.
 
-mod sandbox;
+mod image;
+pub(crate) mod sandbox;
 mod window;
 
+pub use image::MAX_IMAGE_BYTES;
 pub use window::{MAX_BYTES, MAX_LINES};
 
 use serde::Serialize;
 use std::fmt;
-use std::io;
+use std::io::{self, Read as _};
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
-use tool_core::{Tool, ToolContext, ToolError, ToolOutput, ToolParams, text};
+use std::path::Path;
+use tool_core::{ToolOutput, text};
 use window::{Request, Window, read_window};
 
-/// Which file to read, and which of its lines.
-#[derive(ToolParams, Debug, Clone, PartialEq, Eq)]
-pub struct ReadParams {
-    /// Path of the file to read, relative to the root directory
-    pub path: String,
-    /// The first line to read, counting from 1 (default: 1)
-    pub offset: Option<NonZeroU32>,
-    /// The most lines to read (default and cap: 2000)
-    pub limit: Option<NonZeroU32>,
+/// What was read: where the shown lines of a text file sit, or which
+/// image was sent. Untagged: the JSON is the inner struct's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum ReadDetails {
+    /// A text file:
+    /// `{"path":"a.txt","firstLine":1,"lastLine":2,"totalLines":2,"truncated":false}`.
+    Text(TextDetails),
+    /// An image: `{"path":"a.png","mimeType":"image/png","bytes":1234}`.
+    Image(ImageDetails),
 }
 
-/// Where the shown lines sit in the file.
+/// Where the shown lines sit in a text file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReadDetails {
+pub struct TextDetails {
     /// The file, relative to the root.
     pub path: String,
     /// The first line shown, 1-based (0 for an empty file).
@@ -42,75 +45,44 @@ pub struct ReadDetails {
     pub truncated: bool,
 }
 
-/// Reads text files under one root directory, never outside it.
+/// The image that was sent.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageDetails {
+    /// The file, relative to the root.
+    pub path: String,
+    /// Its MIME type, from its first bytes: `image/png`, `image/jpeg`,
+    /// `image/gif` or `image/webp`.
+    pub mime_type: String,
+    /// Its size in bytes.
+    pub bytes: u64,
+}
+
+/// Reads the file `path` under `root` (canonical, as
+/// [`Files::root`](crate::files::Files::root) gives), calling `cancelled`
+/// before and while reading.
 ///
-/// Refused, as a paired error that says nothing of what lies outside the
-/// root: paths that resolve outside it (`..`, absolute paths, symlinks to
-/// files or directories outside), NUL bytes in the path, directories,
-/// missing files, binary files (NUL bytes or invalid UTF-8), and an offset
-/// past the end. At most [`MAX_LINES`] lines or [`MAX_BYTES`] bytes are shown
-/// at once, with a closing note saying how to read on.
-#[derive(Clone, Debug)]
-pub struct ReadTool {
-    root: PathBuf,
-}
-
-impl ReadTool {
-    /// A `read` tool rooted at `root`, which must be an existing directory.
-    pub fn new(root: impl AsRef<Path>) -> io::Result<Self> {
-        let root = root.as_ref().canonicalize()?;
-        if !root.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotADirectory,
-                format!("not a directory: {}", root.display()),
-            ));
-        }
-        Ok(ReadTool { root })
-    }
-
-    /// The root directory, canonical.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-}
-
-impl Tool for ReadTool {
-    type Params = ReadParams;
-    type Details = ReadDetails;
-
-    fn name(&self) -> &str {
-        "read"
-    }
-
-    fn description(&self) -> &str {
-        "Read a UTF-8 text file under the root directory. Shows at most 2000 lines or 50 KB at a time; use offset and limit to read on."
-    }
-
-    async fn execute(
-        &self,
-        params: ReadParams,
-        ctx: ToolContext,
-    ) -> Result<ToolOutput<ReadDetails>, ToolError> {
-        let root = self.root.clone();
-        let signal = ctx.signal.clone();
-        // File system work blocks; it runs on a blocking thread and watches
-        // the signal between chunks, so a cancelled read of a huge file stops.
-        let read = tokio::task::spawn_blocking(move || {
-            let cancelled = || signal.as_ref().is_some_and(|s| s.is_cancelled());
-            read_file(&root, &params, cancelled)
-        })
-        .await
-        .map_err(|error| ToolError::from(format!("the read was interrupted: {error}")))?;
-        Ok(read?)
-    }
-}
-
-fn read_file(
+/// A text file shows a window of lines: from `offset` (1-based, default 1),
+/// at most `limit` lines (default and cap [`MAX_LINES`]) and [`MAX_BYTES`]
+/// bytes, with a closing note saying how to read on. A file that starts
+/// like a PNG, JPEG, GIF or WebP image (its first bytes decide, not its
+/// name) is sent whole as an image, up to [`MAX_IMAGE_BYTES`], after a
+/// short text note (`Read image file [image/png]`); offset and limit apply
+/// to text only.
+///
+/// Refused, saying nothing of what lies outside the root: paths that
+/// resolve outside it (`..`, absolute paths, symlinks to files or
+/// directories outside), NUL bytes in the path, directories, missing
+/// files, binary files (NUL bytes or invalid UTF-8), images over the cap,
+/// and an offset past the end of a text file.
+pub fn read_file(
     root: &Path,
-    params: &ReadParams,
+    path: &str,
+    offset: Option<NonZeroU32>,
+    limit: Option<NonZeroU32>,
     cancelled: impl Fn() -> bool,
 ) -> Result<ToolOutput<ReadDetails>, ReadError> {
-    let resolved = sandbox::resolve(root, &params.path)?;
+    let resolved = sandbox::resolve(root, path)?;
     let shown_path = resolved
         .strip_prefix(root)
         .unwrap_or(Path::new(""))
@@ -123,12 +95,23 @@ fn read_file(
     if !metadata.is_file() {
         return Err(ReadError::NotAFile);
     }
-    let file = std::fs::File::open(&resolved).map_err(|error| ReadError::Io(error.kind()))?;
+    if cancelled() {
+        return Err(ReadError::Cancelled);
+    }
+    let mut file = std::fs::File::open(&resolved).map_err(|error| ReadError::Io(error.kind()))?;
+    // Only the first bytes decide whether it is an image; text is read
+    // from the start, those bytes first.
+    let prefix = image::read_prefix(&mut file)?;
+    if let Some(mime_type) = image::sniff(&prefix) {
+        let bytes = image::read_image(prefix, metadata.len(), file, &cancelled)?;
+        return Ok(image_output(shown_path, mime_type, bytes));
+    }
+    let source = io::Cursor::new(prefix).chain(io::BufReader::new(file));
     let request = Request {
-        offset: params.offset.map_or(1, |offset| offset.get() as usize),
-        limit: params.limit.map_or(MAX_LINES, |limit| limit.get() as usize),
+        offset: offset.map_or(1, |offset| offset.get() as usize),
+        limit: limit.map_or(MAX_LINES, |limit| limit.get() as usize),
     };
-    let window = read_window(io::BufReader::new(file), request, cancelled)?;
+    let window = read_window(source, request, cancelled)?;
     if request.offset > window.total_lines.max(1) {
         return Err(ReadError::OffsetPastEnd {
             offset: request.offset,
@@ -170,17 +153,31 @@ fn output(path: String, window: Window) -> ToolOutput<ReadDetails> {
         }
         shown.push_str(&note);
     }
-    ToolOutput::new(vec![text(shown)]).with_details(ReadDetails {
+    ToolOutput::new(vec![text(shown)]).with_details(ReadDetails::Text(TextDetails {
         path,
         first_line: window.first_line,
         last_line: window.last_line,
         total_lines: window.total_lines,
         truncated: more_after || window.cut_line.is_some(),
-    })
+    }))
 }
 
-/// Why a read was refused. The messages name the request, never what the
-/// path resolved to.
+/// A short note, as pi's read tool writes, then the image.
+fn image_output(path: String, mime_type: &str, bytes: Vec<u8>) -> ToolOutput<ReadDetails> {
+    let details = ImageDetails {
+        path,
+        mime_type: mime_type.to_owned(),
+        bytes: bytes.len() as u64,
+    };
+    ToolOutput::new(vec![
+        text(format!("Read image file [{mime_type}]")),
+        tool_core::image(bytes, mime_type),
+    ])
+    .with_details(ReadDetails::Image(details))
+}
+
+/// Why a read (or a [listing](crate::list)) was refused. The messages name
+/// the request, never what the path resolved to.
 #[derive(Debug)]
 pub enum ReadError {
     /// The path holds a NUL byte.
@@ -193,8 +190,19 @@ pub enum ReadError {
     IsDirectory,
     /// The path names something that is not a regular file.
     NotAFile,
+    /// Nothing is at the path to be listed.
+    NoSuchDirectory,
+    /// The path to be listed is not a directory.
+    NotADirectory,
     /// The file holds NUL bytes or invalid UTF-8.
     Binary(&'static str),
+    /// The file is an image over [`MAX_IMAGE_BYTES`].
+    ImageTooLarge {
+        /// Its size.
+        bytes: u64,
+        /// The cap.
+        cap: u64,
+    },
     /// The offset is past the file's last line.
     OffsetPastEnd {
         /// The requested first line.
@@ -218,7 +226,12 @@ impl fmt::Display for ReadError {
             ReadError::NotFound => out.write_str("no such file"),
             ReadError::IsDirectory => out.write_str("the path is a directory, not a file"),
             ReadError::NotAFile => out.write_str("the path is not a regular file"),
+            ReadError::NoSuchDirectory => out.write_str("no such directory"),
+            ReadError::NotADirectory => out.write_str("the path is not a directory"),
             ReadError::Binary(why) => write!(out, "not a text file: {why}"),
+            ReadError::ImageTooLarge { bytes, cap } => {
+                write!(out, "the image is {bytes} bytes, over the {cap}-byte cap")
+            }
             ReadError::OffsetPastEnd {
                 offset,
                 total_lines,

@@ -61,7 +61,7 @@ async fn call_json(client: &Client, name: &str, arguments: Value) -> Value {
 async fn assert_lists_the_example_tools(client: &Client, root: &Path) {
     let tools = client.list_all_tools().await.expect("tools/list answers");
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
-    assert_eq!(names, ["echo", "upper", "read"]);
+    assert_eq!(names, ["echo", "upper", "read", "list"]);
     assert_eq!(listed(&tools), expected_tools(root));
 }
 
@@ -219,6 +219,26 @@ async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
             expected_result(root.path(), "read", arguments).await
         );
 
+        // `list` too: its listing is the structured content, and the text.
+        let listing = json!({
+            "path": ".",
+            "entries": [{"name": "notes.txt", "kind": "file", "size": 8}],
+            "truncated": false,
+        });
+        let result = call_json(&client, "list", json!({})).await;
+        assert_eq!(
+            result,
+            json!({
+                "content": [{"type": "text", "text": listing.to_string()}],
+                "structuredContent": listing,
+                "isError": false,
+            })
+        );
+        assert_eq!(
+            result,
+            expected_result(root.path(), "list", json!({})).await
+        );
+
         // Closing the client closes the binary's stdin: it exits, cleanly.
         client.cancel().await.expect("the client closes");
     })
@@ -229,8 +249,8 @@ async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
     assert!(status.success(), "{status}; stderr: {stderr}");
 
     let lines = lines.lock().unwrap().clone();
-    // At least the answers to initialize, tools/list and the two calls.
-    assert!(lines.len() >= 4, "{lines:#?}");
+    // At least the answers to initialize, tools/list and the three calls.
+    assert!(lines.len() >= 5, "{lines:#?}");
     for line in &lines {
         assert!(line.ends_with('\n'), "a whole line: {line:?}");
         let message: Value = serde_json::from_str(line)

@@ -9,14 +9,15 @@ use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 use tool_core::{
     CallContext, CancellationToken, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
-    text,
+    image, text,
 };
-use tool_examples::read::{MAX_BYTES, MAX_LINES, ReadTool};
+use tool_examples::files::Files;
+use tool_examples::read::{MAX_BYTES, MAX_IMAGE_BYTES, MAX_LINES};
 
 const SECRET: &str = "TOP SECRET CONTENT";
 const OUTSIDE_MESSAGE: &str = "the path is outside the root directory";
 
-/// `base/root` is the read tool's root; `base/outside` holds a secret file
+/// `base/root` is the `Files` tools' root; `base/outside` holds a secret file
 /// and a directory, next to the root.
 struct Fixture {
     _dir: TempDir,
@@ -38,7 +39,7 @@ impl Fixture {
         std::fs::write(outside.join("dir").join("file.txt"), SECRET).unwrap();
         std::fs::write(root.join("hello.txt"), "hello\nworld\n").unwrap();
         let mut tools = ToolRegistry::new();
-        tools.register(ReadTool::new(&root).unwrap()).unwrap();
+        tools.register_all(Files::new(&root).unwrap()).unwrap();
         Fixture {
             _dir: dir,
             root,
@@ -619,11 +620,181 @@ async fn a_cancelled_read_of_a_large_file_is_a_paired_error() {
     );
 }
 
+// -------------------------------------------------------------- images
+
+const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0";
+const JPEG: &[u8] = b"\xff\xd8\xff\xe0\0\x10JFIF\0\x01\x01\0\0\x01\0\x01\0\0\xff\xd9";
+const GIF87: &[u8] = b"GIF87a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff;";
+const GIF89: &[u8] = b"GIF89a\x01\0\x01\0\x80\0\0\0\0\0\xff\xff\xff;";
+const WEBP: &[u8] =
+    b"RIFF\x1a\0\0\0WEBPVP8L\x0d\0\0\0\x2f\0\0\0\x10\x07\x10\x11\x11\x88\x88\xfe\x07\0";
+
+/// A successful read of an image: pi's note, then the image itself, and
+/// details with its type and size.
+fn assert_image(result: &ToolResultMessage, path: &str, bytes: &[u8], mime_type: &str) {
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(
+        result.content,
+        vec![
+            text(format!("Read image file [{mime_type}]")),
+            image(bytes, mime_type)
+        ]
+    );
+    assert_eq!(
+        details_json(result),
+        format!(
+            r#"{{"path":"{path}","mimeType":"{mime_type}","bytes":{}}}"#,
+            bytes.len()
+        )
+    );
+}
+
+#[tokio::test]
+async fn the_four_image_formats_are_sent_as_images() {
+    let fx = Fixture::new();
+    for (name, bytes, mime_type) in [
+        ("pixel.png", PNG, "image/png"),
+        ("pixel.jpg", JPEG, "image/jpeg"),
+        ("old.gif", GIF87, "image/gif"),
+        ("pixel.gif", GIF89, "image/gif"),
+        ("pixel.webp", WEBP, "image/webp"),
+    ] {
+        fx.write(name, bytes);
+        assert_image(&fx.read_path(name).await, name, bytes, mime_type);
+    }
+    // The smallest prefix that is recognized, and nothing more.
+    fx.write("three.jpg", b"\xff\xd8\xff");
+    assert_image(
+        &fx.read_path("three.jpg").await,
+        "three.jpg",
+        b"\xff\xd8\xff",
+        "image/jpeg",
+    );
+}
+
+#[tokio::test]
+async fn the_first_bytes_decide_not_the_name() {
+    let fx = Fixture::new();
+    fx.write("really-text.png", "just text\n");
+    assert_read(
+        &fx.read_path("really-text.png").await,
+        "just text",
+        r#"{"path":"really-text.png","firstLine":1,"lastLine":1,"totalLines":1,"truncated":false}"#,
+    );
+    fx.write("really-png.txt", PNG);
+    assert_image(
+        &fx.read_path("really-png.txt").await,
+        "really-png.txt",
+        PNG,
+        "image/png",
+    );
+    fx.write("no-extension", GIF89);
+    assert_image(
+        &fx.read_path("no-extension").await,
+        "no-extension",
+        GIF89,
+        "image/gif",
+    );
+}
+
+#[tokio::test]
+async fn text_that_starts_like_an_image_header_stays_text() {
+    let fx = Fixture::new();
+    // Short of a whole signature, or a RIFF file that is not WebP.
+    for (name, contents) in [
+        ("gif.txt", "GIF8 is how a GIF starts\n"),
+        ("riff.txt", "RIFF....WAVE is a sound\n"),
+        ("riffweb.txt", "RIFF1234WEB\n"),
+        ("short.txt", "GIF"),
+    ] {
+        fx.write(name, contents);
+        assert_shows(&fx.read_path(name).await, contents.trim_end());
+    }
+}
+
+#[tokio::test]
+async fn offset_and_limit_do_not_apply_to_images() {
+    let fx = Fixture::new();
+    fx.write("pixel.png", PNG);
+    let result = fx
+        .read(json!({"path": "pixel.png", "offset": 5, "limit": 1}))
+        .await;
+    assert_image(&result, "pixel.png", PNG, "image/png");
+}
+
+#[tokio::test]
+async fn an_image_through_a_symlink_names_the_file_it_resolves_to() {
+    let fx = Fixture::new();
+    fx.write("sub/pixel.webp", WEBP);
+    fx.link("sub/pixel.webp", "picture.txt");
+    assert_image(
+        &fx.read_path("picture.txt").await,
+        "sub/pixel.webp",
+        WEBP,
+        "image/webp",
+    );
+}
+
+#[tokio::test]
+async fn an_image_over_the_cap_is_refused() {
+    let fx = Fixture::new();
+    let cap = usize::try_from(MAX_IMAGE_BYTES).unwrap();
+    let mut at_cap = PNG.to_vec();
+    at_cap.resize(cap, 0);
+    fx.write("at-cap.png", &at_cap);
+    assert_image(
+        &fx.read_path("at-cap.png").await,
+        "at-cap.png",
+        &at_cap,
+        "image/png",
+    );
+    // Its base64 is exactly 5 MiB, Anthropic's limit.
+    let result = fx.read_path("at-cap.png").await;
+    let wire = serde_json::to_value(&result.content[1]).unwrap();
+    assert_eq!(wire["data"].as_str().unwrap().len(), 5 * 1024 * 1024);
+
+    let mut over = at_cap;
+    over.push(0);
+    fx.write("over.png", &over);
+    fx.assert_refused(
+        &fx.read_path("over.png").await,
+        "the image is 3932161 bytes, over the 3932160-byte cap",
+    );
+    // Past the cap, however large; only its size is looked at.
+    std::fs::File::create(fx.root.join("huge.gif"))
+        .and_then(|file| {
+            use std::io::Write as _;
+            let mut file = file;
+            file.write_all(GIF89)?;
+            file.set_len(10 * 1024 * 1024 * 1024)
+        })
+        .unwrap();
+    fx.assert_refused(
+        &fx.read_path("huge.gif").await,
+        "the image is 10737418240 bytes, over the 3932160-byte cap",
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_read_of_an_image_is_a_paired_error() {
+    let fx = Fixture::new();
+    fx.write("pixel.png", PNG);
+    let signal = CancellationToken::new();
+    signal.cancel();
+    let result = fx
+        .read_with(
+            json!({"path": "pixel.png"}),
+            CallContext::default().with_signal(signal),
+        )
+        .await;
+    fx.assert_refused(&result, "cancelled");
+}
+
 #[test]
 fn the_root_must_be_an_existing_directory() {
     let fx = Fixture::new();
-    assert!(ReadTool::new(fx.root.join("nope")).is_err());
-    assert!(ReadTool::new(fx.root.join("hello.txt")).is_err());
-    let tool = ReadTool::new(fx.root.join("a/..")).unwrap();
-    assert_eq!(tool.root(), fx.root);
+    assert!(Files::new(fx.root.join("nope")).is_err());
+    assert!(Files::new(fx.root.join("hello.txt")).is_err());
+    let files = Files::new(fx.root.join("a/..")).unwrap();
+    assert_eq!(files.root(), fx.root);
 }
