@@ -48,3 +48,5 @@ printf '%-8s %14s   (script, 3 problems: all of them vs the first)\n' errors \
   "$(ratio "${per[errors_script/tool_core]}" "${per[errors_script/serde]}")"
 printf '%-8s %14s   (call line to result line, vs serde_json parse + serialize of the line)\n' executor \
   "$(ratio "${per[line/tool_core]}" "${per[line/serde_json_floor]}")"
+printf '%-8s %14s   (the same, echo a #[tools] method vs a #[tool] function)\n' method \
+  "$(ratio "${per[line/tool_core_method]}" "${per[line/tool_core]}")"

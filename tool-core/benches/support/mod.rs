@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
-use tool_core::{ToolError, ToolOutput, ToolParams, ToolRegistry, text, tool};
+use tool_core::{ToolError, ToolOutput, ToolParams, ToolRegistry, text, tool, tools};
 
 /// One field: the seed's echo.
 #[derive(ToolParams, Deserialize, Debug)]
@@ -185,6 +185,34 @@ pub struct EchoDetails {
 #[tool]
 async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
     Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
+}
+
+/// The same echo as a method of a `#[tools]` impl: what a stateful tool
+/// costs over a function, beyond the `Arc` deref.
+pub struct EchoBox {
+    source: &'static str,
+}
+
+#[tools]
+impl EchoBox {
+    /// Echo one value
+    #[tool]
+    async fn echo(&self, value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
+        Ok(
+            ToolOutput::new(vec![text(value)]).with_details(EchoDetails {
+                source: self.source,
+            }),
+        )
+    }
+}
+
+/// A registry holding the echo method of an [`EchoBox`].
+pub fn echo_box_registry() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools
+        .register_all(EchoBox { source: "echo" })
+        .expect("one tool");
+    tools
 }
 
 /// A registry holding only the seed's echo tool.

@@ -10,8 +10,8 @@
 //! executor line's count by 8-10% when all were prepared up front).
 
 use super::{
-    LINE, Large, Medium, Script, Small, echo_registry, large_args, medium_args, medium_bad_args,
-    script_args, script_bad_args, small_args,
+    LINE, Large, Medium, Script, Small, echo_box_registry, echo_registry, large_args, medium_args,
+    medium_bad_args, script_args, script_bad_args, small_args,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -79,7 +79,8 @@ pub fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
 /// Names are `<group>/<how>`; ours is `<group>/tool_core`. The groups:
 /// `small`, `medium`, `large`, `script` (the enum-heavy struct) parse valid
 /// arguments; `errors` (medium) and `errors_script` parse arguments with
-/// three problems; `line` runs the executor on the echo call.
+/// three problems; `line` runs the executor on the echo call (`tool_core`:
+/// a `#[tool]` function, `tool_core_method`: a `#[tools]` method).
 pub fn all() -> Vec<Variant> {
     let mut variants = Vec::new();
     parse_variants::<Small>(&mut variants, "small", small_args);
@@ -88,8 +89,9 @@ pub fn all() -> Vec<Variant> {
     parse_variants::<Script>(&mut variants, "script", script_args);
     error_variants::<Medium>(&mut variants, "errors", medium_bad_args);
     error_variants::<Script>(&mut variants, "errors_script", script_bad_args);
-    variants.push(line_variant("line/tool_core", true));
-    variants.push(line_variant("line/serde_json_floor", false));
+    variants.push(line_variant("line/tool_core", Line::Function));
+    variants.push(line_variant("line/tool_core_method", Line::Method));
+    variants.push(line_variant("line/serde_json_floor", Line::Floor));
     variants
 }
 
@@ -181,9 +183,24 @@ fn error_variants<T: ToolParams + DeserializeOwned + std::fmt::Debug + 'static>(
     }));
 }
 
-fn line_variant(name: &'static str, ours: bool) -> Variant {
+/// Who answers the echo call line.
+#[derive(Clone, Copy, PartialEq)]
+enum Line {
+    /// The executor, with echo a `#[tool]` function.
+    Function,
+    /// The executor, with echo a `#[tools]` method.
+    Method,
+    /// serde_json parsing and serializing the line: the floor.
+    Floor,
+}
+
+fn line_variant(name: &'static str, line: Line) -> Variant {
     Variant::new(name, move || {
-        let tools = echo_registry();
+        let tools = match line {
+            Line::Method => echo_box_registry(),
+            Line::Function | Line::Floor => echo_registry(),
+        };
+        let ours = line != Line::Floor;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
