@@ -30,7 +30,10 @@
 //!
 //! The property, for every generated value `v`:
 //! (a) if the validator accepts `v`, `Everything::parse(&v)` is `Ok`;
-//! (b) `parse(&v).is_ok() == validator.is_valid(&normalize(&v, &schema))`.
+//! (b) `parse(&v).is_ok() == validator.is_valid(&normalize(&v, &schema))`;
+//! (c) when `parse(&v)` is `Ok(x)`, `x.to_json()` is valid as it is: what a
+//!     `Json<T>` structured result sends validates against the output
+//!     schema it advertises (`T::json_schema()`).
 //!
 //! [`normalize`] removes exactly SPEC's two documented leniencies of parse,
 //! walking the schema (not the struct):
@@ -930,6 +933,21 @@ fn agreement_run<T: ParamValue>(
             &judge,
         )
         .map_err(TestCaseError::fail)?;
+        // What parse accepts, written back (a `Json<T>` structured result,
+        // the arguments a hook sees), is valid as it is: the output schema
+        // advertised for `Json<T>` is this same schema.
+        if let Ok(parsed) = &parsed {
+            let written = parsed.to_json();
+            if !validator.is_valid(&written) {
+                let problems: Vec<String> = validator
+                    .iter_errors(&written)
+                    .map(|error| format!("{}: {error}", error.instance_path()))
+                    .collect();
+                return Err(TestCaseError::fail(format!(
+                    "to_json of a parsed value is invalid against the schema: {written}\n{problems:#?}"
+                )));
+            }
+        }
         let counter = if ok { &accepted } else { &rejected };
         counter.set(counter.get() + 1);
         if validator.is_valid(&value) {

@@ -12,8 +12,13 @@ use serde::{Serialize, Serializer};
 ///
 /// `T` derives [`ToolParams`](trait@ToolParams), and the JSON is written by
 /// that derive (`to_json`), not by a separate `Serialize` impl: the value
-/// sent and the schema advertised come from one definition, so the value
-/// always validates against the schema and parses back with `T::parse`.
+/// sent and the schema advertised come from one definition. A value the
+/// tool built can still break the schema (a `NaN`, which JSON writes as
+/// `null`; a field outside its `min`/`max`), so the result is checked with
+/// `T::parse` before it is sent, and one that does not match is the call's
+/// paired error (`its structured result does not match its output schema:
+/// ratio: expected number, got null`): what is sent always validates
+/// against the advertised schema and parses back.
 ///
 /// ```
 /// use tool_core::{tool, Json, Tool, ToolParams};

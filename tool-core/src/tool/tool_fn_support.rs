@@ -41,8 +41,18 @@ impl<D: Serialize + Send> IntoToolResult for ToolOutput<D> {
 impl<T: ToolParams + Send> IntoToolResult for Json<T> {
     type Details = Json<T>;
     fn into_tool_result(self) -> Result<ToolOutput<Json<T>>, ToolError> {
-        let shown = ParamValue::to_json(&self.0).to_string();
-        Ok(ToolOutput::new(vec![text(shown)]).with_details(self))
+        let json = ParamValue::to_json(&self.0);
+        // A value the tool built can break its own schema (a NaN, which JSON
+        // writes as null; a field under its `min`): checked with the parser
+        // that agrees with the schema, so what is sent always validates
+        // against the advertised output schema.
+        if let Err(problems) = T::parse(&json) {
+            return Err(format!(
+                "its structured result does not match its output schema: {problems}"
+            )
+            .into());
+        }
+        Ok(ToolOutput::new(vec![text(json.to_string())]).with_details(self))
     }
     fn output_schema() -> Option<Value> {
         Some(T::json_schema())
