@@ -1,7 +1,9 @@
 //! The main job: the seed chapter's walkthrough, printed for a person. The
 //! registry's definitions, the echo call and its paired result, then the
-//! three failures, each paired with its call all the same.
+//! three failures, each paired with its call all the same; then the tools
+//! with state (the `Files` toolbox) with a structured result and an image.
 
+use crate::files::Files;
 use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
@@ -69,10 +71,77 @@ pub async fn run(tools: &ToolRegistry, out: &mut impl Write) -> std::io::Result<
         &exploding,
     )
     .await?;
+    stateful_tools(out).await?;
     writeln!(
         out,
         "\nEvery call got exactly one result with its own toolCallId. Try: tool-examples call --help"
     )
+}
+
+/// The `Files` toolbox over a scratch directory of its own (so what it
+/// shows is the same wherever the walkthrough runs): `list`'s structured
+/// result, and `read` answering with an image.
+async fn stateful_tools(out: &mut impl Write) -> std::io::Result<()> {
+    let scratch = Scratch::new()?;
+    std::fs::write(scratch.0.join("notes.txt"), "one\ntwo\n")?;
+    // The 8-byte PNG signature and the start of its IHDR chunk: enough for
+    // `read` to recognize an image by its first bytes.
+    std::fs::write(
+        scratch.0.join("pixel.png"),
+        b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR",
+    )?;
+    let mut files = ToolRegistry::new();
+    files
+        .register_all(Files::new(&scratch.0)?)
+        .map_err(std::io::Error::other)?;
+    let list = files.get("list").expect("registered above").definition();
+    writeln!(
+        out,
+        "\n== 5. Tools with state: `read` and `list` are methods of one Files toolbox (register_all) =="
+    )?;
+    writeln!(
+        out,
+        "list's definition (a read-only tool with an output schema):"
+    )?;
+    print_json(out, list)?;
+    let list_call = call(json!({
+        "type": "toolCall", "id": "call-5", "name": "list", "arguments": {},
+    }));
+    show(
+        out,
+        "6. A structured result (Json<Listing>): details for the program, the same JSON as text for the model",
+        &list_call,
+        &files,
+    )
+    .await?;
+    let image_call = call(json!({
+        "type": "toolCall", "id": "call-6", "name": "read", "arguments": {"path": "pixel.png"},
+    }));
+    show(
+        out,
+        "7. An image: read recognizes it by its first bytes and answers with image content",
+        &image_call,
+        &files,
+    )
+    .await
+}
+
+/// A directory under the system's temporary directory, removed on drop.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new() -> std::io::Result<Self> {
+        let path =
+            std::env::temp_dir().join(format!("tool-examples-walkthrough-{}", std::process::id()));
+        std::fs::create_dir_all(&path)?;
+        Ok(Scratch(path))
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn call(value: serde_json::Value) -> ToolCall {

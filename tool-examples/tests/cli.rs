@@ -88,6 +88,9 @@ fn no_arguments_prints_the_walkthrough() {
         "== 2. A wrong argument type: parse stops the call before echo runs ==",
         "== 3. An unknown tool: nothing runs, and the result keeps the name asked for ==",
         "== 4. A tool that fails: its error is paired with the call like any result ==",
+        "== 5. Tools with state: `read` and `list` are methods of one Files toolbox (register_all) ==",
+        "== 6. A structured result (Json<Listing>): details for the program, the same JSON as text for the model ==",
+        "== 7. An image: read recognizes it by its first bytes and answers with image content ==",
     ];
     assert_in_order(stdout, &headers);
     // The seed's call, as written, and each case's result, in order.
@@ -108,11 +111,21 @@ fn no_arguments_prints_the_walkthrough() {
         r#""error": "unknown tool""#,
         r#""text": "Tool echo failed: exploded""#,
         r#""error": "exploded""#,
+        r#""outputSchema": {"#,
+        r#""readOnlyHint": true"#,
+        r#""toolCallId": "call-5""#,
+        r#""name": "notes.txt""#,
+        r#""name": "pixel.png""#,
+        r#""truncated": false"#,
+        r#""toolCallId": "call-6""#,
+        r#""type": "image""#,
+        r#""data": "iVBORw0KGgoAAAANSUhEUg==""#,
+        r#""mimeType": "image/png""#,
     ];
     assert_in_order(stdout, &expected_in_order);
-    // Four results, each paired with call-1.
+    // Four results paired with call-1, then one each for call-5 and call-6.
     assert_eq!(stdout.matches(r#""toolCallId": "call-1""#).count(), 4);
-    assert_eq!(stdout.matches(r#""role": "toolResult""#).count(), 4);
+    assert_eq!(stdout.matches(r#""role": "toolResult""#).count(), 6);
     assert!(stdout.ends_with(
         "\nEvery call got exactly one result with its own toolCallId. Try: tool-examples call --help\n"
     ));

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
-use tool_core::providers::mcp_call_tool_result;
+use tool_core::providers::{mcp_call_tool_result, mcp_tools};
 use tool_core::{CallContext, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
 
@@ -63,36 +63,32 @@ async fn assert_lists_the_example_tools(client: &Client, root: &Path) {
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(names, ["echo", "upper", "read", "list"]);
     assert_eq!(listed(&tools), expected_tools(root));
+    // The files tools say they are read-only; `list` gives its listing's
+    // schema as its output schema.
+    let list = listed(&tools).pop().expect("list is last");
+    assert_eq!(list["annotations"], json!({"readOnlyHint": true}));
+    assert_eq!(list["outputSchema"]["type"], "object");
+    assert!(
+        list["outputSchema"]["properties"]["entries"].is_object(),
+        "{list}"
+    );
 }
 
 /// `{"name","description","inputSchema"}` of each listed tool.
 fn listed(tools: &[Tool]) -> Vec<Value> {
     tools
         .iter()
-        .map(|tool| {
-            json!({
-                "name": tool.name,
-                "description": tool.description,
-                "inputSchema": Value::Object(tool.input_schema.as_ref().clone()),
-            })
-        })
+        .map(|tool| serde_json::to_value(tool).expect("a tool serializes"))
         .collect()
 }
 
 /// The example registry's definitions, as `tools/list` must give them.
 fn expected_tools(root: &Path) -> Vec<Value> {
-    example_registry(root)
-        .unwrap()
-        .definitions()
-        .into_iter()
-        .map(|definition| {
-            json!({
-                "name": definition.name,
-                "description": definition.description,
-                "inputSchema": definition.parameters,
-            })
-        })
-        .collect()
+    let definitions = example_registry(root).unwrap().definitions();
+    match mcp_tools(&definitions).value {
+        Value::Array(tools) => tools,
+        other => panic!("mcp_tools gives an array, not {other}"),
+    }
 }
 
 /// What the executor itself answers, as MCP's `CallToolResult`.
@@ -239,6 +235,27 @@ async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
             expected_result(root.path(), "list", json!({})).await
         );
 
+        // An image file comes back as MCP image content, whatever its name.
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        std::fs::write(root.path().join("pixel.dat"), png).unwrap();
+        let arguments = json!({"path": "pixel.dat"});
+        let result = call_json(&client, "read", arguments.clone()).await;
+        assert_eq!(
+            result,
+            json!({
+                "content": [
+                    {"type": "text", "text": "Read image file [image/png]"},
+                    {"type": "image", "data": "iVBORw0KGgoAAAANSUhEUg==", "mimeType": "image/png"},
+                ],
+                "structuredContent": {"path": "pixel.dat", "mimeType": "image/png", "bytes": 16},
+                "isError": false,
+            })
+        );
+        assert_eq!(
+            result,
+            expected_result(root.path(), "read", arguments).await
+        );
+
         // Closing the client closes the binary's stdin: it exits, cleanly.
         client.cancel().await.expect("the client closes");
     })
@@ -249,8 +266,8 @@ async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
     assert!(status.success(), "{status}; stderr: {stderr}");
 
     let lines = lines.lock().unwrap().clone();
-    // At least the answers to initialize, tools/list and the three calls.
-    assert!(lines.len() >= 5, "{lines:#?}");
+    // At least the answers to initialize, tools/list and the four calls.
+    assert!(lines.len() >= 6, "{lines:#?}");
     for line in &lines {
         assert!(line.ends_with('\n'), "a whole line: {line:?}");
         let message: Value = serde_json::from_str(line)
