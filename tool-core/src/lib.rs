@@ -49,6 +49,19 @@
 //! # }).unwrap();
 //! ```
 //!
+//! The ways to write a tool, from least to most code:
+//!
+//! - [`#[tool]`](macro@tool) on an `async fn`;
+//! - [`#[tools]`](macro@tools) on an impl block, for tools that share state
+//!   (a [`Toolbox`], registered with [`ToolRegistry::register_all`]);
+//! - [`Tool`] implemented by hand (as above), or [`DynamicTool`] when the
+//!   schema is only known at run time.
+//!
+//! A tool answers with [`Content`] for the model (text, images, audio,
+//! links) and details for the program; [`Json<T>`] makes the details a
+//! typed structured result with an output schema. [`ToolAnnotations`] say
+//! what a tool does to its world, for the program around the model.
+//!
 //! # Field types
 //!
 //! | Rust | schema | parse |

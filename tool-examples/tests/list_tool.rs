@@ -73,6 +73,22 @@ impl Fixture {
         }
         let details = result.details.as_ref().expect("details");
         assert_eq!(result.content, vec![text(details.to_string())]);
+        // Every listing a test produces is valid against the output schema
+        // the tool advertises, by a real validator, and parses back.
+        let schema = self
+            .tools
+            .get("list")
+            .unwrap()
+            .definition()
+            .output_schema
+            .clone();
+        let validator = jsonschema::draft202012::new(&schema.expect("list has an output schema"))
+            .expect("the output schema compiles");
+        let problems: Vec<String> = validator
+            .iter_errors(details)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(problems.is_empty(), "{details}: {problems:?}");
         Ok(Listing::parse(details).expect("the details parse back"))
     }
 
