@@ -386,6 +386,7 @@ fn mcp_tools_write_output_schema_and_annotations_when_set() {
         &json!([
             {
                 "name": "stat",
+                "title": "Stat a file",
                 "description": "Read a file",
                 "inputSchema": {"type": "object"},
                 "outputSchema": entry,

@@ -7,7 +7,7 @@ use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
-/// `[{"name","description","inputSchema","outputSchema"?,"annotations"?}]`,
+/// `[{"name","title"?,"description","inputSchema","outputSchema"?,"annotations"?}]`,
 /// the full schema kept.
 ///
 /// An enum as the whole parameters stays a choice: MCP wants `"type":
@@ -36,6 +36,12 @@ pub fn mcp_tools(definitions: &[ToolDefinition]) -> Converted {
         }
         let mut tool = Map::new();
         tool.insert("name".into(), Value::String(definition.name.clone()));
+        // MCP's display name for people is the Tool's own `title`
+        // (BaseMetadata); `annotations.title` is the older place, which
+        // clients read when `title` is absent: both carry it.
+        if let Some(title) = &definition.annotations.title {
+            tool.insert("title".into(), Value::String(title.clone()));
+        }
         tool.insert(
             "description".into(),
             Value::String(definition.description.clone()),
