@@ -27,6 +27,8 @@ fn result(id: &str, name: &str, content: Vec<Content>, is_error: bool) -> ToolRe
         content,
         details: None,
         is_error,
+        failure_kind: is_error.then_some(tool_core::FailureKind::Retry),
+        repairs: Vec::new(),
         timestamp: 1_764_000_000_000,
     }
 }

@@ -117,6 +117,7 @@ mod message;
 mod params;
 pub mod providers;
 mod registry;
+mod repair;
 mod tool;
 
 #[doc(hidden)]
@@ -124,7 +125,8 @@ pub mod __private;
 
 pub use executor::{
     AfterCall, AfterHook, BeforeCall, BeforeHook, CallContext, DEFAULT_CANCEL_GRACE, ExecutionMode,
-    HookDecision, ProgressEvent, ProgressEventFn, execute_tool_call, execute_tool_calls,
+    HookDecision, ProgressEvent, ProgressEventFn, RetryBudget, execute_tool_call,
+    execute_tool_calls,
 };
 pub use message::{ToolCall, ToolResultMessage};
 pub use params::{
@@ -133,10 +135,11 @@ pub use params::{
     ParamValue, StringLike, ToolParams,
 };
 pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
+pub use repair::{Repair, RepairPolicy, RepairRule, repair_arguments, repair_note};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{
-    Content, DynamicTool, IntoToolbox, Json, ProgressFn, Tool, ToolAnnotations, ToolContext,
-    ToolError, ToolOutput, Toolbox, audio, image, resource_link, text,
+    Content, DynamicTool, FailureKind, IntoToolbox, Json, ProgressFn, Tool, ToolAnnotations,
+    ToolContext, ToolError, ToolFailure, ToolOutput, Toolbox, audio, image, resource_link, text,
 };
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields

@@ -1,7 +1,8 @@
 //! The two wire messages: a model's request to call a tool, and the result
 //! paired with it by id.
 
-use crate::tool::{Content, text};
+use crate::repair::Repair;
+use crate::tool::{Content, FailureKind, text};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -77,8 +78,18 @@ impl TryFrom<WireToolCall> for ToolCall {
 
 /// The one result of a call, paired by `tool_call_id`:
 /// `{"role":"toolResult","toolCallId":"call-1","toolName":"echo","content":[..],"details":{..},"isError":false,"timestamp":1764000000000}`.
+///
+/// Two keys appear only when they say something: `"failure"` when a failed
+/// call is `fatal` or `internal` (a retry failure, the default, is left out),
+/// and `"repairs"` when the arguments were repaired or rewritten before they
+/// parsed. A result with neither is the seed's shape byte for byte.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
+#[serde(
+    tag = "role",
+    rename = "toolResult",
+    rename_all = "camelCase",
+    from = "WireToolResult"
+)]
 pub struct ToolResultMessage {
     /// The id of the call this answers.
     pub tool_call_id: String,
@@ -91,14 +102,71 @@ pub struct ToolResultMessage {
     pub details: Option<Value>,
     /// True when the call failed or the tool reported a domain error.
     pub is_error: bool,
+    /// What a failure means for the agent loop: `None` for a result that is
+    /// not an error, else [`Retry`](FailureKind::Retry) (try again),
+    /// [`Fatal`](FailureKind::Fatal) (stop calling this tool in this turn) or
+    /// [`Internal`](FailureKind::Internal) (see the logs).
+    #[serde(rename = "failure", default, skip_serializing_if = "is_retry_or_none")]
+    pub failure_kind: Option<FailureKind>,
+    /// What was changed in the arguments before they parsed (opt-in repair,
+    /// a before hook's rewrite); left out when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<Repair>,
     /// When the result was made, in milliseconds since the Unix epoch.
     pub timestamp: u64,
 }
 
+fn is_retry_or_none(failure: &Option<FailureKind>) -> bool {
+    matches!(failure, None | Some(FailureKind::Retry))
+}
+
+/// The result as read from the wire, where a retry failure is implied by
+/// `isError` without a `failure` key.
+#[derive(Deserialize)]
+#[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
+struct WireToolResult {
+    tool_call_id: String,
+    tool_name: String,
+    content: Vec<Content>,
+    #[serde(default)]
+    details: Option<Value>,
+    is_error: bool,
+    #[serde(default)]
+    failure: Option<FailureKind>,
+    #[serde(default)]
+    repairs: Vec<Repair>,
+    timestamp: u64,
+}
+
+impl From<WireToolResult> for ToolResultMessage {
+    fn from(wire: WireToolResult) -> Self {
+        let failure = match (wire.is_error, wire.failure) {
+            (false, _) => None,
+            (true, None) => Some(FailureKind::Retry),
+            (true, kind) => kind,
+        };
+        ToolResultMessage {
+            tool_call_id: wire.tool_call_id,
+            tool_name: wire.tool_name,
+            content: wire.content,
+            details: wire.details,
+            is_error: wire.is_error,
+            failure_kind: failure,
+            repairs: wire.repairs,
+            timestamp: wire.timestamp,
+        }
+    }
+}
+
 impl ToolResultMessage {
     /// The paired failure of `call`: content `Tool <name> failed: <message>`,
-    /// details `{"error": <message>}`.
+    /// details `{"error": <message>}`, a retry failure.
     pub fn failure(call: &ToolCall, message: &str) -> Self {
+        ToolResultMessage::failed(call, message, FailureKind::Retry)
+    }
+
+    /// The same, of the given kind.
+    pub fn failed(call: &ToolCall, message: &str, kind: FailureKind) -> Self {
         let mut details = Map::new();
         details.insert("error".into(), Value::from(message));
         ToolResultMessage {
@@ -107,6 +175,8 @@ impl ToolResultMessage {
             content: vec![text(format!("Tool {} failed: {message}", call.name))],
             details: Some(Value::Object(details)),
             is_error: true,
+            failure_kind: Some(kind),
+            repairs: Vec::new(),
             timestamp: now_millis(),
         }
     }

@@ -54,12 +54,14 @@ enum Pending {
 
 /// Reads calls from `input` until it ends, writing one line per call to
 /// `output`. In [`ExecutionMode::Parallel`] calls run concurrently on the
-/// runtime's threads; results keep input order either way.
+/// runtime's threads; results keep input order either way. Every call runs
+/// with `ctx` (repair, hooks, a retry budget: whatever the caller set).
 pub async fn run_calls<R, W>(
     input: R,
     mut output: W,
     registry: Arc<ToolRegistry>,
     mode: ExecutionMode,
+    ctx: CallContext,
 ) -> std::io::Result<()>
 where
     R: AsyncBufRead + Unpin + Send + 'static,
@@ -67,6 +69,8 @@ where
 {
     let (sender, mut receiver) = mpsc::channel::<Pending>(MAX_IN_FLIGHT);
     let reader_registry = Arc::clone(&registry);
+    let ctx = Arc::new(ctx);
+    let reader_ctx = Arc::clone(&ctx);
     let budget = Arc::new(Semaphore::new(MAX_IN_FLIGHT_BYTES / BUDGET_UNIT));
     let reader = tokio::spawn(async move {
         let mut lines = LineReader::new(input);
@@ -91,7 +95,8 @@ where
                 // A call that needs no waiting (most do not) is answered
                 // right here; only one that waits gets a task of its own.
                 let registry = Arc::clone(&reader_registry);
-                let mut running = Box::pin(async move { run_one(&call, &registry).await });
+                let ctx = Arc::clone(&reader_ctx);
+                let mut running = Box::pin(async move { run_one(&call, &registry, &ctx).await });
                 match running.as_mut().now_or_never() {
                     Some(answer) => Pending::Ready(answer),
                     None => {
@@ -113,7 +118,7 @@ where
         // is written.
         let (answer, _permit) = match pending {
             Pending::Ready(answer) => (answer, None),
-            Pending::Queued(call, permit) => (run_one(&call, &registry).await, Some(permit)),
+            Pending::Queued(call, permit) => (run_one(&call, &registry, &ctx).await, Some(permit)),
             Pending::Running(task, permit) => {
                 let answer = task.await.unwrap_or_else(|error| {
                     json!({"error": format!("a call's task failed: {error}")}).to_string()
@@ -134,8 +139,8 @@ where
         .map_err(|error| std::io::Error::other(format!("the input reader failed: {error}")))?
 }
 
-async fn run_one(call: &ToolCall, registry: &ToolRegistry) -> String {
-    let result = execute_tool_call(call, registry, CallContext::default()).await;
+async fn run_one(call: &ToolCall, registry: &ToolRegistry, ctx: &CallContext) -> String {
+    let result = execute_tool_call(call, registry, ctx.clone()).await;
     to_line(&result)
 }
 

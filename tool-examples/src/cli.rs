@@ -16,6 +16,8 @@ pub enum Command {
         root: PathBuf,
         /// One call at a time instead of all at once.
         sequential: bool,
+        /// Repair near-miss arguments (every rule), visibly.
+        repair: bool,
     },
     /// `definitions`: print the tool definitions in a provider's format.
     Definitions {
@@ -64,11 +66,14 @@ Calls run in parallel; answers stream out as soon as every earlier one is writte
 A line that is not a tool call gets a paired error result when its \"id\" can be read,
 else {\"error\": ..., \"line\": N}. Blank lines are skipped. Exits 0 at end of input.
 
-Usage: tool-examples call [--root DIR] [--sequential]
+Usage: tool-examples call [--root DIR] [--sequential] [--repair]
 
 Options:
   --root DIR      the directory `read` and `list` may look in (default: the current directory)
   --sequential    run one call at a time, in input order
+  --repair        repair near-miss arguments (\"2\" for 2, JSON text for an object,
+                  one value for a list, \"Fast\" for \"fast\", empty for {}); each repair
+                  is listed in the result's \"repairs\" and told to the model
   -h, --help      print help
 ";
 
@@ -124,10 +129,12 @@ where
 fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
     let mut root = None;
     let mut sequential = false;
+    let mut repair = false;
     while let Some(arg) = args.next() {
         match split_inline(&arg) {
             (flag, None) if is_help(flag) => return Ok(Command::Help(CALL_HELP)),
             ("--sequential", None) => sequential = true,
+            ("--repair", None) => repair = true,
             ("--root", inline) => {
                 let dir = flag_value("--root", inline, &mut args, "a directory", CALL_HELP)?;
                 root = Some(PathBuf::from(dir));
@@ -138,6 +145,7 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
     Ok(Command::Call {
         root: root.unwrap_or_else(|| PathBuf::from(".")),
         sequential,
+        repair,
     })
 }
 
@@ -264,14 +272,24 @@ mod tests {
             parse(["call", "--sequential", "--root", "/tmp"]),
             Ok(Command::Call {
                 root: "/tmp".into(),
-                sequential: true
+                sequential: true,
+                repair: false,
             })
         );
         assert_eq!(
             parse(["call", "--root=dir"]),
             Ok(Command::Call {
                 root: "dir".into(),
-                sequential: false
+                sequential: false,
+                repair: false,
+            })
+        );
+        assert_eq!(
+            parse(["call", "--repair"]),
+            Ok(Command::Call {
+                root: ".".into(),
+                sequential: false,
+                repair: true,
             })
         );
         assert_eq!(parse(["--help"]), Ok(Command::Help(MAIN_HELP)));

@@ -57,7 +57,11 @@ fn run(command: Command) -> std::io::Result<()> {
             let tools = rooted_registry(&root)?;
             runtime()?.block_on(serve_mcp(tools, http))
         }
-        Command::Call { root, sequential } => {
+        Command::Call {
+            root,
+            sequential,
+            repair,
+        } => {
             let tools = rooted_registry(&root)?;
             let mode = if sequential {
                 ExecutionMode::Sequential
@@ -69,8 +73,19 @@ fn run(command: Command) -> std::io::Result<()> {
                 tokio::io::BufWriter::new(tokio::io::stdout()),
                 Arc::new(tools),
                 mode,
+                call_context(repair),
             ))
         }
+    }
+}
+
+/// What every call of `call` runs with: repair when asked for.
+fn call_context(repair: bool) -> tool_core::CallContext {
+    let ctx = tool_core::CallContext::new();
+    if repair {
+        ctx.with_repair(tool_core::RepairPolicy::all())
+    } else {
+        ctx
     }
 }
 

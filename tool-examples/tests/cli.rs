@@ -467,6 +467,49 @@ fn call_reads_under_the_current_directory_by_default() {
 }
 
 #[test]
+fn call_repair_fixes_near_misses_visibly_and_only_when_asked() {
+    let dir = call_root();
+    let input = concat!(
+        r#"{"id":"c1","name":"read","arguments":{"path":"root/hello.txt","limit":"1"}}"#,
+        "\n",
+        r#"{"id":"c2","name":"echo","arguments":{"value":"Pi"}}"#,
+        "\n",
+    );
+    let strict = run_in(dir.path(), &["call"], input);
+    assert!(strict.status.success(), "{}", strict.stderr);
+    let strict: Vec<Value> = strict
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(strict[0]["isError"], true);
+    assert_eq!(
+        strict[0]["content"][0]["text"],
+        "Tool read failed: limit: expected integer, got string"
+    );
+
+    let lenient = run_in(dir.path(), &["call", "--repair"], input);
+    assert!(lenient.status.success(), "{}", lenient.stderr);
+    let lines: Vec<&str> = lenient.stdout.lines().collect();
+    let repaired: Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(repaired["isError"], false, "{repaired}");
+    assert_eq!(repaired["details"]["lastLine"], 1);
+    assert_eq!(
+        repaired["repairs"],
+        json!([{"path": "limit", "sent": "1", "used": 1, "rule": "string_to_scalar"}])
+    );
+    let note = repaired["content"].as_array().unwrap().last().unwrap()["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        note.starts_with("[Arguments repaired: limit: \"1\" read as 1"),
+        "{note}"
+    );
+    // A call with nothing to repair is answered exactly as without --repair.
+    assert!(!lines[1].contains("repairs"), "{}", lines[1]);
+}
+
+#[test]
 fn call_answers_the_exact_seed_line_and_a_last_line_without_newline() {
     let dir = call_root();
     let input = concat!(
@@ -577,7 +620,7 @@ fn help_prints_usage_and_exits_0() {
         assert_eq!(out.stderr, "", "{args:?}");
     }
     assert!(MAIN_HELP.contains("Usage: tool-examples [COMMAND]"));
-    assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential]"));
+    assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential] [--repair]"));
     assert!(DEFINITIONS_HELP.contains("Usage: tool-examples definitions"));
     assert!(MCP_HELP.contains("Usage: tool-examples mcp [--http ADDR] [--root DIR]"));
 }
@@ -591,11 +634,11 @@ fn unknown_commands_and_flags_are_usage_errors() {
         ),
         (
             &["call", "--fast"][..],
-            "error: unexpected argument '--fast'\n\nUsage: tool-examples call [--root DIR] [--sequential]\n\nFor more information, try '--help'.\n",
+            "error: unexpected argument '--fast'\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair]\n\nFor more information, try '--help'.\n",
         ),
         (
             &["call", "--root"][..],
-            "error: '--root' needs a directory\n\nUsage: tool-examples call [--root DIR] [--sequential]\n\nFor more information, try '--help'.\n",
+            "error: '--root' needs a directory\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair]\n\nFor more information, try '--help'.\n",
         ),
         (
             &["definitions", "--json"][..],

@@ -24,7 +24,7 @@ pub(crate) async fn run_parallel(
             while let Some((done, result)) = running.next().await {
                 results[done] = Some(result);
             }
-            results[index] = Some(one_call::run(call, tool, ctx).await);
+            results[index] = Some(one_call::run(call, registry, tool, ctx).await);
             continue;
         }
         while running.len() >= limit {
@@ -36,7 +36,8 @@ pub(crate) async fn run_parallel(
         // unknown tool, a quick tool): polled once here, they never enter
         // the set of running futures. One that has to wait is pushed, and
         // the set polls it again with a waker that will wake it.
-        let mut call = Box::pin(async move { (index, one_call::run(call, tool, ctx).await) });
+        let mut call =
+            Box::pin(async move { (index, one_call::run(call, registry, tool, ctx).await) });
         match call.as_mut().now_or_never() {
             Some((done, result)) => results[done] = Some(result),
             None => running.push(call),

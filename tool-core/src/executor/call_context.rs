@@ -3,8 +3,12 @@
 //! [`ToolContext`] is made.
 
 use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
+use super::retry_budget::RetryBudget;
+use crate::registry::{ToolDefinition, ToolRegistry};
+use crate::repair::RepairPolicy;
 use crate::tool::{Content, ProgressFn, ToolContext, ToolError, ToolOutput};
 use serde_json::Value;
+use std::collections::HashSet;
 use std::fmt;
 use std::future::Future;
 use std::num::NonZeroUsize;
@@ -75,6 +79,13 @@ pub struct CallContext {
     pub before: Option<BeforeHook>,
     /// Runs after each tool, on what it produced.
     pub after: Option<AfterHook>,
+    /// Repairs a model's near-miss arguments after strict parsing failed;
+    /// `None` (the default): no repair.
+    pub repair: Option<RepairPolicy>,
+    /// Counts consecutive retry failures per tool, across turns.
+    pub retry_budget: Option<RetryBudget>,
+    /// The tools available in this batch, by name; `None`: all of them.
+    pub enabled: Option<Arc<HashSet<String>>>,
 }
 
 impl Default for CallContext {
@@ -88,6 +99,9 @@ impl Default for CallContext {
             max_concurrency: None,
             before: None,
             after: None,
+            repair: None,
+            retry_budget: None,
+            enabled: None,
         }
     }
 }
@@ -160,6 +174,103 @@ impl CallContext {
         self
     }
 
+    /// Turns on argument repair with these rules: when a call's arguments
+    /// fail to parse, the near misses the policy allows are fixed (guided by
+    /// the tool's schema) and the arguments parsed again. Each change is on
+    /// the result's [`repairs`](crate::ToolResultMessage::repairs), and the
+    /// model is told in a trailing text item unless the policy is
+    /// [`silent`](RepairPolicy::silent). Off by default.
+    ///
+    /// ```
+    /// use tool_core::{execute_tool_call, tool, CallContext, RepairPolicy, ToolCall, ToolRegistry};
+    /// use serde_json::json;
+    ///
+    /// /// Take some items
+    /// #[tool]
+    /// async fn take(limit: u32) -> String {
+    ///     format!("took {limit}")
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register(TakeTool).unwrap();
+    /// let call = ToolCall::new("c1", "take", json!({"limit": "2"}));
+    /// let strict = execute_tool_call(&call, &tools, CallContext::new()).await;
+    /// assert!(strict.is_error);
+    /// let lenient = CallContext::new().with_repair(RepairPolicy::all());
+    /// let repaired = execute_tool_call(&call, &tools, lenient).await;
+    /// assert_eq!(repaired.content[0].as_text(), Some("took 2"));
+    /// assert_eq!(repaired.repairs[0].path, "limit");
+    /// assert_eq!(repaired.repairs[0].used, json!(2));
+    /// # });
+    /// ```
+    pub fn with_repair(mut self, policy: RepairPolicy) -> Self {
+        self.repair = Some(policy);
+        self
+    }
+
+    /// Counts consecutive retry failures per tool in `budget` (keep it for
+    /// the conversation); past its limit a failure is marked fatal.
+    pub fn with_retry_budget(mut self, budget: RetryBudget) -> Self {
+        self.retry_budget = Some(budget);
+        self
+    }
+
+    /// Makes only these registered tools available (a per-turn tool set): a
+    /// call of another registered tool is answered `not available in this
+    /// turn`. Names that are not registered are ignored.
+    ///
+    /// ```
+    /// use tool_core::{execute_tool_call, tool, CallContext, ToolCall, ToolRegistry};
+    /// use serde_json::json;
+    ///
+    /// /// Say hello
+    /// #[tool]
+    /// async fn hello() -> String { "hello".into() }
+    ///
+    /// /// Say goodbye
+    /// #[tool]
+    /// async fn goodbye() -> String { "goodbye".into() }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register(HelloTool).unwrap();
+    /// tools.register(GoodbyeTool).unwrap();
+    /// let greeting = CallContext::new().with_enabled(["hello"]);
+    /// let shown: Vec<_> = greeting.enabled_definitions(&tools).into_iter().map(|d| d.name).collect();
+    /// assert_eq!(shown, ["hello"]);
+    /// let call = ToolCall::new("c1", "goodbye", json!({}));
+    /// let result = execute_tool_call(&call, &tools, greeting).await;
+    /// assert_eq!(result.content[0].as_text(), Some("Tool goodbye failed: not available in this turn (available: hello)"));
+    /// # });
+    /// ```
+    pub fn with_enabled<I>(mut self, names: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        self.enabled = Some(Arc::new(names.into_iter().map(Into::into).collect()));
+        self
+    }
+
+    /// Whether the tool called `name` is available (all are, without
+    /// [`with_enabled`](Self::with_enabled)).
+    pub fn is_enabled(&self, name: &str) -> bool {
+        self.enabled
+            .as_ref()
+            .is_none_or(|enabled| enabled.contains(name))
+    }
+
+    /// The definitions of the available tools of `registry`, in
+    /// registration order: what to send the model for this turn.
+    pub fn enabled_definitions(&self, registry: &ToolRegistry) -> Vec<ToolDefinition> {
+        registry
+            .iter()
+            .filter(|tool| self.is_enabled(tool.name()))
+            .map(|tool| tool.definition().clone())
+            .collect()
+    }
+
     /// The context a tool of call `call_id` receives (without a per-call
     /// signal: the executor adds one when it needs to stop the call alone).
     pub fn for_call(&self, call_id: &str) -> ToolContext {
@@ -222,6 +333,9 @@ impl fmt::Debug for CallContext {
             .field("max_concurrency", &self.max_concurrency)
             .field("before", &set(self.before.is_some()))
             .field("after", &set(self.after.is_some()))
+            .field("repair", &self.repair)
+            .field("retry_budget", &self.retry_budget)
+            .field("enabled", &self.enabled)
             .finish()
     }
 }

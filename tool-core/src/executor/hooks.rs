@@ -3,7 +3,7 @@
 //! the model reads (redaction, truncation, a note). Both are async, and both
 //! are guarded: a hook that fails or panics is answered as a paired error.
 
-use crate::tool::{ToolAnnotations, ToolError, ToolOutput};
+use crate::tool::{FailureKind, ToolAnnotations, ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;
@@ -71,11 +71,16 @@ pub struct BeforeCall {
     pub signal: Option<CancellationToken>,
 }
 
-/// A `before` hook's answer.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A `before` hook's answer: approve, edit, or deny.
+#[derive(Clone, Debug, PartialEq)]
 pub enum HookDecision {
     /// Run the tool.
     Allow,
+    /// Run the tool with these arguments instead (a person edited them, a
+    /// policy narrowed them). They are parsed as the model's are; the change
+    /// is on the result's `repairs` (rule `before_hook`); arguments that do
+    /// not parse are a paired error naming the hook.
+    Rewrite(Value),
     /// Do not run it; the call is answered with this reason as its error.
     Block(String),
 }
@@ -83,6 +88,7 @@ pub enum HookDecision {
 /// What an `after` hook sees: the call and what it produced. The hook
 /// returns the output to send instead (or the same one).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct AfterCall {
     /// The call's id.
     pub call_id: String,
@@ -93,6 +99,11 @@ pub struct AfterCall {
     /// The result's content, details and error flag, as the executor made
     /// them (a failure's text and `{"error": ..}` details included).
     pub output: ToolOutput<Value>,
+    /// What the failure means, when the call failed.
+    pub failure_kind: Option<FailureKind>,
+    /// An internal failure's full message, which the model does not see (it
+    /// reads a generic text with the same reference).
+    pub internal_error: Option<String>,
 }
 
 type HookFuture<T> = Pin<Box<dyn Future<Output = Result<T, ToolError>> + Send>>;

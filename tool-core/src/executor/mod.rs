@@ -1,14 +1,19 @@
 //! Runs tool calls: lookup, parse, execute, and always exactly one paired
 //! result per call, whatever the model sent or the tool did.
 
+mod arguments;
 mod batch;
 mod call_context;
 mod catch_unwind;
 mod hooks;
 mod one_call;
+mod outcome;
+mod retry_budget;
+mod supervise;
 
 pub use call_context::{CallContext, DEFAULT_CANCEL_GRACE, ProgressEvent, ProgressEventFn};
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
+pub use retry_budget::RetryBudget;
 
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;
@@ -54,7 +59,7 @@ pub async fn execute_tool_call(
     registry: &ToolRegistry,
     ctx: CallContext,
 ) -> ToolResultMessage {
-    one_call::run(call, registry.get(&call.name), &ctx).await
+    one_call::run(call, registry, registry.get(&call.name), &ctx).await
 }
 
 /// Runs a batch of calls and answers each one, in call order.
@@ -75,7 +80,7 @@ pub async fn execute_tool_calls(
         ExecutionMode::Sequential => {
             let mut results = Vec::with_capacity(calls.len());
             for call in calls {
-                results.push(one_call::run(call, registry.get(&call.name), &ctx).await);
+                results.push(one_call::run(call, registry, registry.get(&call.name), &ctx).await);
             }
             results
         }

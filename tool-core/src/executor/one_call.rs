@@ -1,200 +1,293 @@
-//! One call, start to answer: lookup, parse, the `before` hook, the tool
-//! under its timeout and the caller's cancellation, the `after` hook. Every
-//! path ends in exactly one paired result.
+//! One call, start to answer, as a sequence of named steps: is the tool
+//! there and available, parse (and repair) its arguments, the `before`
+//! hook, the tool under its timeout and the caller's cancellation, the
+//! `after` hook, then what the result records (repairs, the retry budget).
+//! Every path ends in exactly one paired result.
 
+use super::arguments::{self, Parsed};
 use super::call_context::CallContext;
 use super::catch_unwind::{CatchUnwind, panic_message};
 use super::hooks::{AfterCall, BeforeCall, HookDecision};
-use crate::message::{ToolCall, ToolResultMessage, now_millis};
-use crate::registry::RegisteredTool;
-use crate::tool::{ToolError, ToolOutput};
+use super::outcome;
+use super::supervise::{Stopped, caller_cancelled, is_cancelled, supervise};
+use crate::message::{ToolCall, ToolResultMessage};
+use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
+use crate::repair::{Repair, RepairRule, repair_note};
+use crate::tool::{ToolError, ToolOutput, text};
 use serde_json::Value;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
-/// Answers `call`; `tool` is what the registry holds under its name (the
+/// Answers `call`; `tool` is what `registry` holds under its name (the
 /// caller looked it up once, and may have needed it before).
 pub(crate) async fn run(
     call: &ToolCall,
+    registry: &ToolRegistry,
     tool: Option<&RegisteredTool>,
     ctx: &CallContext,
 ) -> ToolResultMessage {
-    let Some(tool) = tool else {
-        return ToolResultMessage::failure(call, "unknown tool");
+    let mut result = match available(call, registry, tool, ctx) {
+        Ok(tool) => answer(call, tool, ctx).await,
+        Err(refused) => *refused,
     };
+    // A batch the caller cancelled is not the model's mistake.
+    if let Some(budget) = &ctx.retry_budget
+        && !is_cancelled(ctx.signal.as_ref())
+    {
+        budget.record(&mut result);
+    }
+    result
+}
+
+/// The registered tool, if the model may call it in this batch.
+#[inline]
+fn available<'a>(
+    call: &ToolCall,
+    registry: &ToolRegistry,
+    tool: Option<&'a RegisteredTool>,
+    ctx: &CallContext,
+) -> Result<&'a RegisteredTool, Box<ToolResultMessage>> {
+    let Some(tool) = tool else {
+        return Err(Box::new(ToolResultMessage::failure(call, "unknown tool")));
+    };
+    if ctx.is_enabled(&call.name) {
+        return Ok(tool);
+    }
+    let names: Vec<&str> = registry
+        .iter()
+        .map(RegisteredTool::name)
+        .filter(|name| ctx.is_enabled(name))
+        .collect();
+    let message = if names.is_empty() {
+        "not available in this turn (no tools are)".to_owned()
+    } else {
+        format!(
+            "not available in this turn (available: {})",
+            names.join(", ")
+        )
+    };
+    Err(Box::new(ToolResultMessage::failure(call, &message)))
+}
+
+/// Parse, the before hook, the run and the after hook, then the repairs
+/// made on the way recorded on the result.
+async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &CallContext) -> ToolResultMessage {
     if is_cancelled(ctx.signal.as_ref()) {
         return ToolResultMessage::failure(call, "cancelled");
     }
-    let decoded;
-    let arguments = match decode_string_arguments(&call.arguments) {
-        None => &call.arguments,
-        Some(Ok(value)) => {
-            decoded = value;
-            &decoded
-        }
-        Some(Err(problem)) => return ToolResultMessage::failure(call, &problem),
+    let Parsed {
+        mut prepared,
+        mut repairs,
+    } = match arguments::parse(call, tool, ctx.repair.as_ref()) {
+        Ok(parsed) => parsed,
+        Err(failure) => return *failure,
     };
-    // A user-written `ParamValue` could panic while parsing; that is the
-    // call's failure, not the executor's.
-    let prepared = match catch_unwind(AssertUnwindSafe(|| tool.prepare(arguments))) {
-        Ok(Ok(prepared)) => prepared,
-        Ok(Err(problems)) => return ToolResultMessage::failure(call, &problems.to_string()),
-        Err(payload) => return panicked(call, &*payload),
-    };
-    // The parsed arguments as JSON, only when a hook will look at them (a
-    // user's `to_json` may panic: that too is the call's failure).
-    let parsed = if ctx.before.is_some() || ctx.after.is_some() {
-        match catch_unwind(AssertUnwindSafe(|| prepared.arguments())) {
-            Ok(arguments) => arguments,
-            Err(payload) => return panicked(call, &*payload),
-        }
-    } else {
-        Value::Null
-    };
-
-    if let Some(before) = &ctx.before {
-        let deciding = guarded("before", || {
-            before(BeforeCall {
-                call_id: call.id.clone(),
-                tool_name: call.name.clone(),
-                arguments: parsed.clone(),
-                annotations: tool.annotations().clone(),
-                signal: ctx.signal.clone(),
-            })
-        });
-        // A hook waiting on a human is abandoned when the caller cancels.
-        let decision = tokio::select! {
-            biased;
-            decision = deciding => decision,
-            () = caller_cancelled(ctx) => return ToolResultMessage::failure(call, "cancelled"),
+    // The parsed arguments as JSON, only when a hook will look at them.
+    let mut parsed = Value::Null;
+    if ctx.before.is_some() || ctx.after.is_some() {
+        parsed = match arguments::arguments_of(call, &prepared) {
+            Ok(parsed) => parsed,
+            Err(failure) => return with_repairs(*failure, repairs, ctx),
         };
-        match decision {
-            Ok(HookDecision::Allow) => {}
-            Ok(HookDecision::Block(reason)) => return ToolResultMessage::failure(call, &reason),
-            Err(problem) => return ToolResultMessage::failure(call, &problem),
-        }
-        if is_cancelled(ctx.signal.as_ref()) {
-            return ToolResultMessage::failure(call, "cancelled");
-        }
     }
 
+    if ctx.before.is_some() {
+        match before_hook(call, tool, ctx, &parsed).await {
+            Verdict::Run => {}
+            Verdict::RunInstead(replacement) => {
+                match arguments::rewritten(call, tool, &parsed, &replacement) {
+                    Ok((rewritten, repair)) => {
+                        parsed = repair.used.clone();
+                        repairs.push(repair);
+                        prepared = rewritten;
+                    }
+                    Err(failure) => return with_repairs(*failure, repairs, ctx),
+                }
+            }
+            Verdict::Answer(result) => return with_repairs(*result, repairs, ctx),
+        }
+    }
+    let Started {
+        running,
+        timeout,
+        signal,
+    } = start(call, tool, prepared, ctx);
+    let stopped = supervise(running, timeout, ctx, signal.as_ref()).await;
+    let mut internal_error = None;
+    let mut result = stopped_result(call, stopped, &mut internal_error);
+    if ctx.after.is_some() {
+        result = after_hook(call, ctx, parsed, result, internal_error).await;
+    }
+    record_repairs(&mut result, repairs, ctx);
+    result
+}
+
+/// What the before hook decided, as the next step needs it.
+enum Verdict {
+    Run,
+    RunInstead(Value),
+    Answer(Box<ToolResultMessage>),
+}
+
+async fn before_hook(
+    call: &ToolCall,
+    tool: &RegisteredTool,
+    ctx: &CallContext,
+    parsed: &Value,
+) -> Verdict {
+    let Some(before) = &ctx.before else {
+        return Verdict::Run;
+    };
+    let deciding = guarded("before", || {
+        before(BeforeCall {
+            call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments: parsed.clone(),
+            annotations: tool.annotations().clone(),
+            signal: ctx.signal.clone(),
+        })
+    });
+    // A hook waiting on a human is abandoned when the caller cancels.
+    let decision = tokio::select! {
+        biased;
+        decision = deciding => decision,
+        () = caller_cancelled(ctx) => return Verdict::Answer(Box::new(ToolResultMessage::failure(call, "cancelled"))),
+    };
+    let verdict = match decision {
+        Ok(HookDecision::Allow) => Verdict::Run,
+        Ok(HookDecision::Rewrite(replacement)) => Verdict::RunInstead(replacement),
+        Ok(HookDecision::Block(reason)) => {
+            return Verdict::Answer(Box::new(ToolResultMessage::failure(call, &reason)));
+        }
+        Err(problem) => {
+            return Verdict::Answer(Box::new(ToolResultMessage::failure(call, &problem)));
+        }
+    };
+    // Cancelled while the hook decided: the tool does not start.
+    if is_cancelled(ctx.signal.as_ref()) {
+        return Verdict::Answer(Box::new(ToolResultMessage::failure(call, "cancelled")));
+    }
+    verdict
+}
+
+/// The tool's future, under the call's own signal when something may stop
+/// it alone (a timeout) or with the others (the caller's signal, its
+/// parent); with the timeout and that signal, for [`supervise`].
+fn start<'a>(
+    call: &ToolCall,
+    tool: &RegisteredTool,
+    prepared: PreparedCall<'a>,
+    ctx: &CallContext,
+) -> Started<impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + 'a> {
     let timeout = ctx.timeout.or(tool.timeout());
-    // The call gets a signal of its own when something may stop it alone (a
-    // timeout) or with the others (the caller's signal, its parent).
     let signal = (ctx.signal.is_some() || timeout.is_some()).then(|| {
         ctx.signal
             .as_ref()
             .map_or_else(CancellationToken::new, CancellationToken::child_token)
     });
     let tool_ctx = ctx.tool_context(&call.id, &call.name, signal.clone());
-    let running = CatchUnwind::new(Box::pin(prepared.run(tool_ctx)));
-    let result = match supervise(running, timeout, ctx, signal.as_ref()).await {
-        Stopped::Finished(Ok(Ok(output))) => success(call, output),
-        Stopped::Finished(Ok(Err(error))) => {
-            ToolResultMessage::failure(call, &error_message(&*error))
-        }
-        Stopped::Finished(Err(payload)) => panicked(call, &*payload),
+    Started {
+        running: CatchUnwind::new(Box::pin(prepared.run(tool_ctx))),
+        timeout,
+        signal,
+    }
+}
+
+/// A tool's running future, its deadline, and the signal it watches.
+struct Started<F> {
+    running: CatchUnwind<std::pin::Pin<Box<F>>>,
+    timeout: Option<Duration>,
+    signal: Option<CancellationToken>,
+}
+
+/// How the tool stopped, as its result. An internal failure's full
+/// message, which the result does not carry, goes to `internal_error`.
+fn stopped_result(
+    call: &ToolCall,
+    stopped: Stopped,
+    internal_error: &mut Option<String>,
+) -> ToolResultMessage {
+    match stopped {
+        Stopped::Finished(Ok(Ok(output))) => outcome::success(call, output),
+        Stopped::Finished(Ok(Err(error))) => outcome::failed(call, &error, internal_error),
+        Stopped::Finished(Err(payload)) => outcome::panicked(call, &*payload),
         Stopped::TimedOut(after) => {
             ToolResultMessage::failure(call, &format!("timed out after {} ms", after.as_millis()))
         }
         Stopped::Cancelled => ToolResultMessage::failure(call, "cancelled"),
-    };
-
-    match &ctx.after {
-        None => result,
-        Some(after) => {
-            let output = ToolOutput {
-                content: result.content,
-                details: result.details,
-                is_error: result.is_error,
-            };
-            let rewritten = guarded("after", || {
-                after(AfterCall {
-                    call_id: call.id.clone(),
-                    tool_name: call.name.clone(),
-                    arguments: parsed,
-                    output,
-                })
-            })
-            .await;
-            match rewritten {
-                Ok(output) => success(call, output),
-                Err(problem) => ToolResultMessage::failure(call, &problem),
-            }
-        }
     }
 }
 
-type Caught<T> = Result<T, Box<dyn std::any::Any + Send>>;
-
-/// How a running tool stopped.
-enum Stopped {
-    /// On its own: its output, its error, or its panic.
-    Finished(Caught<Result<ToolOutput<Value>, ToolError>>),
-    /// Dropped at its deadline.
-    TimedOut(Duration),
-    /// Dropped after the caller cancelled and the grace period passed.
-    Cancelled,
-}
-
-/// Polls the tool until it finishes, its timeout passes, or the caller
-/// cancels and the grace period runs out. A tool that stops is dropped
-/// right away, its signal cancelled first so work it spawned can stop too.
-async fn supervise<F>(
-    mut running: CatchUnwind<F>,
-    timeout: Option<Duration>,
+/// The after hook's rewrite of the result. The failure kind stays the
+/// tool's while the result is still an error.
+async fn after_hook(
+    call: &ToolCall,
     ctx: &CallContext,
-    signal: Option<&CancellationToken>,
-) -> Stopped
-where
-    F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
-{
-    let stopped = run_until_stopped(&mut running, timeout, ctx, signal).await;
-    // Dropping a tool's future runs its destructors, which are user code:
-    // a panic there is the call's, not the executor's.
-    match catch_unwind(AssertUnwindSafe(move || drop(running))) {
-        Ok(()) => stopped,
-        Err(payload) => match stopped {
-            Stopped::Finished(Ok(_)) => Stopped::Finished(Err(payload)),
-            other => other,
-        },
+    parsed: Value,
+    result: ToolResultMessage,
+    internal_error: Option<String>,
+) -> ToolResultMessage {
+    let Some(after) = &ctx.after else {
+        return result;
+    };
+    let kind = result.failure_kind;
+    let output = ToolOutput {
+        content: result.content,
+        details: result.details,
+        is_error: result.is_error,
+    };
+    let rewritten = guarded("after", || {
+        after(AfterCall {
+            call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            arguments: parsed,
+            output,
+            failure_kind: kind,
+            internal_error,
+        })
+    })
+    .await;
+    match rewritten {
+        Ok(output) => {
+            let mut result = outcome::success(call, output);
+            if result.is_error {
+                result.failure_kind = kind.or(result.failure_kind);
+            }
+            result
+        }
+        Err(problem) => ToolResultMessage::failure(call, &problem),
     }
 }
 
-async fn run_until_stopped<F>(
-    running: &mut CatchUnwind<F>,
-    timeout: Option<Duration>,
+/// A failure answered before the tool ran, with the repairs made so far.
+fn with_repairs(
+    mut result: ToolResultMessage,
+    repairs: Vec<Repair>,
     ctx: &CallContext,
-    signal: Option<&CancellationToken>,
-) -> Stopped
-where
-    F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
-{
-    let deadline = async {
-        match timeout {
-            Some(timeout) => tokio::time::sleep(timeout).await,
-            None => std::future::pending().await,
-        }
-    };
-    tokio::select! {
-        biased;
-        finished = &mut *running => Stopped::Finished(finished),
-        () = deadline => {
-            if let Some(signal) = signal {
-                signal.cancel();
-            }
-            Stopped::TimedOut(timeout.unwrap_or_default())
-        }
-        () = caller_cancelled(ctx) => {
-            // The call's own signal is the caller's child: already cancelled.
-            match tokio::time::timeout(ctx.cancel_grace, &mut *running).await {
-                Ok(finished) => Stopped::Finished(finished),
-                Err(_) => Stopped::Cancelled,
-            }
-        }
+) -> ToolResultMessage {
+    record_repairs(&mut result, repairs, ctx);
+    result
+}
+
+/// Puts the repairs on the result and, unless the policy is silent, tells
+/// the model what its own arguments became (a hook's rewrite is the
+/// caller's doing, so it is recorded but not announced).
+#[inline]
+fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &CallContext) {
+    if repairs.is_empty() {
+        return;
     }
+    let announced: Vec<Repair> = repairs
+        .iter()
+        .filter(|repair| repair.rule != RepairRule::BeforeHook)
+        .cloned()
+        .collect();
+    if !announced.is_empty() && ctx.repair.is_some_and(|policy| policy.tells_model()) {
+        result.content.push(text(repair_note(&announced)));
+    }
+    result.repairs = repairs;
 }
 
 /// Runs a hook, turning its error or panic (at the call or while polled)
@@ -214,63 +307,13 @@ where
     };
     match CatchUnwind::new(future).await {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(error)) => Err(format!("{name} hook failed: {}", error_message(&*error))),
+        Ok(Err(error)) => Err(format!(
+            "{name} hook failed: {}",
+            outcome::error_message(&*error)
+        )),
         Err(payload) => Err(format!(
             "{name} hook panicked: {}",
             panic_message(&*payload)
         )),
     }
-}
-
-/// Completes when the caller's signal is cancelled; never without one.
-async fn caller_cancelled(ctx: &CallContext) {
-    match &ctx.signal {
-        Some(signal) => signal.cancelled().await,
-        None => std::future::pending().await,
-    }
-}
-
-fn is_cancelled(signal: Option<&CancellationToken>) -> bool {
-    signal.is_some_and(CancellationToken::is_cancelled)
-}
-
-/// Arguments written as a JSON string (OpenAI sends them so) are decoded
-/// first; text that is not valid JSON is reported with the JSON error's
-/// line and column.
-fn decode_string_arguments(arguments: &Value) -> Option<Result<Value, String>> {
-    let Value::String(text) = arguments else {
-        return None;
-    };
-    Some(serde_json::from_str(text).map_err(|error| format!("arguments: invalid JSON: {error}")))
-}
-
-fn success(call: &ToolCall, output: ToolOutput<Value>) -> ToolResultMessage {
-    ToolResultMessage {
-        tool_call_id: call.id.clone(),
-        tool_name: call.name.clone(),
-        content: output.content,
-        details: output.details,
-        is_error: output.is_error,
-        timestamp: now_millis(),
-    }
-}
-
-fn panicked(call: &ToolCall, payload: &(dyn std::any::Any + Send)) -> ToolResultMessage {
-    ToolResultMessage::failure(call, &format!("panicked: {}", panic_message(payload)))
-}
-
-/// An error's message followed by its causes, each once: `reading config:
-/// No such file or directory`. A stack trace never gets in.
-fn error_message(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut message = error.to_string();
-    let mut cause = error.source();
-    while let Some(source) = cause {
-        let text = source.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        cause = source.source();
-    }
-    message
 }

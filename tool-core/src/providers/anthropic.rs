@@ -69,6 +69,8 @@ pub fn anthropic_tool_use(block: &Value) -> Result<ToolCall, AdapterError> {
 ///     content: vec![text("The page:"), image(b"\x89PNG", "image/png"), audio(b"RIFF", "audio/wav")],
 ///     details: None,
 ///     is_error: false,
+///     failure_kind: None,
+///     repairs: vec![],
 ///     timestamp: 0,
 /// };
 /// assert_eq!(

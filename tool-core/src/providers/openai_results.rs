@@ -77,6 +77,8 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
 ///     content: vec![text("Sales by month"), image(b"\x89PNG", "image/png")],
 ///     details: None,
 ///     is_error: false,
+///     failure_kind: None,
+///     repairs: vec![],
 ///     timestamp: 0,
 /// };
 /// assert_eq!(

@@ -1,0 +1,143 @@
+//! A call's arguments, from what the model sent to parsed parameters: JSON
+//! text decoded, the strict parse, and (only when that fails and the caller
+//! asked for it) schema-guided repair and a second parse. A before hook's
+//! rewrite is parsed the same way.
+
+use crate::message::{ToolCall, ToolResultMessage};
+use crate::params::ParamError;
+use crate::registry::{PreparedCall, RegisteredTool};
+use crate::repair::{Repair, RepairPolicy, RepairRule, repair_arguments};
+use crate::tool::FailureKind;
+use serde_json::Value;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+/// A call's paired failure; boxed, as it is the rare path and large.
+type Failure = Box<ToolResultMessage>;
+
+/// Parsed arguments, ready to run, and what was repaired to get them.
+pub(crate) struct Parsed<'a> {
+    pub prepared: PreparedCall<'a>,
+    pub repairs: Vec<Repair>,
+}
+
+/// Decodes, parses, and repairs when the policy allows; a failure is the
+/// paired error the strict parse gave (a repair that does not help changes
+/// nothing the model reads).
+#[inline]
+pub(crate) fn parse<'a>(
+    call: &ToolCall,
+    tool: &'a RegisteredTool,
+    policy: Option<&RepairPolicy>,
+) -> Result<Parsed<'a>, Failure> {
+    let decoded;
+    let arguments = match decode_string_arguments(&call.arguments) {
+        None => &call.arguments,
+        Some(Ok(value)) => {
+            decoded = value;
+            &decoded
+        }
+        // Text that is not JSON: only the empty-arguments rule can help.
+        Some(Err(problem)) => {
+            return repaired(call, tool, &call.arguments, policy)
+                .unwrap_or_else(|| Err(Box::new(ToolResultMessage::failure(call, &problem))));
+        }
+    };
+    match prepare(call, tool, arguments)? {
+        Ok(prepared) => Ok(Parsed {
+            prepared,
+            repairs: Vec::new(),
+        }),
+        Err(problems) => repaired(call, tool, arguments, policy).unwrap_or_else(|| {
+            Err(Box::new(ToolResultMessage::failure(
+                call,
+                &problems.to_string(),
+            )))
+        }),
+    }
+}
+
+/// The arguments repaired and parsed again; `None` when repair is off,
+/// changed nothing, or did not make them parse.
+fn repaired<'a>(
+    call: &ToolCall,
+    tool: &'a RegisteredTool,
+    arguments: &Value,
+    policy: Option<&RepairPolicy>,
+) -> Option<Result<Parsed<'a>, Failure>> {
+    let (fixed, repairs) = repair_arguments(tool.parameters(), arguments, policy?)?;
+    match prepare(call, tool, &fixed) {
+        Err(panicked) => Some(Err(panicked)),
+        Ok(Ok(prepared)) => Some(Ok(Parsed { prepared, repairs })),
+        Ok(Err(_)) => None,
+    }
+}
+
+/// The before hook's replacement arguments, parsed as the model's are (JSON
+/// text decoded too), and the change recorded like a repair (from the parsed
+/// arguments the hook saw to the parsed replacement). Replacement arguments
+/// that do not parse are a fatal failure: the model cannot fix the caller's
+/// hook.
+pub(crate) fn rewritten<'a>(
+    call: &ToolCall,
+    tool: &'a RegisteredTool,
+    seen: &Value,
+    replacement: &Value,
+) -> Result<(PreparedCall<'a>, Repair), Failure> {
+    let refused = |problem: &dyn std::fmt::Display| {
+        Box::new(ToolResultMessage::failed(
+            call,
+            &format!("the before hook's arguments do not parse: {problem}"),
+            FailureKind::Fatal,
+        ))
+    };
+    let decoded;
+    let replacement = match decode_string_arguments(replacement) {
+        None => replacement,
+        Some(Ok(value)) => {
+            decoded = value;
+            &decoded
+        }
+        Some(Err(problem)) => return Err(refused(&problem)),
+    };
+    match prepare(call, tool, replacement)? {
+        Ok(prepared) => {
+            let used = arguments_of(call, &prepared)?;
+            let repair = Repair {
+                path: String::new(),
+                sent: seen.clone(),
+                used,
+                rule: RepairRule::BeforeHook,
+            };
+            Ok((prepared, repair))
+        }
+        Err(problems) => Err(refused(&problems)),
+    }
+}
+
+/// The parsed arguments as JSON (a user's `to_json` may panic: that is the
+/// call's failure).
+pub(crate) fn arguments_of(call: &ToolCall, prepared: &PreparedCall<'_>) -> Result<Value, Failure> {
+    catch_unwind(AssertUnwindSafe(|| prepared.arguments()))
+        .map_err(|payload| Box::new(super::outcome::panicked(call, &*payload)))
+}
+
+/// The strict parse. A user-written `ParamValue` could panic while parsing;
+/// that is the call's failure (the outer `Err`), not the executor's.
+fn prepare<'a>(
+    call: &ToolCall,
+    tool: &'a RegisteredTool,
+    arguments: &Value,
+) -> Result<Result<PreparedCall<'a>, ParamError>, Failure> {
+    catch_unwind(AssertUnwindSafe(|| tool.prepare(arguments)))
+        .map_err(|payload| Box::new(super::outcome::panicked(call, &*payload)))
+}
+
+/// Arguments written as a JSON string (OpenAI sends them so) are decoded
+/// first; text that is not valid JSON is reported with the JSON error's
+/// line and column.
+fn decode_string_arguments(arguments: &Value) -> Option<Result<Value, String>> {
+    let Value::String(text) = arguments else {
+        return None;
+    };
+    Some(serde_json::from_str(text).map_err(|error| format!("arguments: invalid JSON: {error}")))
+}

@@ -1,0 +1,196 @@
+//! Opt-in repair of a model's near-miss arguments, guided by the tool's
+//! JSON Schema: `{"limit":"2"}` where an integer is wanted, an object sent
+//! as JSON text, one value where a list is wanted, `"Fast"` for `"fast"`.
+//!
+//! Repair runs only when strict parsing failed and the caller turned it on
+//! ([`CallContext::with_repair`](crate::CallContext::with_repair)); the
+//! default path is exactly as strict as the schema. Nothing is repaired
+//! silently: every change is a [`Repair`] on the result, and the model is
+//! told in a trailing note unless the policy says otherwise.
+
+mod walk;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+
+pub use walk::repair_arguments;
+
+/// One kind of near miss a repair fixes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RepairRule {
+    /// A string that is exactly a JSON number or boolean, where the schema
+    /// wants a number, an integer or a boolean: `"2"` read as `2`.
+    StringToScalar,
+    /// A string of JSON text where the schema wants an object or an array:
+    /// `"{\"tag\":\"x\"}"` read as `{"tag":"x"}`.
+    JsonText,
+    /// One value where the schema wants an array of such values: `"x"` read
+    /// as `["x"]`.
+    WrapInArray,
+    /// A string that matches exactly one allowed value (of `enum` or
+    /// `const`) when case and surrounding spaces are ignored: `"Fast"`
+    /// read as `"fast"`.
+    EnumCase,
+    /// Arguments that are empty text, `null` or missing, read as `{}`.
+    EmptyArguments,
+    /// Not a rule to enable: the before hook answered "run with these
+    /// arguments instead" ([`HookDecision::Rewrite`](crate::HookDecision)),
+    /// recorded like a repair so the change is visible.
+    BeforeHook,
+}
+
+impl RepairRule {
+    /// The rules a policy can enable, in the order they are described.
+    pub const ALL: [RepairRule; 5] = [
+        RepairRule::StringToScalar,
+        RepairRule::JsonText,
+        RepairRule::WrapInArray,
+        RepairRule::EnumCase,
+        RepairRule::EmptyArguments,
+    ];
+
+    /// What the rule did, in words for the model's note:
+    /// `a number or boolean written as a string`.
+    pub fn explanation(self) -> &'static str {
+        match self {
+            RepairRule::StringToScalar => "a number or boolean written as a string",
+            RepairRule::JsonText => "an object or array written as JSON text",
+            RepairRule::WrapInArray => "one value where a list is wanted",
+            RepairRule::EnumCase => "an allowed value in the wrong case or with spaces",
+            RepairRule::EmptyArguments => "empty arguments, read as {}",
+            RepairRule::BeforeHook => "arguments replaced by the caller's before hook",
+        }
+    }
+
+    fn bit(self) -> u8 {
+        match self {
+            RepairRule::StringToScalar => 1,
+            RepairRule::JsonText => 2,
+            RepairRule::WrapInArray => 4,
+            RepairRule::EnumCase => 8,
+            RepairRule::EmptyArguments => 16,
+            RepairRule::BeforeHook => 0,
+        }
+    }
+}
+
+impl fmt::Display for RepairRule {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_str(match self {
+            RepairRule::StringToScalar => "string_to_scalar",
+            RepairRule::JsonText => "json_text",
+            RepairRule::WrapInArray => "wrap_in_array",
+            RepairRule::EnumCase => "enum_case",
+            RepairRule::EmptyArguments => "empty_arguments",
+            RepairRule::BeforeHook => "before_hook",
+        })
+    }
+}
+
+/// One change made to a call's arguments before they parsed:
+/// `{"path":"limit","sent":"2","used":2,"rule":"string_to_scalar"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Repair {
+    /// Where, as parse errors say it (`limit`, `items[2].name`; empty for
+    /// the whole arguments).
+    pub path: String,
+    /// What the model sent there.
+    pub sent: Value,
+    /// What was used instead.
+    pub used: Value,
+    /// Which rule changed it.
+    pub rule: RepairRule,
+}
+
+/// Which repairs a caller allows, and whether the model is told about them.
+///
+/// ```
+/// use tool_core::{RepairPolicy, RepairRule};
+///
+/// let policy = RepairPolicy::all().without(RepairRule::WrapInArray).silent();
+/// assert!(policy.allows(RepairRule::StringToScalar));
+/// assert!(!policy.allows(RepairRule::WrapInArray));
+/// assert!(!policy.tells_model());
+/// assert!(!RepairPolicy::none().allows(RepairRule::EnumCase));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RepairPolicy {
+    rules: u8,
+    tell_model: bool,
+}
+
+impl RepairPolicy {
+    /// Every rule, and a note to the model.
+    pub fn all() -> Self {
+        RepairPolicy {
+            rules: RepairRule::ALL
+                .iter()
+                .fold(0, |bits, rule| bits | rule.bit()),
+            tell_model: true,
+        }
+    }
+
+    /// No rule (add them with [`with`](Self::with)), and a note to the model.
+    pub fn none() -> Self {
+        RepairPolicy {
+            rules: 0,
+            tell_model: true,
+        }
+    }
+
+    /// Allows `rule` too.
+    pub fn with(mut self, rule: RepairRule) -> Self {
+        self.rules |= rule.bit();
+        self
+    }
+
+    /// Allows everything but `rule`.
+    pub fn without(mut self, rule: RepairRule) -> Self {
+        self.rules &= !rule.bit();
+        self
+    }
+
+    /// Records repairs on the result without the trailing note to the model.
+    pub fn silent(mut self) -> Self {
+        self.tell_model = false;
+        self
+    }
+
+    /// Whether `rule` may repair.
+    pub fn allows(&self, rule: RepairRule) -> bool {
+        rule.bit() != 0 && self.rules & rule.bit() != 0
+    }
+
+    /// Whether the model is told, in a trailing text item, what was repaired.
+    pub fn tells_model(&self) -> bool {
+        self.tell_model
+    }
+}
+
+/// The trailing text item telling the model what was changed, so it can
+/// send them as the schema says next time:
+/// `[Arguments repaired: limit: "2" read as 2 (a number or boolean written as a string).]`
+pub fn repair_note(repairs: &[Repair]) -> String {
+    let mut note = String::from("[Arguments repaired: ");
+    for (index, repair) in repairs.iter().enumerate() {
+        if index > 0 {
+            note.push_str("; ");
+        }
+        let place = if repair.path.is_empty() {
+            "the arguments"
+        } else {
+            &repair.path
+        };
+        let sent = crate::params::describe::Excerpt(&repair.sent);
+        let used = crate::params::describe::Excerpt(&repair.used);
+        note.push_str(&format!(
+            "{place}: {sent} read as {used} ({})",
+            repair.rule.explanation()
+        ));
+    }
+    note.push_str(". Next time, send them as the schema says.]");
+    note
+}
