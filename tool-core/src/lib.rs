@@ -118,6 +118,7 @@ mod params;
 pub mod providers;
 mod registry;
 mod repair;
+pub mod streaming;
 mod tool;
 
 #[doc(hidden)]
