@@ -30,6 +30,15 @@ pub enum Command {
         root: PathBuf,
         /// Serve streamable HTTP on this address instead of stdio.
         http: Option<SocketAddr>,
+        /// HTTP only: the file the bearer token is read from (else the
+        /// `TOOL_EXAMPLES_TOKEN` environment variable). Never the token
+        /// itself: a command line is visible to every user of the machine.
+        token_file: Option<PathBuf>,
+        /// HTTP only: host names clients will use (besides those in
+        /// `TOOL_EXAMPLES_ALLOWED_HOSTS`).
+        allowed_hosts: Vec<String>,
+        /// HTTP only: serve a non-loopback address without a token.
+        allow_unauthenticated: bool,
     },
     /// `--help` somewhere: print this text and exit 0.
     Help(&'static str),
@@ -97,12 +106,29 @@ Over stdio by default: stdin and stdout carry JSON-RPC, as an MCP client that
 starts this program expects. With --http, over streamable HTTP at
 http://ADDR/mcp (port 0 picks a free port). Logs go to stderr only.
 
-Usage: tool-examples mcp [--http ADDR] [--root DIR]
+Usage: tool-examples mcp [--root DIR] [--http ADDR [--token-file PATH] [--allowed-host HOST]... [--allow-unauthenticated]]
 
 Options:
-  --http ADDR   serve streamable HTTP on ADDR, such as 127.0.0.1:8080
-  --root DIR    the directory `read` and `list` may look in (default: the current directory)
-  -h, --help    print help
+  --root DIR               the directory `read` and `list` may look in (default: the current directory)
+  --http ADDR              serve streamable HTTP on ADDR, such as 127.0.0.1:8080
+  --token-file PATH        require `Authorization: Bearer <token>`, the token read from PATH
+                           (surrounding whitespace ignored); the token itself is never
+                           accepted on the command line, where other users can see it
+  --allowed-host HOST      a host name clients will put in the URL, HOST or HOST:PORT
+                           (repeatable); loopback names and the address bound are always
+                           accepted, and on 0.0.0.0 or [::] with none named, any IP
+                           address of this machine
+  --allow-unauthenticated  serve a non-loopback address without a token (else refused)
+  -h, --help               print help
+
+Environment:
+  TOOL_EXAMPLES_TOKEN          the bearer token, when --token-file is not given
+  TOOL_EXAMPLES_ALLOWED_HOSTS  more allowed hosts, comma-separated
+
+Over HTTP, a request body may have 4 MiB (else 413) and must arrive within 30 s
+(else 408), as must its headers; at most 256 sessions are open at once (else 503),
+a session ends after 10 idle minutes (then 404), and a session may have 32
+requests in flight (else 429).
 ";
 
 /// Parses the arguments after the program name.
@@ -152,6 +178,11 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
 fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageError> {
     let mut root = None;
     let mut http = None;
+    let mut token_file = None;
+    let mut allowed_hosts = Vec::new();
+    let mut allow_unauthenticated = false;
+    // The HTTP-only flag seen first, for the error when --http is missing.
+    let mut http_only = None;
     while let Some(arg) = args.next() {
         match split_inline(&arg) {
             (flag, None) if is_help(flag) => return Ok(Command::Help(MCP_HELP)),
@@ -168,12 +199,45 @@ fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageErr
                     ),
                 })?);
             }
+            ("--token-file", inline) => {
+                let path = flag_value("--token-file", inline, &mut args, "a file", MCP_HELP)?;
+                token_file = Some(PathBuf::from(path));
+                http_only.get_or_insert("--token-file");
+            }
+            ("--allowed-host", inline) => {
+                let host = flag_value("--allowed-host", inline, &mut args, "a host", MCP_HELP)?;
+                allowed_hosts.push(host);
+                http_only.get_or_insert("--allowed-host");
+            }
+            ("--allow-unauthenticated", None) => {
+                allow_unauthenticated = true;
+                http_only.get_or_insert("--allow-unauthenticated");
+            }
+            ("--token" | "--bearer-token" | "--auth-token", _) => {
+                return Err(UsageError {
+                    message: format!(
+                        "'{}' is not accepted: a token on the command line can be read by \
+                         every user of the machine; put it in a file for --token-file PATH, \
+                         or in the TOOL_EXAMPLES_TOKEN environment variable\n\n{}",
+                        split_inline(&arg).0,
+                        usage_of(MCP_HELP)
+                    ),
+                });
+            }
             _ => return Err(unexpected(&arg, MCP_HELP)),
         }
+    }
+    if let (None, Some(flag)) = (http, http_only) {
+        return Err(UsageError {
+            message: format!("'{flag}' applies to --http only\n\n{}", usage_of(MCP_HELP)),
+        });
     }
     Ok(Command::Mcp {
         root: root.unwrap_or_else(|| PathBuf::from(".")),
         http,
+        token_file,
+        allowed_hosts,
+        allow_unauthenticated,
     })
 }
 
@@ -300,21 +364,23 @@ mod tests {
         );
     }
 
+    /// `mcp` with only a root and maybe an address.
+    fn mcp(root: &str, http: Option<&str>) -> Command {
+        Command::Mcp {
+            root: root.into(),
+            http: http.map(|address| address.parse().unwrap()),
+            token_file: None,
+            allowed_hosts: Vec::new(),
+            allow_unauthenticated: false,
+        }
+    }
+
     #[test]
     fn mcp_takes_an_address_and_a_root() {
-        assert_eq!(
-            parse(["mcp"]),
-            Ok(Command::Mcp {
-                root: ".".into(),
-                http: None
-            })
-        );
+        assert_eq!(parse(["mcp"]), Ok(mcp(".", None)));
         assert_eq!(
             parse(["mcp", "--http", "127.0.0.1:0", "--root=/tmp"]),
-            Ok(Command::Mcp {
-                root: "/tmp".into(),
-                http: Some("127.0.0.1:0".parse().unwrap())
-            })
+            Ok(mcp("/tmp", Some("127.0.0.1:0")))
         );
         assert_eq!(parse(["mcp", "--help"]), Ok(Command::Help(MCP_HELP)));
         let error = parse(["mcp", "--http", "localhost"]).unwrap_err();
@@ -325,6 +391,75 @@ mod tests {
         );
         assert!(parse(["mcp", "--http"]).is_err());
         assert!(parse(["mcp", "--stdio"]).is_err());
+    }
+
+    #[test]
+    fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
+        assert_eq!(
+            parse([
+                "mcp",
+                "--http=0.0.0.0:8080",
+                "--token-file",
+                "/run/token",
+                "--allowed-host",
+                "mcp.example.com",
+                "--allowed-host=10.0.0.5:8080",
+                "--allow-unauthenticated",
+            ]),
+            Ok(Command::Mcp {
+                root: ".".into(),
+                http: Some("0.0.0.0:8080".parse().unwrap()),
+                token_file: Some("/run/token".into()),
+                allowed_hosts: vec!["mcp.example.com".into(), "10.0.0.5:8080".into()],
+                allow_unauthenticated: true,
+            })
+        );
+        assert!(
+            parse(["mcp", "--http", "127.0.0.1:0", "--token-file"])
+                .unwrap_err()
+                .message
+                .starts_with("'--token-file' needs a file")
+        );
+        assert!(
+            parse(["mcp", "--http", "127.0.0.1:0", "--allowed-host"])
+                .unwrap_err()
+                .message
+                .starts_with("'--allowed-host' needs a host")
+        );
+        // Only with --http.
+        for flag in [
+            "--allow-unauthenticated",
+            "--allowed-host=x",
+            "--token-file=t",
+        ] {
+            let error = parse(["mcp", flag]).unwrap_err();
+            let name = flag.split('=').next().unwrap();
+            assert!(
+                error
+                    .message
+                    .starts_with(&format!("'{name}' applies to --http only")),
+                "{}",
+                error.message
+            );
+        }
+    }
+
+    #[test]
+    fn a_token_is_never_taken_from_the_command_line() {
+        for args in [
+            &["mcp", "--http", "0.0.0.0:1", "--token", "secret"][..],
+            &["mcp", "--http", "0.0.0.0:1", "--token=secret"][..],
+            &["mcp", "--bearer-token=secret"][..],
+        ] {
+            let error = parse(args.iter().copied()).unwrap_err();
+            assert!(
+                error.message.contains("is not accepted"),
+                "{}",
+                error.message
+            );
+            assert!(error.message.contains("--token-file"), "{}", error.message);
+            assert!(!error.message.contains("secret"), "{}", error.message);
+        }
     }
 
     #[test]

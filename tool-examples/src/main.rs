@@ -53,9 +53,24 @@ fn run(command: Command) -> std::io::Result<()> {
             println!();
             Ok(())
         }
-        Command::Mcp { root, http } => {
+        Command::Mcp {
+            root,
+            http,
+            token_file,
+            allowed_hosts,
+            allow_unauthenticated,
+        } => {
             let tools = rooted_registry(&root)?;
-            runtime()?.block_on(serve_mcp(tools, http))
+            let Some(address) = http else {
+                return runtime()?.block_on(tool_mcp::serve_stdio(tools));
+            };
+            let options = HttpOptions {
+                address,
+                token: bearer_token(token_file.as_deref())?,
+                allowed_hosts: allowed_hosts_with_env(allowed_hosts)?,
+                allow_unauthenticated,
+            };
+            runtime()?.block_on(serve_http(tools, options))
         }
         Command::Call {
             root,
@@ -95,20 +110,140 @@ fn rooted_registry(root: &std::path::Path) -> std::io::Result<tool_core::ToolReg
     })
 }
 
-/// Serves over stdio, or over HTTP until Ctrl-C. Logs go to stderr: over
-/// stdio, stdout belongs to the protocol.
-async fn serve_mcp(
-    tools: tool_core::ToolRegistry,
-    http: Option<std::net::SocketAddr>,
-) -> std::io::Result<()> {
-    let Some(address) = http else {
-        return tool_mcp::serve_stdio(tools).await;
+/// Where the token came from, to say so at startup.
+struct Token {
+    value: String,
+    source: String,
+}
+
+struct HttpOptions {
+    address: std::net::SocketAddr,
+    token: Option<Token>,
+    allowed_hosts: Vec<String>,
+    allow_unauthenticated: bool,
+}
+
+const TOKEN_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN";
+const HOSTS_VARIABLE: &str = "TOOL_EXAMPLES_ALLOWED_HOSTS";
+
+/// The bearer token: from `--token-file` when given, else from
+/// `TOOL_EXAMPLES_TOKEN`, else none. Surrounding whitespace (the file's last
+/// newline) is not part of it; an empty one is a mistake, not "no token".
+fn bearer_token(file: Option<&std::path::Path>) -> std::io::Result<Option<Token>> {
+    let (value, source) = match file {
+        Some(path) => {
+            let context = |error: std::io::Error| {
+                std::io::Error::new(
+                    error.kind(),
+                    format!("--token-file {}: {error}", path.display()),
+                )
+            };
+            let value = std::fs::read_to_string(path).map_err(context)?;
+            (value, format!("--token-file {}", path.display()))
+        }
+        None => match std::env::var(TOKEN_VARIABLE) {
+            Ok(value) => (value, TOKEN_VARIABLE.to_owned()),
+            Err(std::env::VarError::NotPresent) => return Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("{TOKEN_VARIABLE} is not UTF-8"),
+                ));
+            }
+        },
     };
-    let server = tool_mcp::HttpServer::bind(tools, address).await?;
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{source}: the token is empty"),
+        ));
+    }
+    if let Some(path) = file {
+        warn_if_others_can_read(path);
+    }
+    Ok(Some(Token {
+        value: value.to_owned(),
+        source,
+    }))
+}
+
+/// A token file others may read is a token others may use: say so.
+fn warn_if_others_can_read(path: &std::path::Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(metadata) = std::fs::metadata(path)
+            && metadata.permissions().mode() & 0o077 != 0
+        {
+            eprintln!(
+                "warning: --token-file {}: other users may read it (chmod 600 it)",
+                path.display()
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
+/// `--allowed-host`s, then those of `TOOL_EXAMPLES_ALLOWED_HOSTS`.
+fn allowed_hosts_with_env(mut hosts: Vec<String>) -> std::io::Result<Vec<String>> {
+    match std::env::var(HOSTS_VARIABLE) {
+        Ok(list) => hosts.extend(
+            list.split(',')
+                .map(str::trim)
+                .filter(|host| !host.is_empty())
+                .map(str::to_owned),
+        ),
+        Err(std::env::VarError::NotPresent) => {}
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("{HOSTS_VARIABLE} is not UTF-8"),
+            ));
+        }
+    }
+    Ok(hosts)
+}
+
+/// Serves over HTTP until Ctrl-C, saying on stderr where, for which hosts
+/// and with what authentication. A non-loopback address with no token is
+/// refused before anything is bound, unless --allow-unauthenticated.
+async fn serve_http(tools: tool_core::ToolRegistry, options: HttpOptions) -> std::io::Result<()> {
+    let address = options.address;
+    if options.token.is_none() && !options.allow_unauthenticated && !address.ip().is_loopback() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!(
+                "refusing to serve MCP on {address} without a token: that address can be \
+                 reached from other machines, and whoever reaches it could call every tool. \
+                 Give a token with --token-file PATH or {TOKEN_VARIABLE}, or pass \
+                 --allow-unauthenticated if that is meant"
+            ),
+        ));
+    }
+    let mut server = tool_mcp::HttpServer::bind(tools, address)
+        .await?
+        .with_allowed_hosts(options.allowed_hosts);
+    let authentication = match options.token {
+        Some(token) => {
+            server = server.with_bearer_token(token.value);
+            format!("bearer token from {}", token.source)
+        }
+        None if address.ip().is_loopback() => "none (loopback only)".to_owned(),
+        None => {
+            server = server.allow_unauthenticated();
+            "NONE (--allow-unauthenticated): whoever reaches this address can call every tool"
+                .to_owned()
+        }
+    };
+    let hosts = server.accepted_hosts()?;
     eprintln!(
         "serving MCP on http://{}/mcp (Ctrl-C to stop)",
         server.local_addr()?
     );
+    eprintln!("accepting Host: {hosts} (name others with --allowed-host)");
+    eprintln!("authentication: {authentication}");
     let shutdown = tokio_util::sync::CancellationToken::new();
     let on_signal = shutdown.clone();
     tokio::spawn(async move {

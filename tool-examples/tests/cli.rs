@@ -622,7 +622,13 @@ fn help_prints_usage_and_exits_0() {
     assert!(MAIN_HELP.contains("Usage: tool-examples [COMMAND]"));
     assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential] [--repair]"));
     assert!(DEFINITIONS_HELP.contains("Usage: tool-examples definitions"));
-    assert!(MCP_HELP.contains("Usage: tool-examples mcp [--http ADDR] [--root DIR]"));
+    assert!(MCP_HELP.contains(
+        "Usage: tool-examples mcp [--root DIR] [--http ADDR [--token-file PATH] \
+         [--allowed-host HOST]... [--allow-unauthenticated]]"
+    ));
+    for name in ["TOOL_EXAMPLES_TOKEN", "TOOL_EXAMPLES_ALLOWED_HOSTS"] {
+        assert!(MCP_HELP.contains(name), "{name}");
+    }
 }
 
 #[test]
@@ -659,6 +665,197 @@ fn unknown_commands_and_flags_are_usage_errors() {
         out.stderr.contains("Usage: tool-examples [COMMAND]"),
         "{}",
         out.stderr
+    );
+}
+
+// ------------------------------------------------------- mcp over HTTP
+
+/// `tool-examples mcp ARGS` with `env` as the only token and host
+/// variables, its stdout and stderr piped.
+fn spawn_mcp_http(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tool-examples"));
+    command
+        .arg("mcp")
+        .args(args)
+        .env_remove("TOOL_EXAMPLES_TOKEN")
+        .env_remove("TOOL_EXAMPLES_ALLOWED_HOSTS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    command.spawn().expect("the binary starts")
+}
+
+/// Runs `mcp ARGS` to its exit: status and stderr.
+fn run_mcp_http(args: &[&str], env: &[(&str, &str)]) -> (ExitStatus, String, String) {
+    let mut child = spawn_mcp_http(args, env);
+    let stdout = drain(child.stdout.take().unwrap());
+    let stderr = drain(child.stderr.take().unwrap());
+    let status = wait(&mut child, TIMEOUT);
+    (
+        status,
+        String::from_utf8(stdout.join().unwrap()).unwrap(),
+        String::from_utf8(stderr.join().unwrap()).unwrap(),
+    )
+}
+
+#[test]
+fn mcp_refuses_a_non_loopback_address_without_a_token() {
+    let (status, stdout, stderr) = run_mcp_http(&["--http", "0.0.0.0:0"], &[]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(stdout, "");
+    assert_eq!(
+        stderr,
+        "error: refusing to serve MCP on 0.0.0.0:0 without a token: that address can be \
+         reached from other machines, and whoever reaches it could call every tool. Give a \
+         token with --token-file PATH or TOOL_EXAMPLES_TOKEN, or pass \
+         --allow-unauthenticated if that is meant\n"
+    );
+    // IPv6's all-interfaces address too.
+    let (status, _, stderr) = run_mcp_http(&["--http", "[::]:0"], &[]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: refusing to serve MCP on [::]:0"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn mcp_refuses_an_empty_or_missing_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::write(&empty, "\n").unwrap();
+    let empty = empty.to_str().unwrap();
+    let (status, _, stderr) = run_mcp_http(&["--http", "0.0.0.0:0", "--token-file", empty], &[]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!("error: --token-file {empty}: the token is empty\n")
+    );
+
+    let missing = dir.path().join("missing");
+    let missing = missing.to_str().unwrap();
+    let (status, _, stderr) = run_mcp_http(&["--http", "0.0.0.0:0", "--token-file", missing], &[]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!("error: --token-file {missing}: ")),
+        "{stderr}"
+    );
+
+    let (status, _, stderr) =
+        run_mcp_http(&["--http", "0.0.0.0:0"], &[("TOOL_EXAMPLES_TOKEN", "  ")]);
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr, "error: TOOL_EXAMPLES_TOKEN: the token is empty\n");
+}
+
+#[test]
+fn mcp_never_takes_the_token_as_a_flag() {
+    let (status, stdout, stderr) =
+        run_mcp_http(&["--http", "0.0.0.0:0", "--token", "hunter2"], &[]);
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert_eq!(stdout, "");
+    assert!(
+        stderr.starts_with("error: '--token' is not accepted: a token on the command line"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("hunter2"), "{stderr}");
+}
+
+/// Starts `mcp ARGS`, reads its three startup lines (and the warnings
+/// before them), and stops it.
+fn startup_lines(args: &[&str], env: &[(&str, &str)]) -> (Vec<String>, String) {
+    let mut child = spawn_mcp_http(args, env);
+    let (stderr, reader) = lines(child.stderr.take().unwrap());
+    let mut startup = Vec::new();
+    let mut seen = String::new();
+    while startup.len() < 3 {
+        match stderr.recv_timeout(TIMEOUT) {
+            Ok(line) if line.starts_with("warning:") => seen.push_str(&line),
+            Ok(line) => startup.push(line.trim_end().to_owned()),
+            Err(_) => panic!("fewer than three startup lines: {startup:?} {seen}"),
+        }
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    reader.join().unwrap();
+    (startup, seen)
+}
+
+#[test]
+fn mcp_says_at_startup_which_hosts_and_what_authentication() {
+    let dir = tempfile::tempdir().unwrap();
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, "s3cret\n").unwrap();
+    let token_file = token_file.to_str().unwrap();
+
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let readable = std::fs::Permissions::from_mode(0o644);
+        std::fs::set_permissions(token_file, readable).unwrap();
+        let (_, warnings) =
+            startup_lines(&["--http", "0.0.0.0:0", "--token-file", token_file], &[]);
+        assert_eq!(
+            warnings,
+            format!("warning: --token-file {token_file}: other users may read it (chmod 600 it)\n")
+        );
+        std::fs::set_permissions(token_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let (startup, warnings) =
+        startup_lines(&["--http", "0.0.0.0:0", "--token-file", token_file], &[]);
+    assert!(cfg!(not(unix)) || warnings.is_empty(), "{warnings}");
+    assert!(
+        startup[0].starts_with("serving MCP on http://0.0.0.0:"),
+        "{startup:?}"
+    );
+    assert_eq!(
+        startup[1],
+        "accepting Host: localhost, 127.0.0.1, [::1], and any IP address of this machine \
+         (name others with --allowed-host)"
+    );
+    assert_eq!(
+        startup[2],
+        format!("authentication: bearer token from --token-file {token_file}")
+    );
+
+    let (startup, _) = startup_lines(
+        &["--http", "0.0.0.0:0", "--allowed-host", "mcp.example.com"],
+        &[
+            ("TOOL_EXAMPLES_TOKEN", "s3cret"),
+            ("TOOL_EXAMPLES_ALLOWED_HOSTS", "a.example, b.example:8443,"),
+        ],
+    );
+    assert_eq!(
+        startup[1],
+        "accepting Host: localhost, 127.0.0.1, [::1], mcp.example.com, a.example, \
+         b.example:8443 (name others with --allowed-host)"
+    );
+    assert_eq!(
+        startup[2],
+        "authentication: bearer token from TOOL_EXAMPLES_TOKEN"
+    );
+
+    let (startup, _) = startup_lines(&["--http", "127.0.0.1:0"], &[]);
+    assert_eq!(startup[2], "authentication: none (loopback only)");
+    let (startup, _) = startup_lines(&["--http", "0.0.0.0:0", "--allow-unauthenticated"], &[]);
+    assert!(
+        startup[2].starts_with("authentication: NONE (--allow-unauthenticated)"),
+        "{startup:?}"
+    );
+}
+
+#[test]
+fn mcp_refuses_an_allowed_host_that_is_not_a_host() {
+    let (status, _, stderr) = run_mcp_http(
+        &["--http", "127.0.0.1:0", "--allowed-host", "not a host"],
+        &[],
+    );
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "error: allowed host 'not a host' is not a host name or host:port\n"
     );
 }
 

@@ -331,3 +331,58 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
     let stdout = bounded("stdout closes", stdout).await.unwrap();
     assert_eq!(stdout, "", "nothing on stdout over HTTP");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_over_http_on_all_interfaces_wants_the_token() {
+    let root = tempfile::tempdir().unwrap();
+    let token = "0123456789abcdef-token";
+    let mut child = Command::new(BIN)
+        .args(["mcp", "--http", "0.0.0.0:0", "--root"])
+        .arg(root.path())
+        .env("TOOL_EXAMPLES_TOKEN", token)
+        .env_remove("TOOL_EXAMPLES_ALLOWED_HOSTS")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the binary starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first_line = bounded("the address is printed", stderr.next_line())
+        .await
+        .expect("stderr reads")
+        .expect("a line on stderr");
+    let port: u16 = first_line
+        .strip_prefix("serving MCP on http://0.0.0.0:")
+        .and_then(|rest| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
+        .parse()
+        .expect("a port");
+    let uri = format!("http://127.0.0.1:{port}/mcp");
+
+    bounded("the HTTP sessions", async {
+        // Without the token, initialize fails.
+        let transport = StreamableHttpClientTransport::from_uri(uri.clone());
+        let refused: Result<Client, _> = client_info().serve(transport).await;
+        assert!(refused.is_err(), "initialize succeeded without the token");
+
+        // With it, the tools are there.
+        let config =
+            rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+                uri,
+            )
+            .auth_header(token);
+        let transport = StreamableHttpClientTransport::from_config(config);
+        let client: Client = client_info()
+            .serve(transport)
+            .await
+            .expect("initialize succeeds with the token");
+        assert_lists_the_example_tools(&client, root.path()).await;
+        client.cancel().await.expect("the client closes");
+    })
+    .await;
+
+    interrupt(&mut child);
+    let status = wait_for_exit(&mut child).await;
+    assert!(status.success() || cfg!(not(unix)), "{status}");
+}

@@ -1,0 +1,313 @@
+//! Which `Host` and `Origin` headers the server answers: the defence
+//! against DNS rebinding, where a web page's own name is pointed at this
+//! server so a browser carries the page's requests to it. The browser then
+//! sends the page's name as `Host` (and its origin as `Origin`), which is
+//! not one of the names below.
+
+use super::Refusal;
+use hyper::StatusCode;
+use hyper::header::{HOST, HeaderMap, ORIGIN};
+use hyper::http::uri::Authority;
+use std::fmt::Write as _;
+use std::net::{IpAddr, SocketAddr};
+
+/// Host names every server accepts: nothing but this machine can be
+/// reached by them, and no web page can make a browser send them for a
+/// name of its own.
+const LOOPBACK_NAMES: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// A host name, lowercase and without IPv6 brackets, and maybe a port.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Name {
+    host: String,
+    port: Option<u16>,
+}
+
+impl Name {
+    fn parse(text: &str) -> Option<Name> {
+        let authority: Authority = text.trim().parse().ok()?;
+        if authority.as_str().contains('@') {
+            return None;
+        }
+        Some(Name {
+            host: normalize(authority.host()),
+            port: authority.port_u16(),
+        })
+    }
+
+    /// As an HTTP authority: IPv6 in brackets, the port if any.
+    fn authority(&self) -> String {
+        let mut text = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        if let Some(port) = self.port {
+            let _ = write!(text, ":{port}");
+        }
+        text
+    }
+}
+
+fn normalize(host: &str) -> String {
+    host.trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_ascii_lowercase()
+}
+
+/// The accepted hosts of one server.
+pub(super) struct HostPolicy {
+    names: Vec<Name>,
+    /// Bound to every interface with no names given: any IP address of this
+    /// machine is accepted too.
+    any_local_address: bool,
+    /// Origins accepted besides those whose host is accepted, lowercase,
+    /// without a trailing slash.
+    origins: Vec<String>,
+}
+
+impl HostPolicy {
+    /// The loopback names, the address bound (unless it is every interface's),
+    /// and `named`; with none named on an all-interfaces address, any IP
+    /// address of this machine as well.
+    pub(super) fn new(
+        bound: SocketAddr,
+        named: &[String],
+        origins: &[String],
+    ) -> std::io::Result<Self> {
+        let mut names: Vec<Name> = LOOPBACK_NAMES
+            .iter()
+            .map(|host| Name {
+                host: (*host).to_owned(),
+                port: None,
+            })
+            .collect();
+        if !bound.ip().is_unspecified() {
+            names.push(Name {
+                host: bound.ip().to_string(),
+                port: None,
+            });
+        }
+        for text in named {
+            let name = Name::parse(text).ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    format!("allowed host '{text}' is not a host name or host:port"),
+                )
+            })?;
+            names.push(name);
+        }
+        let mut unique = Vec::with_capacity(names.len());
+        for name in names {
+            if !unique.contains(&name) {
+                unique.push(name);
+            }
+        }
+        Ok(HostPolicy {
+            names: unique,
+            any_local_address: bound.ip().is_unspecified() && named.is_empty(),
+            origins: origins
+                .iter()
+                .map(|origin| origin.trim().trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
+        })
+    }
+
+    /// The fixed list to give rmcp's own `Host` check too, when there is
+    /// one: with any local address accepted there is not.
+    pub(super) fn fixed_list(&self) -> Option<Vec<String>> {
+        (!self.any_local_address).then(|| self.names.iter().map(Name::authority).collect())
+    }
+
+    /// The accepted hosts, for people: `localhost, 127.0.0.1, [::1], and
+    /// any IP address of this machine`.
+    pub(super) fn describe(&self) -> String {
+        let mut text = self
+            .names
+            .iter()
+            .map(Name::authority)
+            .collect::<Vec<_>>()
+            .join(", ");
+        if self.any_local_address {
+            text.push_str(", and any IP address of this machine");
+        }
+        text
+    }
+
+    /// `Ok` when the request's `Host` (and `Origin`, when sent) are
+    /// accepted; else the 403 to answer, which says what is accepted.
+    pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), Refusal> {
+        let host = headers.get(HOST).and_then(|value| value.to_str().ok());
+        let accepted = host
+            .and_then(Name::parse)
+            .is_some_and(|name| self.accepts(&name, true));
+        if !accepted {
+            let shown = host.map_or_else(|| "(none)".to_owned(), |host| format!("'{host}'"));
+            return Err(Refusal::new(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "Forbidden: Host {shown} is not accepted by this server; \
+                     accepted hosts: {}\n",
+                    self.describe()
+                ),
+            ));
+        }
+        let Some(origin) = headers.get(ORIGIN) else {
+            // Not a browser: nothing to check (the MCP spec asks for the
+            // check when the header is present).
+            return Ok(());
+        };
+        let origin = origin.to_str().unwrap_or("(not text)");
+        if self.accepts_origin(origin) {
+            return Ok(());
+        }
+        let mut message = format!(
+            "Forbidden: Origin '{origin}' is not accepted by this server; \
+             an Origin must name one of the accepted hosts ({})",
+            self.describe()
+        );
+        if !self.origins.is_empty() {
+            let _ = write!(message, " or be one of: {}", self.origins.join(", "));
+        }
+        message.push('\n');
+        Err(Refusal::new(StatusCode::FORBIDDEN, message))
+    }
+
+    fn accepts(&self, name: &Name, with_port: bool) -> bool {
+        let named = self.names.iter().any(|accepted| {
+            accepted.host == name.host
+                && (!with_port || accepted.port.is_none() || accepted.port == name.port)
+        });
+        named
+            || (self.any_local_address
+                && name
+                    .host
+                    .parse::<IpAddr>()
+                    .is_ok_and(is_this_machines_address))
+    }
+
+    /// An origin names an accepted host (on any port: a page served by
+    /// another port of a trusted host is trusted), or is listed.
+    fn accepts_origin(&self, origin: &str) -> bool {
+        let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+        if self.origins.contains(&origin) {
+            return true;
+        }
+        let Some((scheme, authority)) = origin.split_once("://") else {
+            return false;
+        };
+        (scheme == "http" || scheme == "https")
+            && !authority.contains('/')
+            && Name::parse(authority).is_some_and(|name| self.accepts(&name, false))
+    }
+}
+
+/// Whether `ip` is one of this machine's addresses: binding a socket to an
+/// address succeeds only for the machine's own (port 0 asks for any free
+/// port, and the socket is closed at once). That takes no interface-listing
+/// crate, and follows addresses that come and go.
+fn is_this_machines_address(ip: IpAddr) -> bool {
+    !ip.is_unspecified()
+        && !ip.is_multicast()
+        && std::net::TcpListener::bind(SocketAddr::new(ip, 0)).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hyper::header::HeaderValue;
+
+    fn headers(host: &str, origin: Option<&str>) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(HOST, HeaderValue::from_str(host).unwrap());
+        if let Some(origin) = origin {
+            headers.insert(ORIGIN, HeaderValue::from_str(origin).unwrap());
+        }
+        headers
+    }
+
+    fn policy(bound: &str, named: &[&str]) -> HostPolicy {
+        let named: Vec<String> = named.iter().map(|&name| name.to_owned()).collect();
+        HostPolicy::new(bound.parse().unwrap(), &named, &[]).unwrap()
+    }
+
+    #[test]
+    fn loopback_names_are_always_accepted() {
+        let policy = policy("127.0.0.1:8080", &[]);
+        for host in ["localhost:8080", "LOCALHOST", "127.0.0.1:1", "[::1]:8080"] {
+            assert!(policy.check(&headers(host, None)).is_ok(), "{host}");
+        }
+        assert!(policy.check(&headers("evil.example", None)).is_err());
+        assert_eq!(policy.describe(), "localhost, 127.0.0.1, [::1]");
+        assert_eq!(
+            policy.fixed_list().unwrap(),
+            ["localhost", "127.0.0.1", "[::1]"]
+        );
+    }
+
+    #[test]
+    fn named_hosts_with_or_without_a_port() {
+        let policy = policy("0.0.0.0:8080", &["mcp.example.com", "Other.example:9000"]);
+        assert!(policy.check(&headers("mcp.example.com:8080", None)).is_ok());
+        assert!(policy.check(&headers("other.example:9000", None)).is_ok());
+        assert!(policy.check(&headers("other.example:9001", None)).is_err());
+        // Named hosts replace "any address of this machine".
+        assert!(policy.check(&headers("127.0.0.2", None)).is_err());
+        assert!(policy.fixed_list().is_some());
+    }
+
+    #[test]
+    fn all_interfaces_with_no_names_accept_this_machines_addresses() {
+        let policy = policy("0.0.0.0:8080", &[]);
+        assert!(policy.fixed_list().is_none());
+        // 127.0.0.2 is a local address on Linux (all of 127/8 is), and not a
+        // loopback *name*.
+        if cfg!(target_os = "linux") {
+            assert!(policy.check(&headers("127.0.0.2:8080", None)).is_ok());
+        }
+        assert!(policy.check(&headers("192.0.2.1:8080", None)).is_err());
+        assert!(policy.check(&headers("0.0.0.0:8080", None)).is_err());
+        assert!(
+            policy
+                .describe()
+                .ends_with("and any IP address of this machine")
+        );
+    }
+
+    #[test]
+    fn origins_name_an_accepted_host_or_are_listed() {
+        let policy = HostPolicy::new(
+            "127.0.0.1:8080".parse().unwrap(),
+            &[],
+            &["https://app.example.com".to_owned()],
+        )
+        .unwrap();
+        for origin in [
+            "http://localhost:3000",
+            "http://127.0.0.1:8080",
+            "https://APP.example.com/",
+        ] {
+            assert!(
+                policy.check(&headers("localhost", Some(origin))).is_ok(),
+                "{origin}"
+            );
+        }
+        for origin in [
+            "https://evil.example",
+            "null",
+            "file://",
+            "https://app.example.com:444",
+        ] {
+            assert!(
+                policy.check(&headers("localhost", Some(origin))).is_err(),
+                "{origin}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_names_are_refused_at_start() {
+        let error = HostPolicy::new("0.0.0.0:1".parse().unwrap(), &["a b".to_owned()], &[]);
+        assert!(error.is_err());
+    }
+}

@@ -1,0 +1,203 @@
+//! Limits with plain HTTP answers: the request body (size, time to arrive),
+//! sessions open at once, and calls in flight per session.
+
+use super::Refusal;
+use http_body_util::BodyExt;
+use hyper::StatusCode;
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{CONNECTION, CONTENT_LENGTH, HeaderMap, HeaderValue, RETRY_AFTER};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// What one server allows; see the `HttpServer::with_*` methods.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Limits {
+    pub max_body_bytes: usize,
+    pub max_sessions: usize,
+    pub session_idle_timeout: Duration,
+    pub max_calls_per_session: usize,
+    pub header_read_timeout: Duration,
+    pub body_read_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 4 * 1024 * 1024,
+            max_sessions: 256,
+            session_idle_timeout: Duration::from_secs(10 * 60),
+            max_calls_per_session: 32,
+            header_read_timeout: Duration::from_secs(30),
+            body_read_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The whole body of a request, or the answer to give instead: 413 when it
+/// is (or says it will be) longer than `max_body_bytes`, 408 when it has not
+/// all arrived within `body_read_timeout`. Both close the connection: the
+/// rest of the body is never read.
+pub(super) async fn read_body(
+    body: Incoming,
+    headers: &HeaderMap,
+    limits: &Limits,
+) -> Result<Bytes, Refusal> {
+    let too_large = || {
+        closing(Refusal::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "Payload Too Large: a request body may have at most {} bytes\n",
+                limits.max_body_bytes
+            ),
+        ))
+    };
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limits.max_body_bytes as u64) {
+        return Err(too_large());
+    }
+    let limited = http_body_util::Limited::new(body, limits.max_body_bytes);
+    match tokio::time::timeout(limits.body_read_timeout, limited.collect()).await {
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Ok(Err(error)) => Err(closing(Refusal::new(
+            StatusCode::BAD_REQUEST,
+            format!("Bad Request: the request body could not be read: {error}\n"),
+        ))),
+        Err(_) => Err(closing(Refusal::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!(
+                "Request Timeout: the request body did not arrive within {:?}\n",
+                limits.body_read_timeout
+            ),
+        ))),
+    }
+}
+
+fn closing(refusal: Refusal) -> Refusal {
+    refusal.with_header(CONNECTION, HeaderValue::from_static("close"))
+}
+
+/// 503 or 429 with `Retry-After: 1`.
+fn busy(status: StatusCode, message: String) -> Refusal {
+    Refusal::new(status, message).with_header(RETRY_AFTER, HeaderValue::from_static("1"))
+}
+
+/// Admission of new sessions: those open (rmcp's session map) plus those
+/// being opened stay within the limit.
+pub(super) struct SessionSlots {
+    sessions: Arc<LocalSessionManager>,
+    max: usize,
+    /// Held while counting, so two `initialize` requests cannot both take
+    /// the last slot.
+    admitting: tokio::sync::Mutex<()>,
+    opening: Arc<AtomicUsize>,
+}
+
+/// A session being opened; counted until dropped (by then, if the
+/// `initialize` succeeded, it is in the session map and counted there).
+pub(super) struct Opening(Arc<AtomicUsize>);
+
+impl Drop for Opening {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl SessionSlots {
+    pub(super) fn new(sessions: Arc<LocalSessionManager>, max: usize) -> Self {
+        SessionSlots {
+            sessions,
+            max,
+            admitting: tokio::sync::Mutex::new(()),
+            opening: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+
+    /// A slot for one more session, or the 503 to answer.
+    pub(super) async fn open(&self) -> Result<Opening, Refusal> {
+        let _admitting = self.admitting.lock().await;
+        let open = self.sessions.sessions.read().await.len();
+        let opening = self.opening.load(Ordering::SeqCst);
+        if open + opening >= self.max {
+            return Err(busy(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "Service Unavailable: {} sessions are open, the most this server \
+                     allows; retry later, or close a session (DELETE with its Mcp-Session-Id)\n",
+                    self.max
+                ),
+            ));
+        }
+        self.opening.fetch_add(1, Ordering::SeqCst);
+        Ok(Opening(Arc::clone(&self.opening)))
+    }
+}
+
+/// JSON-RPC requests in flight, per session.
+pub(super) struct CallSlots {
+    max: usize,
+    in_flight: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+/// One request in flight in a session, until dropped (with the response
+/// body, once the answer is sent or the client is gone).
+pub(super) struct InFlight {
+    session: String,
+    in_flight: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut in_flight = lock(&self.in_flight);
+        if let Some(count) = in_flight.get_mut(&self.session) {
+            *count -= 1;
+            if *count == 0 {
+                in_flight.remove(&self.session);
+            }
+        }
+    }
+}
+
+impl CallSlots {
+    pub(super) fn new(max: usize) -> Self {
+        CallSlots {
+            max,
+            in_flight: Arc::default(),
+        }
+    }
+
+    /// A slot for one more request in `session`, or the 429 to answer.
+    pub(super) fn start(&self, session: &str) -> Result<InFlight, Refusal> {
+        let mut in_flight = lock(&self.in_flight);
+        let count = in_flight.entry(session.to_owned()).or_insert(0);
+        if *count >= self.max {
+            return Err(busy(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "Too Many Requests: this session already has {} requests in flight, \
+                     the most this server allows; retry when one has been answered\n",
+                    self.max
+                ),
+            ));
+        }
+        *count += 1;
+        Ok(InFlight {
+            session: session.to_owned(),
+            in_flight: Arc::clone(&self.in_flight),
+        })
+    }
+}
+
+/// The map stays consistent whatever panicked while holding it: every
+/// change is a single step.
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
