@@ -1,6 +1,7 @@
 //! The binary's command line: a handful of commands and flags, parsed by hand
 //! (an argument parser crate would cost more to build than this file).
 
+use crate::upstream::UpstreamSpec;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use tool_core::providers::ProviderFormat;
@@ -18,6 +19,8 @@ pub enum Command {
         sequential: bool,
         /// Repair near-miss arguments (every rule), visibly.
         repair: bool,
+        /// Other MCP servers whose tools are callable too, each under its prefix.
+        upstreams: Vec<UpstreamSpec>,
     },
     /// `definitions`: print the tool definitions in a provider's format.
     Definitions {
@@ -37,6 +40,8 @@ pub enum Command {
         /// HTTP only: host names clients will use (besides those in
         /// `TOOL_EXAMPLES_ALLOWED_HOSTS`).
         allowed_hosts: Vec<String>,
+        /// Other MCP servers whose tools are served too, each under its prefix.
+        upstreams: Vec<UpstreamSpec>,
         /// HTTP only: serve a non-loopback address without a token.
         allow_unauthenticated: bool,
     },
@@ -75,7 +80,7 @@ Calls run in parallel; answers stream out as soon as every earlier one is writte
 A line that is not a tool call gets a paired error result when its \"id\" can be read,
 else {\"error\": ..., \"line\": N}. Blank lines are skipped. Exits 0 at end of input.
 
-Usage: tool-examples call [--root DIR] [--sequential] [--repair]
+Usage: tool-examples call [--root DIR] [--sequential] [--repair] [--upstream SERVER]...
 
 Options:
   --root DIR      the directory `read` and `list` may look in (default: the current directory)
@@ -83,7 +88,14 @@ Options:
   --repair        repair near-miss arguments (\"2\" for 2, JSON text for an object,
                   one value for a list, \"Fast\" for \"fast\", empty for {}); each repair
                   is listed in the result's \"repairs\" and told to the model
+  --upstream SERVER
+                  also call another MCP server's tools, as PREFIX__name (repeatable):
+                  [NAME=]URL (streamable HTTP) or [NAME=]\"PROGRAM ARGS\" (stdio); the
+                  prefix is NAME, else the URL's host and port or the program's name
   -h, --help      print help
+
+Environment:
+  TOOL_EXAMPLES_UPSTREAM_TOKEN  the bearer token sent to HTTP upstreams
 ";
 
 pub const DEFINITIONS_HELP: &str = "\
@@ -106,10 +118,14 @@ Over stdio by default: stdin and stdout carry JSON-RPC, as an MCP client that
 starts this program expects. With --http, over streamable HTTP at
 http://ADDR/mcp (port 0 picks a free port). Logs go to stderr only.
 
-Usage: tool-examples mcp [--root DIR] [--http ADDR [--token-file PATH] [--allowed-host HOST]... [--allow-unauthenticated]]
+Usage: tool-examples mcp [--root DIR] [--upstream SERVER]... [--http ADDR [--token-file PATH] [--allowed-host HOST]... [--allow-unauthenticated]]
 
 Options:
   --root DIR               the directory `read` and `list` may look in (default: the current directory)
+  --upstream SERVER        also serve another MCP server's tools, as PREFIX__name
+                           (repeatable): [NAME=]URL (streamable HTTP) or
+                           [NAME=]\"PROGRAM ARGS\" (stdio); the prefix is NAME, else the
+                           URL's host and port or the program's name
   --http ADDR              serve streamable HTTP on ADDR, such as 127.0.0.1:8080
   --token-file PATH        require `Authorization: Bearer <token>`, the token read from PATH
                            (surrounding whitespace ignored); the token itself is never
@@ -124,6 +140,7 @@ Options:
 Environment:
   TOOL_EXAMPLES_TOKEN          the bearer token, when --token-file is not given
   TOOL_EXAMPLES_ALLOWED_HOSTS  more allowed hosts, comma-separated
+  TOOL_EXAMPLES_UPSTREAM_TOKEN the bearer token sent to HTTP upstreams
 
 Over HTTP, a request body may have 4 MiB (else 413) and must arrive within 30 s
 (else 408), as must its headers; at most 256 sessions are open at once (else 503),
@@ -156,11 +173,13 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
     let mut root = None;
     let mut sequential = false;
     let mut repair = false;
+    let mut upstreams = Vec::new();
     while let Some(arg) = args.next() {
         match split_inline(&arg) {
             (flag, None) if is_help(flag) => return Ok(Command::Help(CALL_HELP)),
             ("--sequential", None) => sequential = true,
             ("--repair", None) => repair = true,
+            ("--upstream", inline) => upstreams.push(upstream(inline, &mut args, CALL_HELP)?),
             ("--root", inline) => {
                 let dir = flag_value("--root", inline, &mut args, "a directory", CALL_HELP)?;
                 root = Some(PathBuf::from(dir));
@@ -172,6 +191,7 @@ fn parse_call(mut args: impl Iterator<Item = String>) -> Result<Command, UsageEr
         root: root.unwrap_or_else(|| PathBuf::from(".")),
         sequential,
         repair,
+        upstreams,
     })
 }
 
@@ -181,11 +201,13 @@ fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageErr
     let mut token_file = None;
     let mut allowed_hosts = Vec::new();
     let mut allow_unauthenticated = false;
+    let mut upstreams = Vec::new();
     // The HTTP-only flag seen first, for the error when --http is missing.
     let mut http_only = None;
     while let Some(arg) = args.next() {
         match split_inline(&arg) {
             (flag, None) if is_help(flag) => return Ok(Command::Help(MCP_HELP)),
+            ("--upstream", inline) => upstreams.push(upstream(inline, &mut args, MCP_HELP)?),
             ("--root", inline) => {
                 let dir = flag_value("--root", inline, &mut args, "a value", MCP_HELP)?;
                 root = Some(PathBuf::from(dir));
@@ -237,7 +259,20 @@ fn parse_mcp(mut args: impl Iterator<Item = String>) -> Result<Command, UsageErr
         http,
         token_file,
         allowed_hosts,
+        upstreams,
         allow_unauthenticated,
+    })
+}
+
+/// An `--upstream` value, read; a malformed one is a usage error.
+fn upstream(
+    inline: Option<&str>,
+    args: &mut impl Iterator<Item = String>,
+    help: &str,
+) -> Result<UpstreamSpec, UsageError> {
+    let value = flag_value("--upstream", inline, args, "a URL or a command", help)?;
+    UpstreamSpec::parse(&value).map_err(|problem| UsageError {
+        message: format!("'--upstream' {problem}\n\n{}", usage_of(help)),
     })
 }
 
@@ -338,6 +373,7 @@ mod tests {
                 root: "/tmp".into(),
                 sequential: true,
                 repair: false,
+                upstreams: Vec::new(),
             })
         );
         assert_eq!(
@@ -346,6 +382,7 @@ mod tests {
                 root: "dir".into(),
                 sequential: false,
                 repair: false,
+                upstreams: Vec::new(),
             })
         );
         assert_eq!(
@@ -354,6 +391,7 @@ mod tests {
                 root: ".".into(),
                 sequential: false,
                 repair: true,
+                upstreams: Vec::new(),
             })
         );
         assert_eq!(parse(["--help"]), Ok(Command::Help(MAIN_HELP)));
@@ -371,6 +409,7 @@ mod tests {
             http: http.map(|address| address.parse().unwrap()),
             token_file: None,
             allowed_hosts: Vec::new(),
+            upstreams: Vec::new(),
             allow_unauthenticated: false,
         }
     }
@@ -405,14 +444,23 @@ mod tests {
                 "mcp.example.com",
                 "--allowed-host=10.0.0.5:8080",
                 "--allow-unauthenticated",
+                "--upstream",
+                "docs=http://10.0.0.9:8080/mcp",
             ]),
             Ok(Command::Mcp {
                 root: ".".into(),
                 http: Some("0.0.0.0:8080".parse().unwrap()),
                 token_file: Some("/run/token".into()),
                 allowed_hosts: vec!["mcp.example.com".into(), "10.0.0.5:8080".into()],
+                upstreams: vec![UpstreamSpec::parse("docs=http://10.0.0.9:8080/mcp").unwrap()],
                 allow_unauthenticated: true,
             })
+        );
+        assert!(
+            parse(["call", "--upstream", " "])
+                .unwrap_err()
+                .message
+                .starts_with("'--upstream' '' names no server: give a URL or a command")
         );
         assert!(
             parse(["mcp", "--http", "127.0.0.1:0", "--token-file"])

@@ -14,6 +14,7 @@ pub mod files;
 pub mod list;
 pub mod read;
 pub mod upper;
+pub mod upstream;
 pub mod walkthrough;
 
 use std::path::Path;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tool_core::ExecutionMode;
 use tool_examples::cli::{self, Command};
+use tool_examples::upstream::add_upstreams;
 use tool_examples::{call, example_registry, walkthrough};
 
 fn main() -> ExitCode {
@@ -58,11 +59,15 @@ fn run(command: Command) -> std::io::Result<()> {
             http,
             token_file,
             allowed_hosts,
+            upstreams,
             allow_unauthenticated,
         } => {
-            let tools = rooted_registry(&root)?;
+            let mut tools = rooted_registry(&root)?;
+            let runtime = runtime()?;
+            // The clients live as long as the server: they hold the upstreams.
+            let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
             let Some(address) = http else {
-                return runtime()?.block_on(tool_mcp::serve_stdio(tools));
+                return runtime.block_on(tool_mcp::serve_stdio(tools));
             };
             let options = HttpOptions {
                 address,
@@ -70,20 +75,23 @@ fn run(command: Command) -> std::io::Result<()> {
                 allowed_hosts: allowed_hosts_with_env(allowed_hosts)?,
                 allow_unauthenticated,
             };
-            runtime()?.block_on(serve_http(tools, options))
+            runtime.block_on(serve_http(tools, options))
         }
         Command::Call {
             root,
             sequential,
             repair,
+            upstreams,
         } => {
-            let tools = rooted_registry(&root)?;
+            let mut tools = rooted_registry(&root)?;
+            let runtime = runtime()?;
+            let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
             let mode = if sequential {
                 ExecutionMode::Sequential
             } else {
                 ExecutionMode::Parallel
             };
-            runtime()?.block_on(call::run_calls(
+            runtime.block_on(call::run_calls(
                 tokio::io::BufReader::new(tokio::io::stdin()),
                 tokio::io::BufWriter::new(tokio::io::stdout()),
                 Arc::new(tools),

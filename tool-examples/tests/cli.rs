@@ -623,8 +623,8 @@ fn help_prints_usage_and_exits_0() {
     assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential] [--repair]"));
     assert!(DEFINITIONS_HELP.contains("Usage: tool-examples definitions"));
     assert!(MCP_HELP.contains(
-        "Usage: tool-examples mcp [--root DIR] [--http ADDR [--token-file PATH] \
-         [--allowed-host HOST]... [--allow-unauthenticated]]"
+        "Usage: tool-examples mcp [--root DIR] [--upstream SERVER]... [--http ADDR \
+         [--token-file PATH] [--allowed-host HOST]... [--allow-unauthenticated]]"
     ));
     for name in ["TOOL_EXAMPLES_TOKEN", "TOOL_EXAMPLES_ALLOWED_HOSTS"] {
         assert!(MCP_HELP.contains(name), "{name}");
@@ -640,11 +640,11 @@ fn unknown_commands_and_flags_are_usage_errors() {
         ),
         (
             &["call", "--fast"][..],
-            "error: unexpected argument '--fast'\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair]\n\nFor more information, try '--help'.\n",
+            "error: unexpected argument '--fast'\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair] [--upstream SERVER]...\n\nFor more information, try '--help'.\n",
         ),
         (
             &["call", "--root"][..],
-            "error: '--root' needs a directory\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair]\n\nFor more information, try '--help'.\n",
+            "error: '--root' needs a directory\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair] [--upstream SERVER]...\n\nFor more information, try '--help'.\n",
         ),
         (
             &["definitions", "--json"][..],

@@ -27,6 +27,7 @@
 //! }
 //! ```
 
+pub mod client;
 mod handler;
 mod http;
 

@@ -1,0 +1,216 @@
+//! Federation across processes: an upstream `tool-examples mcp --http`, an
+//! aggregating `tool-examples mcp --upstream` over stdio, and the official
+//! MCP client of this test. A call of the upstream's `read` travels two
+//! hops (client -> aggregator -> upstream) and comes back paired; bad
+//! arguments are refused by the aggregator before they travel.
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
+};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+/// Only there so a hang fails the test.
+const TEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
+    tokio::time::timeout(TEST_TIMEOUT, future)
+        .await
+        .unwrap_or_else(|_| panic!("{what} took longer than {TEST_TIMEOUT:?}"))
+}
+
+/// An upstream server over HTTP on a free loopback port, rooted at `root`,
+/// and the address it printed.
+async fn upstream(root: &std::path::Path) -> (Child, SocketAddr) {
+    let mut child = Command::new(BIN)
+        .args(["mcp", "--http", "127.0.0.1:0", "--root"])
+        .arg(root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the upstream starts");
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = bounded("the upstream's address", stderr.next_line())
+        .await
+        .unwrap()
+        .expect("a line on stderr");
+    let address = first
+        .strip_prefix("serving MCP on http://")
+        .and_then(|rest| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .unwrap_or_else(|| panic!("unexpected first line: {first:?}"))
+        .parse()
+        .expect("a socket address");
+    // Keep reading its stderr so it never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
+    (child, address)
+}
+
+type Client = RunningService<RoleClient, ClientConfig>;
+
+async fn call_json(client: &Client, name: &str, arguments: Value) -> Value {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    let result: CallToolResult = client
+        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
+        .await
+        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
+    serde_json::to_value(&result).unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
+    let remote_root = tempfile::tempdir().unwrap();
+    std::fs::write(remote_root.path().join("remote.txt"), "far\naway").unwrap();
+    let local_root = tempfile::tempdir().unwrap();
+    std::fs::write(local_root.path().join("local.txt"), "near").unwrap();
+    let (_upstream, address) = upstream(remote_root.path()).await;
+
+    let mut aggregator = Command::new(BIN)
+        .arg("mcp")
+        .arg("--upstream")
+        .arg(format!("far=http://{address}/mcp"))
+        .arg("--root")
+        .arg(local_root.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the aggregator starts");
+    let transport = (
+        aggregator.stdout.take().unwrap(),
+        aggregator.stdin.take().unwrap(),
+    );
+    let client: Client = bounded(
+        "initialize",
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("federation-test", "0.1.0"),
+        )
+        .serve(transport),
+    )
+    .await
+    .expect("initialize succeeds");
+
+    let tools = bounded("tools/list", client.list_all_tools())
+        .await
+        .unwrap();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(
+        names,
+        [
+            "echo",
+            "upper",
+            "read",
+            "list",
+            "far__echo",
+            "far__upper",
+            "far__read",
+            "far__list"
+        ]
+    );
+    // The remote tools keep their schemas and annotations across the hop.
+    let far_read = tools.iter().find(|tool| tool.name == "far__read").unwrap();
+    let local_read = tools.iter().find(|tool| tool.name == "read").unwrap();
+    assert_eq!(far_read.input_schema, local_read.input_schema);
+    assert_eq!(
+        far_read
+            .annotations
+            .as_ref()
+            .and_then(|hints| hints.read_only_hint),
+        Some(true)
+    );
+
+    // Two hops there and back: the upstream's file, not the local one.
+    let remote = bounded(
+        "far__read",
+        call_json(&client, "far__read", json!({"path": "remote.txt"})),
+    )
+    .await;
+    assert_eq!(
+        remote,
+        json!({
+            "content": [{"type": "text", "text": "far\naway"}],
+            "structuredContent": {"path": "remote.txt", "firstLine": 1, "lastLine": 2, "totalLines": 2, "truncated": false},
+            "isError": false,
+        })
+    );
+    let local = bounded(
+        "read",
+        call_json(&client, "read", json!({"path": "local.txt"})),
+    )
+    .await;
+    assert_eq!(local["content"][0]["text"], "near");
+    // The upstream's sandbox answers for its own root, across the hops: its
+    // failure comes back as it was written (a domain error, isError).
+    let outside = bounded(
+        "far__read outside",
+        call_json(&client, "far__read", json!({"path": "../x"})),
+    )
+    .await;
+    assert_eq!(outside["isError"], true);
+    assert_eq!(
+        outside["content"][0]["text"],
+        "Tool read failed: the path is outside the root directory"
+    );
+    // Bad arguments are refused by the aggregator, in a derived tool's words.
+    let bad = bounded(
+        "far__read bad",
+        call_json(&client, "far__read", json!({"path": 5})),
+    )
+    .await;
+    assert_eq!(bad["isError"], true);
+    assert_eq!(
+        bad["content"][0]["text"],
+        "Tool far__read failed: path: expected string, got number"
+    );
+    drop(client);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn call_reaches_upstream_tools_from_json_lines() {
+    let remote_root = tempfile::tempdir().unwrap();
+    let (_upstream, address) = upstream(remote_root.path()).await;
+    let mut call = Command::new(BIN)
+        .arg("call")
+        .arg("--upstream")
+        .arg(format!("http://{address}/mcp"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("call starts");
+    let prefix = format!("127_0_0_1_{}", address.port());
+    let line = json!({"id": "c1", "name": format!("{prefix}__upper"), "arguments": {"text": "pi"}});
+    let mut stdin = call.stdin.take().unwrap();
+    stdin
+        .write_all(format!("{line}\n").as_bytes())
+        .await
+        .unwrap();
+    drop(stdin);
+    let output = bounded("call answers", call.wait_with_output())
+        .await
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
+    assert_eq!(answer["toolCallId"], "c1");
+    assert_eq!(answer["toolName"], format!("{prefix}__upper"));
+    assert_eq!(answer["content"], json!([{"type": "text", "text": "PI"}]));
+    assert_eq!(answer["isError"], false);
+}

@@ -1,0 +1,418 @@
+//! One server, kept connected: the running rmcp client (restarted or
+//! reconnected with backoff when it is lost), the tools it offers now, and
+//! the progress sinks of the calls in flight.
+
+use super::validate;
+use super::{ClientError, Target, Upstream};
+use jsonschema::Validator;
+use rmcp::model::{
+    CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig,
+    ClientRequest, Implementation, JsonObject, ProgressNotificationParam, ProgressToken, Request,
+    RequestId, ServerResult,
+};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, Peer, RoleClient, ServiceError, ServiceExt};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
+use tokio::time::Instant;
+use tool_core::{ProgressFn, ToolContext, ToolError, ToolFailure, text};
+
+/// The first wait after a failed connection attempt; it doubles up to
+/// [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// A tool as the server lists it, with its `inputSchema` compiled.
+pub(crate) struct Spec {
+    pub tool: rmcp::model::Tool,
+    pub validator: Result<Validator, String>,
+}
+
+/// What the client and its handler (on rmcp's tasks) share.
+#[derive(Default)]
+pub(crate) struct State {
+    /// The server's tools, in its order.
+    tools: RwLock<Vec<Arc<Spec>>>,
+    /// Where each call in flight wants its progress, by progress token.
+    progress: Mutex<HashMap<String, ProgressFn>>,
+}
+
+impl State {
+    pub fn specs(&self) -> Vec<Arc<Spec>> {
+        self.tools
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    pub fn spec(&self, name: &str) -> Option<Arc<Spec>> {
+        self.tools
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .find(|spec| spec.tool.name == name)
+            .cloned()
+    }
+
+    fn replace(&self, tools: Vec<rmcp::model::Tool>) -> usize {
+        let specs: Vec<Arc<Spec>> = tools
+            .into_iter()
+            .map(|tool| {
+                let schema = Value::Object(tool.input_schema.as_ref().clone());
+                let validator = validate::compile(&schema);
+                Arc::new(Spec { tool, validator })
+            })
+            .collect();
+        let count = specs.len();
+        *self.tools.write().unwrap_or_else(PoisonError::into_inner) = specs;
+        count
+    }
+
+    fn progress(&self) -> std::sync::MutexGuard<'_, HashMap<String, ProgressFn>> {
+        self.progress.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+fn token_key(token: &ProgressToken) -> String {
+    serde_json::to_string(token).unwrap_or_default()
+}
+
+/// rmcp's client handler: forwards progress, refreshes on list_changed.
+#[derive(Clone)]
+struct Handler {
+    state: Arc<State>,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let sink = self
+            .state
+            .progress()
+            .get(&token_key(&params.progress_token))
+            .cloned();
+        if let Some(sink) = sink {
+            let message = params.message.unwrap_or_else(|| match params.total {
+                Some(total) => format!("{}/{total}", params.progress),
+                None => params.progress.to_string(),
+            });
+            sink(vec![text(message)]);
+        }
+    }
+
+    async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
+        match context.peer.list_all_tools().await {
+            Ok(tools) => {
+                self.state.replace(tools);
+            }
+            Err(error) => tracing::warn!("MCP tools/list after list_changed failed: {error}"),
+        }
+    }
+}
+
+type Service = RunningService<RoleClient, Handler>;
+
+/// The live connection, if any, and when the next attempt may start.
+#[derive(Default)]
+struct Live {
+    service: Option<Service>,
+    /// Bumped at each new connection, so a failure seen on an old one does
+    /// not condemn its successor.
+    generation: u64,
+    broken: bool,
+    backoff: Duration,
+    next_attempt: Option<Instant>,
+}
+
+pub(crate) struct Connection {
+    upstream: Upstream,
+    state: Arc<State>,
+    live: tokio::sync::Mutex<Live>,
+}
+
+impl Connection {
+    pub async fn open(upstream: Upstream) -> Result<Connection, ClientError> {
+        let state = Arc::new(State::default());
+        let service = start(&upstream, &state).await?;
+        let tools = bounded(upstream.connect_timeout, service.peer().list_all_tools())
+            .await
+            .map_err(ClientError::ListTools)?;
+        state.replace(tools);
+        Ok(Connection {
+            upstream,
+            state,
+            live: tokio::sync::Mutex::new(Live {
+                service: Some(service),
+                ..Live::default()
+            }),
+        })
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn upstream(&self) -> &Upstream {
+        &self.upstream
+    }
+
+    pub async fn refresh(&self) -> Result<usize, ClientError> {
+        let (peer, generation) = self.peer().await.map_err(ClientError::Connect)?;
+        match bounded(self.upstream.connect_timeout, peer.list_all_tools()).await {
+            Ok(tools) => Ok(self.state.replace(tools)),
+            Err(message) => {
+                self.mark_broken(generation).await;
+                Err(ClientError::ListTools(message))
+            }
+        }
+    }
+
+    pub async fn close(&self) {
+        let service = self.live.lock().await.service.take();
+        if let Some(mut service) = service {
+            let _ = service.close_with_timeout(Duration::from_secs(5)).await;
+        }
+    }
+
+    /// The live peer, connecting first when there is none (waiting out the
+    /// backoff of an earlier failure).
+    async fn peer(&self) -> Result<(Peer<RoleClient>, u64), String> {
+        let mut live = self.live.lock().await;
+        if let Some(service) = &live.service
+            && !live.broken
+            && !service.peer().is_transport_closed()
+        {
+            return Ok((service.peer().clone(), live.generation));
+        }
+        // Dropping the old service ends it (and kills a child process).
+        live.service = None;
+        if let Some(at) = live.next_attempt {
+            tokio::time::sleep_until(at).await;
+        }
+        match start(&self.upstream, &self.state).await {
+            Ok(service) => {
+                // The server may have changed with the restart; a failed
+                // listing keeps the tools known so far.
+                if let Ok(tools) = bounded(
+                    self.upstream.connect_timeout,
+                    service.peer().list_all_tools(),
+                )
+                .await
+                {
+                    self.state.replace(tools);
+                }
+                let peer = service.peer().clone();
+                live.service = Some(service);
+                live.generation += 1;
+                live.broken = false;
+                live.backoff = Duration::ZERO;
+                live.next_attempt = None;
+                Ok((peer, live.generation))
+            }
+            Err(error) => {
+                live.backoff = if live.backoff.is_zero() {
+                    FIRST_BACKOFF
+                } else {
+                    (live.backoff * 2).min(MAX_BACKOFF)
+                };
+                live.next_attempt = Some(Instant::now() + live.backoff);
+                Err(error.to_string())
+            }
+        }
+    }
+
+    async fn mark_broken(&self, generation: u64) {
+        let mut live = self.live.lock().await;
+        if live.generation == generation {
+            live.broken = true;
+        }
+    }
+
+    /// Calls the server's tool `name`, forwarding the call's cancellation
+    /// and progress.
+    pub async fn call(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+        ctx: &ToolContext,
+    ) -> Result<ServerResult, ToolError> {
+        let (peer, generation) = self
+            .peer()
+            .await
+            .map_err(|error| ToolFailure::retry(format!("cannot reach the MCP server: {error}")))?;
+        let request = ClientRequest::CallToolRequest(Request::new(
+            CallToolRequestParams::new(name.to_owned()).with_arguments(arguments),
+        ));
+        let handle = match peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(handle) => handle,
+            Err(error) => return Err(self.failed(generation, error).await),
+        };
+        let mut in_flight = InFlight {
+            peer: peer.clone(),
+            id: Some(handle.id.clone()),
+            token: token_key(&handle.progress_token),
+            state: Arc::clone(&self.state),
+        };
+        if let Some(progress) = &ctx.progress {
+            self.state
+                .progress()
+                .insert(in_flight.token.clone(), Arc::clone(progress));
+        }
+        let response = tokio::select! {
+            biased;
+            () = ctx.cancelled() => {
+                in_flight.cancel("cancelled by the caller").await;
+                return Err(ToolFailure::retry("cancelled").into());
+            }
+            response = handle.await_response() => response,
+        };
+        in_flight.id = None;
+        match response {
+            Ok(result) => Ok(result),
+            Err(error) => Err(self.failed(generation, error).await),
+        }
+    }
+
+    /// A request's failure as the call's error; a lost connection is
+    /// marked, so the next call connects again.
+    async fn failed(&self, generation: u64, error: ServiceError) -> ToolError {
+        let message = match error {
+            ServiceError::McpError(error) => {
+                return ToolFailure::retry(format!(
+                    "MCP error {}: {}",
+                    error.code.0, error.message
+                ))
+                .into();
+            }
+            ServiceError::TransportClosed => "the MCP server closed the connection".to_owned(),
+            ServiceError::TransportSend(error) => {
+                // rmcp's own message names the transport's Rust type; what
+                // went wrong is in the error it wraps.
+                let cause = std::error::Error::source(&error)
+                    .map_or_else(|| error.to_string(), ToString::to_string);
+                format!("cannot send to the MCP server: {cause}")
+            }
+            other => {
+                return ToolFailure::retry(format!("the MCP server's answer failed: {other}"))
+                    .into();
+            }
+        };
+        self.mark_broken(generation).await;
+        ToolFailure::retry(format!("{message}; the next call connects again")).into()
+    }
+}
+
+/// A request sent and not yet answered. Dropped while armed (the executor
+/// dropped the call at its timeout), it tells the server to cancel; either
+/// way it stops forwarding the call's progress.
+struct InFlight {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+    token: String,
+    state: Arc<State>,
+}
+
+impl InFlight {
+    async fn cancel(&mut self, reason: &str) {
+        if let Some(id) = self.id.take() {
+            let _ = self
+                .peer
+                .notify_cancelled(CancelledNotificationParam::new(
+                    Some(id),
+                    Some(reason.to_owned()),
+                ))
+                .await;
+        }
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.state.progress().remove(&self.token);
+        let Some(id) = self.id.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        runtime.spawn(async move {
+            let _ = peer
+                .notify_cancelled(CancelledNotificationParam::new(
+                    Some(id),
+                    Some("request abandoned by the caller".to_owned()),
+                ))
+                .await;
+        });
+    }
+}
+
+/// `future`, or a message saying it took longer than `limit`.
+async fn bounded<T, E: std::fmt::Display>(
+    limit: Duration,
+    future: impl Future<Output = Result<T, E>>,
+) -> Result<T, String> {
+    match tokio::time::timeout(limit, future).await {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(error)) => Err(error.to_string()),
+        Err(_) => Err(format!("no answer within {} ms", limit.as_millis())),
+    }
+}
+
+/// Starts the server (or reaches it) and runs `initialize`.
+async fn start(upstream: &Upstream, state: &Arc<State>) -> Result<Service, ClientError> {
+    let handler = Handler {
+        state: Arc::clone(state),
+    };
+    let limit = upstream.connect_timeout;
+    let started = match &upstream.target {
+        Target::Command {
+            program,
+            args,
+            envs,
+        } => {
+            let mut command = tokio::process::Command::new(program);
+            command
+                .args(args)
+                .envs(envs.iter().map(|(k, v)| (k, v)))
+                .kill_on_drop(true);
+            let (child, _) = TokioChildProcess::builder(command)
+                .stderr(Stdio::inherit())
+                .spawn()
+                .map_err(|error| {
+                    ClientError::Connect(format!(
+                        "cannot start {}: {error}",
+                        program.to_string_lossy()
+                    ))
+                })?;
+            bounded(limit, handler.serve(child)).await
+        }
+        Target::Http { url, bearer_token } => {
+            let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+            if let Some(token) = bearer_token {
+                config = config.auth_header(token.clone());
+            }
+            let transport = StreamableHttpClientTransport::from_config(config);
+            bounded(limit, handler.serve(transport)).await
+        }
+    };
+    started.map_err(ClientError::Connect)
+}

@@ -1,0 +1,404 @@
+//! The other direction: an MCP server's tools in a [`ToolRegistry`], through
+//! rmcp's client. Connect to a server (a command started on stdio, or a
+//! streamable HTTP URL), then register its tools, each a [`Tool`](tool_core::Tool) whose
+//! calls go to the server:
+//!
+//! ```no_run
+//! use tool_core::ToolRegistry;
+//! use tool_mcp::client::{McpClient, Upstream};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let github = McpClient::connect(
+//!     Upstream::http("https://mcp.example.com/mcp").with_bearer_token("ghp_..."),
+//! )
+//! .await?;
+//! let files = McpClient::connect(Upstream::command("mcp-files", ["--root", "/srv"])).await?;
+//!
+//! let mut tools = ToolRegistry::new();
+//! github.register_into(&mut tools, Some("github"))?; // github__create_issue, ...
+//! files.register_into(&mut tools, Some("files"))?; // files__read, ...
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! What a remote tool does on a call:
+//!
+//! - It checks the arguments against the server's `inputSchema` first (its
+//!   validator is compiled once, when the tool list arrives); bad arguments
+//!   never reach the server and fail in the words and shape of a derived
+//!   tool's (`Tool x failed: limit: expected integer, got string`, every
+//!   problem on its own line, at its path).
+//! - The call's cancellation is the server's: when the signal is cancelled,
+//!   or the executor drops the call at its timeout, the server is sent
+//!   `notifications/cancelled` for the request.
+//! - The server's progress notifications for the call become
+//!   [`ToolContext::report_progress`](tool_core::ToolContext::report_progress)
+//!   updates (one text item: the notification's message, else `progress/total`).
+//! - The result comes back as it was sent: text, image, audio and
+//!   `resource_link` content (an embedded text resource becomes its text),
+//!   `structuredContent` as the details, `isError` as
+//!   [`ToolOutput::is_error`](tool_core::ToolOutput). A JSON-RPC error, a
+//!   server that closed the connection, or an answer that is not a tool
+//!   result is the call's paired failure, never a panic.
+//!
+//! A server that exits or drops the connection is started again (stdio) or
+//! reconnected (HTTP) on the next call; after a failed attempt the next one
+//! waits 100 ms, doubling up to 5 s. A server that hangs, or writes garbage
+//! instead of answering (rmcp skips lines that are not JSON), is bounded
+//! only by a timeout: give one with [`Upstream::with_timeout`] (each remote
+//! tool's [`Tool::timeout`](tool_core::Tool::timeout)) or the call's own.
+//!
+//! When the server announces `notifications/tools/list_changed`, the client
+//! lists the tools again. The registry is the caller's and its definitions
+//! are fixed at registration, so the refresh changes what the already
+//! registered tools do, not what the model was shown: a tool the server no
+//! longer offers fails with `no longer offered by the server`, and a tool
+//! whose schema changed is checked against the new one. Tools new upstream
+//! appear in [`McpClient::tool_names`]; register them by building a new
+//! registry with [`McpClient::register_into`].
+
+mod connection;
+mod remote;
+mod validate;
+
+use connection::Connection;
+use remote::{RemoteTool, RemoteToolbox};
+use std::ffi::OsString;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+use tool_core::{RegistryError, ToolRegistry};
+
+/// What joins a prefix and a server's tool name in a registry:
+/// `github` + `create_issue` is `github__create_issue`. Two underscores
+/// fit every provider's tool-name rule (letters, digits, `_` and `-`) and
+/// rarely occur inside a name.
+pub const PREFIX_SEPARATOR: &str = "__";
+
+/// How long [`McpClient::connect`] (and a reconnection) may take to start
+/// the server and finish MCP's `initialize`, unless
+/// [`Upstream::with_connect_timeout`] says otherwise.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Where an MCP server is: a command to start (it speaks MCP on its stdin
+/// and stdout), or a streamable HTTP endpoint.
+///
+/// ```
+/// use std::time::Duration;
+/// use tool_mcp::client::Upstream;
+///
+/// let local = Upstream::command("npx", ["-y", "@modelcontextprotocol/server-everything"])
+///     .with_env("DEBUG", "0")
+///     .with_timeout(Duration::from_secs(60));
+/// let remote = Upstream::http("http://127.0.0.1:8080/mcp").with_bearer_token("s3cret");
+/// // The token never shows in logs.
+/// assert!(!format!("{remote:?}").contains("s3cret"));
+/// # let _ = local;
+/// ```
+#[derive(Clone)]
+pub struct Upstream {
+    target: Target,
+    timeout: Option<Duration>,
+    connect_timeout: Duration,
+}
+
+#[derive(Clone)]
+enum Target {
+    Command {
+        program: OsString,
+        args: Vec<OsString>,
+        envs: Vec<(OsString, OsString)>,
+    },
+    Http {
+        url: String,
+        bearer_token: Option<String>,
+    },
+}
+
+impl Upstream {
+    /// A server started as `program args...`, speaking MCP on its stdin and
+    /// stdout; its stderr is this process's. It is killed when the client
+    /// (and every tool registered from it) is dropped, or when it must be
+    /// restarted.
+    pub fn command<I, A>(program: impl Into<OsString>, args: I) -> Self
+    where
+        I: IntoIterator<Item = A>,
+        A: Into<OsString>,
+    {
+        Upstream::of(Target::Command {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            envs: Vec::new(),
+        })
+    }
+
+    /// A server at a streamable HTTP endpoint (`http://host:port/mcp`).
+    /// `https` needs a TLS backend in rmcp's reqwest: enable rmcp's
+    /// `reqwest` feature in your own `Cargo.toml`.
+    pub fn http(url: impl Into<String>) -> Self {
+        Upstream::of(Target::Http {
+            url: url.into(),
+            bearer_token: None,
+        })
+    }
+
+    fn of(target: Target) -> Self {
+        Upstream {
+            target,
+            timeout: None,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+        }
+    }
+
+    /// Sends `Authorization: Bearer <token>` with every HTTP request; give
+    /// the token alone. Does nothing for a command.
+    pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
+        if let Target::Http { bearer_token, .. } = &mut self.target {
+            *bearer_token = Some(token.into());
+        }
+        self
+    }
+
+    /// Sets an environment variable of the command. Does nothing for HTTP.
+    pub fn with_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        if let Target::Command { envs, .. } = &mut self.target {
+            envs.push((key.into(), value.into()));
+        }
+        self
+    }
+
+    /// How long a call of any of the server's tools may run: each remote
+    /// tool's [`Tool::timeout`](tool_core::Tool::timeout), so the executor answers `timed out after N
+    /// ms` and the server is told to cancel. None by default.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// How long starting (or reaching) the server and MCP's `initialize`
+    /// may take; [`DEFAULT_CONNECT_TIMEOUT`] by default.
+    pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+}
+
+impl fmt::Debug for Upstream {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut debug = out.debug_struct("Upstream");
+        match &self.target {
+            Target::Command { program, args, .. } => {
+                debug.field("program", program).field("args", args);
+            }
+            Target::Http { url, bearer_token } => {
+                debug
+                    .field("url", url)
+                    .field("bearer_token", &bearer_token.as_ref().map(|_| "<redacted>"));
+            }
+        }
+        debug
+            .field("timeout", &self.timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .finish()
+    }
+}
+
+/// Why a server's tools could not be had.
+///
+/// ```no_run
+/// use tool_core::ToolRegistry;
+/// use tool_mcp::client::{ClientError, McpClient, Upstream};
+///
+/// # async fn run(client: McpClient) {
+/// let mut tools = ToolRegistry::new();
+/// if let Err(ClientError::InvalidSchema { tool, message }) = client.register_into(&mut tools, None) {
+///     eprintln!("the server's {tool} cannot be checked: {message}");
+/// }
+/// # }
+/// ```
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The server could not be started or reached, or `initialize` failed.
+    Connect(String),
+    /// `tools/list` failed.
+    ListTools(String),
+    /// A tool's `inputSchema` is not valid JSON Schema (or names a `$ref`
+    /// that cannot be resolved offline): nothing was registered.
+    InvalidSchema {
+        /// The tool's name on the server.
+        tool: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// A name was already taken in the registry: nothing was registered.
+    Registry(RegistryError),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Connect(message) => {
+                write!(out, "cannot connect to the MCP server: {message}")
+            }
+            ClientError::ListTools(message) => {
+                write!(out, "cannot list the MCP server's tools: {message}")
+            }
+            ClientError::InvalidSchema { tool, message } => write!(
+                out,
+                "the MCP server's tool {tool} has an input schema that is not valid JSON Schema: {message}"
+            ),
+            ClientError::Registry(error) => error.fmt(out),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+impl From<RegistryError> for ClientError {
+    fn from(error: RegistryError) -> Self {
+        ClientError::Registry(error)
+    }
+}
+
+/// A connection to one MCP server, whose tools it registers into a
+/// [`ToolRegistry`]. Cloning it is cheap; the tools it registered hold a
+/// clone, so the connection lives as long as they do.
+///
+/// ```no_run
+/// use tool_core::{CallContext, ToolCall, ToolRegistry, execute_tool_call};
+/// use tool_mcp::client::{McpClient, Upstream};
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = McpClient::connect(Upstream::command("my-mcp-server", ["--stdio"])).await?;
+/// let mut tools = ToolRegistry::new();
+/// let added = client.register_into(&mut tools, None)?;
+/// println!("{added} tools: {:?}", client.tool_names());
+///
+/// let call = ToolCall::new("call-1", "echo", serde_json::json!({"value": "hi"}));
+/// let result = execute_tool_call(&call, &tools, CallContext::new()).await;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct McpClient {
+    connection: Arc<Connection>,
+}
+
+impl McpClient {
+    /// Starts or reaches the server, runs MCP's `initialize` and lists its
+    /// tools (compiling each `inputSchema` once).
+    ///
+    /// ```no_run
+    /// use tool_mcp::client::{ClientError, McpClient, Upstream};
+    ///
+    /// # async fn run() {
+    /// match McpClient::connect(Upstream::http("http://127.0.0.1:8080/mcp")).await {
+    ///     Ok(client) => println!("tools: {:?}", client.tool_names()),
+    ///     Err(ClientError::Connect(why)) => eprintln!("no server: {why}"),
+    ///     Err(other) => eprintln!("{other}"),
+    /// }
+    /// # }
+    /// ```
+    pub async fn connect(upstream: Upstream) -> Result<McpClient, ClientError> {
+        let connection = Connection::open(upstream).await?;
+        Ok(McpClient {
+            connection: Arc::new(connection),
+        })
+    }
+
+    /// Registers every tool the server offers into `registry`, named
+    /// `<prefix>__<name>` when `prefix` is given (see [`PREFIX_SEPARATOR`]),
+    /// and returns how many. All or nothing: a tool whose schema is not
+    /// valid JSON Schema, or a name already taken, registers none.
+    ///
+    /// ```no_run
+    /// use tool_core::ToolRegistry;
+    /// use tool_mcp::client::{McpClient, Upstream};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let client = McpClient::connect(Upstream::command("mcp-files", ["--root", "/srv"])).await?;
+    /// let mut tools = ToolRegistry::new();
+    /// client.register_into(&mut tools, Some("files"))?;
+    /// // Taken names: an error, and nothing more registered.
+    /// assert!(client.register_into(&mut tools, Some("files")).is_err());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn register_into(
+        &self,
+        registry: &mut ToolRegistry,
+        prefix: Option<&str>,
+    ) -> Result<usize, ClientError> {
+        let mut tools = Vec::new();
+        for spec in self.connection.state().specs() {
+            if let Err(message) = &spec.validator {
+                return Err(ClientError::InvalidSchema {
+                    tool: spec.tool.name.to_string(),
+                    message: message.clone(),
+                });
+            }
+            tools.push(RemoteTool::new(
+                Arc::clone(&self.connection),
+                &spec.tool,
+                prefix,
+            ));
+        }
+        let count = tools.len();
+        registry.register_all(RemoteToolbox(tools))?;
+        Ok(count)
+    }
+
+    /// The names of the tools the server offers now (its own names, with
+    /// no prefix), in its order.
+    ///
+    /// ```no_run
+    /// # fn run(client: tool_mcp::client::McpClient) {
+    /// let new_upstream: Vec<String> = client.tool_names();
+    /// # }
+    /// ```
+    pub fn tool_names(&self) -> Vec<String> {
+        self.connection
+            .state()
+            .specs()
+            .iter()
+            .map(|spec| spec.tool.name.to_string())
+            .collect()
+    }
+
+    /// Lists the server's tools again, as a `notifications/tools/list_changed`
+    /// does (reconnecting first if the connection was lost); returns how
+    /// many it offers.
+    ///
+    /// ```no_run
+    /// # async fn run(client: tool_mcp::client::McpClient) -> Result<(), Box<dyn std::error::Error>> {
+    /// let offered = client.refresh().await?;
+    /// println!("{offered} tools now: {:?}", client.tool_names());
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn refresh(&self) -> Result<usize, ClientError> {
+        self.connection.refresh().await
+    }
+
+    /// Ends the current connection (a started server is killed). A later
+    /// call of a registered tool connects again.
+    ///
+    /// ```no_run
+    /// # async fn run(client: tool_mcp::client::McpClient) {
+    /// client.close().await; // the server process is gone
+    /// # }
+    /// ```
+    pub async fn close(&self) {
+        self.connection.close().await;
+    }
+}
+
+impl fmt::Debug for McpClient {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.debug_struct("McpClient")
+            .field("upstream", self.connection.upstream())
+            .field("tools", &self.tool_names())
+            .finish()
+    }
+}

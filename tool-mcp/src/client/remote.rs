@@ -1,0 +1,177 @@
+//! One of the server's tools as a local [`Tool`]: its definition as the
+//! server listed it at registration, its calls sent to the server.
+
+use super::PREFIX_SEPARATOR;
+use super::connection::Connection;
+use super::validate;
+use rmcp::model::{CallToolResult, ContentBlock, ServerResult};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::time::Duration;
+use tool_core::{
+    Content, RegisteredTool, Tool, ToolAnnotations, ToolContext, ToolError, ToolFailure,
+    ToolOutput, Toolbox, resource_link, text,
+};
+
+#[derive(Clone)]
+pub(crate) struct RemoteTool {
+    connection: Arc<Connection>,
+    /// The name in the registry (prefixed).
+    name: String,
+    /// The name on the server.
+    remote_name: String,
+    description: String,
+    parameters: Value,
+    output_schema: Option<Value>,
+    annotations: ToolAnnotations,
+    timeout: Option<Duration>,
+}
+
+impl RemoteTool {
+    pub fn new(
+        connection: Arc<Connection>,
+        tool: &rmcp::model::Tool,
+        prefix: Option<&str>,
+    ) -> Self {
+        let remote_name = tool.name.to_string();
+        let name = match prefix {
+            Some(prefix) => format!("{prefix}{PREFIX_SEPARATOR}{remote_name}"),
+            None => remote_name.clone(),
+        };
+        // rmcp's annotations have MCP's wire shape, which is tool-core's.
+        let mut annotations: ToolAnnotations = tool
+            .annotations
+            .as_ref()
+            .and_then(|hints| serde_json::to_value(hints).ok())
+            .and_then(|hints| serde_json::from_value(hints).ok())
+            .unwrap_or_default();
+        if annotations.title.is_none() {
+            annotations.title = tool.title.clone();
+        }
+        RemoteTool {
+            timeout: connection.upstream().timeout,
+            connection,
+            name,
+            remote_name,
+            description: tool.description.as_deref().unwrap_or_default().to_owned(),
+            parameters: Value::Object(tool.input_schema.as_ref().clone()),
+            output_schema: tool
+                .output_schema
+                .as_ref()
+                .map(|schema| Value::Object(schema.as_ref().clone())),
+            annotations,
+        }
+    }
+}
+
+impl Tool for RemoteTool {
+    type Params = Map<String, Value>;
+    type Details = Value;
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn description(&self) -> &str {
+        &self.description
+    }
+
+    fn parameters(&self) -> Value {
+        self.parameters.clone()
+    }
+
+    fn output_schema(&self) -> Option<Value> {
+        self.output_schema.clone()
+    }
+
+    fn annotations(&self) -> ToolAnnotations {
+        self.annotations.clone()
+    }
+
+    fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    async fn execute(
+        &self,
+        params: Map<String, Value>,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput<Value>, ToolError> {
+        let Some(spec) = self.connection.state().spec(&self.remote_name) else {
+            return Err(ToolFailure::fatal("no longer offered by the server").into());
+        };
+        let arguments = Value::Object(params);
+        match &spec.validator {
+            Ok(validator) => {
+                if let Some(problems) = validate::problems(validator, &arguments) {
+                    return Err(ToolFailure::retry(problems.to_string()).into());
+                }
+            }
+            Err(message) => {
+                return Err(ToolFailure::fatal(format!(
+                    "the server's input schema is not valid JSON Schema: {message}"
+                ))
+                .into());
+            }
+        }
+        let Value::Object(arguments) = arguments else {
+            unreachable!("built as an object above");
+        };
+        match self
+            .connection
+            .call(&self.remote_name, arguments, &ctx)
+            .await?
+        {
+            ServerResult::CallToolResult(result) => Ok(output(result)),
+            _ => Err(ToolFailure::retry(
+                "the MCP server answered with something other than a tool result",
+            )
+            .into()),
+        }
+    }
+}
+
+/// An MCP tool result as tool-core's output.
+fn output(result: CallToolResult) -> ToolOutput<Value> {
+    ToolOutput {
+        content: result.content.iter().map(content).collect(),
+        details: result.structured_content,
+        is_error: result.is_error == Some(true),
+    }
+}
+
+/// One MCP content block: text, image, audio and `resource_link` have
+/// tool-core's wire shapes; an embedded resource becomes its text, or a
+/// link to it; anything else, its JSON as text.
+fn content(block: &ContentBlock) -> Content {
+    let Ok(value) = serde_json::to_value(block) else {
+        return text("(content that could not be read)");
+    };
+    if let Ok(content) = serde_json::from_value::<Content>(value.clone()) {
+        return content;
+    }
+    if value["type"] == "resource" {
+        let resource = &value["resource"];
+        if let Some(body) = resource["text"].as_str() {
+            return text(body);
+        }
+        if let Some(uri) = resource["uri"].as_str() {
+            let link = resource_link(uri, uri);
+            return match resource["mimeType"].as_str() {
+                Some(mime) => link.with_mime_type(mime),
+                None => link,
+            };
+        }
+    }
+    text(value.to_string())
+}
+
+/// The tools of one registration, added all or nothing by
+/// [`ToolRegistry::register_all`](tool_core::ToolRegistry::register_all).
+pub(crate) struct RemoteToolbox(pub Vec<RemoteTool>);
+
+impl Toolbox for RemoteToolbox {
+    fn tools(self: Arc<Self>) -> Vec<RegisteredTool> {
+        self.0.iter().cloned().map(RegisteredTool::new).collect()
+    }
+}
