@@ -57,7 +57,7 @@ pub struct UsageError {
 }
 
 pub const MAIN_HELP: &str = "\
-tool-examples: typed tool calling, shown on real tools (echo, upper, read, list)
+tool-examples: typed tool calling, shown on real tools (echo, upper, read, list, wait)
 
 Usage: tool-examples [COMMAND]
 
@@ -113,7 +113,7 @@ Options:
 ";
 
 pub const MCP_HELP: &str = "\
-Serve the example tools (echo, upper, read, list) over the Model Context Protocol.
+Serve the example tools (echo, upper, read, list, wait) over the Model Context Protocol.
 Over stdio by default: stdin and stdout carry JSON-RPC, as an MCP client that
 starts this program expects. With --http, over streamable HTTP at
 http://ADDR/mcp (port 0 picks a free port). Logs go to stderr only.

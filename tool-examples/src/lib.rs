@@ -5,6 +5,8 @@
 //! - [`files::Files`]: tools with state (their root directory), written as
 //!   `#[tool]` methods of a `#[tools]` impl block: `read` ([`read`]) and
 //!   `list` ([`list`]).
+//! - [`wait`](wait::wait): a long job that reports progress and stops when
+//!   cancelled.
 //! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands.
 
 pub mod call;
@@ -15,6 +17,7 @@ pub mod list;
 pub mod read;
 pub mod upper;
 pub mod upstream;
+pub mod wait;
 pub mod walkthrough;
 
 use std::path::Path;
@@ -32,6 +35,9 @@ pub fn example_registry(root: &Path) -> std::io::Result<ToolRegistry> {
         .map_err(std::io::Error::other)?;
     tools
         .register_all(files::Files::new(root)?)
+        .map_err(std::io::Error::other)?;
+    tools
+        .register(wait::WaitTool)
         .map_err(std::io::Error::other)?;
     Ok(tools)
 }

@@ -145,7 +145,7 @@ fn definitions_prints_the_registrys_definitions() {
         .iter()
         .map(|definition| definition["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["echo", "upper", "read", "list"]);
+    assert_eq!(names, ["echo", "upper", "read", "list", "wait"]);
     // One definition written out, not derived from the registry.
     assert_eq!(
         printed[0],
@@ -235,7 +235,7 @@ fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
         &["definitions", "--format", "gemini-legacy"],
         "",
     );
-    assert_eq!(legacy.stderr.lines().count(), 7, "{}", legacy.stderr);
+    assert_eq!(legacy.stderr.lines().count(), 8, "{}", legacy.stderr);
     let printed: Value = serde_json::from_str(&legacy.stdout).unwrap();
     assert_eq!(
         printed["functionDeclarations"][2]["parameters"]["properties"]["offset"]["nullable"],

@@ -57,7 +57,11 @@ async fn upstream(root: &std::path::Path) -> (Child, SocketAddr) {
 
 type Client = RunningService<RoleClient, ClientConfig>;
 
-async fn call_json(client: &Client, name: &str, arguments: Value) -> Value {
+async fn call_json<S: rmcp::Service<RoleClient>>(
+    client: &RunningService<RoleClient, S>,
+    name: &str,
+    arguments: Value,
+) -> Value {
     let Value::Object(arguments) = arguments else {
         panic!("arguments must be an object");
     };
@@ -114,10 +118,12 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
             "upper",
             "read",
             "list",
+            "wait",
             "far__echo",
             "far__upper",
             "far__read",
-            "far__list"
+            "far__list",
+            "far__wait"
         ]
     );
     // The remote tools keep their schemas and annotations across the hop.
@@ -213,4 +219,111 @@ async fn call_reaches_upstream_tools_from_json_lines() {
     assert_eq!(answer["toolName"], format!("{prefix}__upper"));
     assert_eq!(answer["content"], json!([{"type": "text", "text": "PI"}]));
     assert_eq!(answer["isError"], false);
+}
+
+/// A client that keeps the progress notifications it receives.
+struct Watcher {
+    progress: tokio::sync::mpsc::UnboundedSender<String>,
+}
+
+impl rmcp::ClientHandler for Watcher {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("federation-test", "0.1.0"),
+        )
+    }
+
+    async fn on_progress(
+        &self,
+        params: rmcp::model::ProgressNotificationParam,
+        _context: rmcp::service::NotificationContext<RoleClient>,
+    ) {
+        let _ = self.progress.send(params.message.unwrap_or_default());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_and_cancellation_travel_across_the_hops() {
+    use rmcp::model::{CancelledNotificationParam, ClientRequest, Request};
+    use rmcp::service::PeerRequestOptions;
+
+    let remote_root = tempfile::tempdir().unwrap();
+    let (_upstream, address) = upstream(remote_root.path()).await;
+    let mut aggregator = Command::new(BIN)
+        .args(["mcp", "--upstream"])
+        .arg(format!("far=http://{address}/mcp"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the aggregator starts");
+    let transport = (
+        aggregator.stdout.take().unwrap(),
+        aggregator.stdin.take().unwrap(),
+    );
+    let (progress, mut updates) = tokio::sync::mpsc::unbounded_channel();
+    let client = bounded("initialize", Watcher { progress }.serve(transport))
+        .await
+        .expect("initialize succeeds");
+    let wait = |ms: u64| {
+        let arguments = json!({"ms": ms}).as_object().cloned().unwrap();
+        ClientRequest::CallToolRequest(Request::new(
+            CallToolRequestParams::new("far__wait").with_arguments(arguments),
+        ))
+    };
+
+    // Progress: the upstream's reports reach this client through the
+    // aggregator, before the result.
+    let handle = client
+        .send_request_with_option(wait(350), PeerRequestOptions::no_options())
+        .await
+        .expect("the request is sent");
+    let answer = bounded("far__wait answers", handle.await_response())
+        .await
+        .expect("a result");
+    let answer = serde_json::to_value(&answer).unwrap();
+    assert_eq!(answer["content"][0]["text"], "waited 350 ms", "{answer}");
+    let first = bounded("a progress update", updates.recv()).await.unwrap();
+    assert!(
+        first.starts_with("waited ") && first.ends_with(" of 350 ms"),
+        "{first}"
+    );
+
+    // Cancellation: a 60 s wait, cancelled once it is under way, ends at
+    // once; the aggregator goes on serving. (That the upstream's tool sees
+    // the cancellation is tool-mcp's client test
+    // `cancellation_and_progress_reach_across`.)
+    while updates.try_recv().is_ok() {}
+    let handle = client
+        .send_request_with_option(wait(60_000), PeerRequestOptions::no_options())
+        .await
+        .expect("the request is sent");
+    let id = handle.id.clone();
+    let update = bounded("the long wait reports", updates.recv())
+        .await
+        .unwrap();
+    assert!(update.ends_with(" of 60000 ms"), "{update}");
+    client
+        .notify_cancelled(CancelledNotificationParam::new(
+            Some(id),
+            Some("test".into()),
+        ))
+        .await
+        .expect("the cancellation is sent");
+    drop(handle);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    while updates.try_recv().is_ok() {}
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        updates.try_recv().is_err(),
+        "no progress after the cancellation: the wait stopped"
+    );
+    let echo = bounded(
+        "echo after the cancellation",
+        call_json(&client, "far__echo", json!({"value": "still here"})),
+    )
+    .await;
+    assert_eq!(echo["content"][0]["text"], "still here");
 }
