@@ -145,7 +145,11 @@ async fn start_server(kind: Kind, shutdown: CancellationToken) -> SocketAddr {
 }
 
 /// rmcp's service for [`RmcpEcho`] on the same hyper HTTP/1 loop as
-/// `tool_mcp::HttpServer` (src/http.rs), with the same configuration.
+/// `tool_mcp::HttpServer` (src/http.rs), with rmcp's default configuration
+/// and none of its checks. Like src/http.rs it turns Nagle's algorithm off
+/// for accepted sockets (else a kept-alive connection waits ~40 ms for the
+/// client's delayed ACK on every call, and `--pooled` would compare unlike
+/// things).
 async fn serve_rmcp(listener: TcpListener, shutdown: CancellationToken) {
     let service = StreamableHttpService::new(
         || Ok(RmcpEcho::new()),
@@ -160,6 +164,7 @@ async fn serve_rmcp(listener: TcpListener, shutdown: CancellationToken) {
             },
             () = shutdown.cancelled() => return,
         };
+        let _ = stream.set_nodelay(true);
         let service = service.clone();
         tokio::spawn(async move {
             let handler = service_fn(move |request: Request<hyper::body::Incoming>| {
@@ -379,10 +384,10 @@ async fn throughput(settings: &Settings) {
     let ours = start_server(Kind::Ours, shutdown.clone()).await;
     let rmcp = start_server(Kind::Rmcp, shutdown.clone()).await;
     println!(
-        "| clients | ours calls/s | rmcp calls/s | ratio | ours p50 / p99 | rmcp p50 / p99 | CPU busy (of {} cores), ours / rmcp | fds mid-run, ours / rmcp |",
+        "| clients | ours calls/s | rmcp calls/s | ratio | ours p50 / p99 | rmcp p50 / p99 | CPU busy (of {} cores), ours / rmcp | CPU µs per call, ours / rmcp | fds mid-run, ours / rmcp |",
         cores()
     );
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for &clients in settings.client_counts {
         let mut runs: [Vec<Run>; 2] = [Vec::new(), Vec::new()];
         let mut ratios = Vec::new();
@@ -408,8 +413,17 @@ async fn throughput(settings: &Settings) {
         let p99 = |side: usize| format_duration(median_duration(runs[side].iter().map(|r| r.p99)));
         let busy = |side: usize| median(runs[side].iter().map(|r| r.cores_busy).collect());
         let fds = |side: usize| median(runs[side].iter().map(|r| r.fds as f64).collect());
+        // CPU of the whole process (both sides of every call) per call.
+        let cost = |side: usize| {
+            median(
+                runs[side]
+                    .iter()
+                    .map(|r| r.cores_busy * 1e6 / r.calls_per_second)
+                    .collect(),
+            )
+        };
         println!(
-            "| {clients} | {:.0} | {:.0} | {:.2} | {} / {} | {} / {} | {:.2} / {:.2} | {:.0} / {:.0} |",
+            "| {clients} | {:.0} | {:.0} | {:.2} | {} / {} | {} / {} | {:.2} / {:.2} | {:.0} / {:.0} | {:.0} / {:.0} |",
             rate(0),
             rate(1),
             median(ratios),
@@ -419,6 +433,8 @@ async fn throughput(settings: &Settings) {
             p99(1),
             busy(0),
             busy(1),
+            cost(0),
+            cost(1),
             fds(0),
             fds(1),
         );
@@ -499,7 +515,7 @@ async fn settle() {
 
 async fn memory(settings: &Settings) {
     println!(
-        "| server | sessions open | RSS before | RSS with sessions | KiB per session | fds per session | RSS after closing them |"
+        "| server | sessions open | RSS before | RSS with sessions | KiB per session | fds per session | after closing them |"
     );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     for kind in [Kind::Ours, Kind::Rmcp] {
@@ -525,12 +541,12 @@ async fn memory(settings: &Settings) {
             let closed = if target == *settings.session_counts.last().unwrap() {
                 close_all(std::mem::take(&mut open)).await;
                 settle().await;
-                format!("{} KiB", rss_kib(&pid))
+                format!("{} KiB, {} fds", rss_kib(&pid), open_fds(&pid))
             } else {
                 "—".to_owned()
             };
             println!(
-                "| {} | {target} | {rss_before} KiB | {rss} KiB | {:.1} | {:.2} | {closed} |",
+                "| {} | {target} | {rss_before} KiB, {fds_before} fds | {rss} KiB | {:.1} | {:.2} | {closed} |",
                 kind.name(),
                 (rss as f64 - rss_before as f64) / target as f64,
                 (fds as f64 - fds_before as f64) / target as f64,

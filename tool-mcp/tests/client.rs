@@ -398,7 +398,9 @@ async fn cancellation_and_progress_reach_across() {
         let received = updates.lock().unwrap().clone();
         assert!(received.contains(&"step 1".to_owned()), "{received:?}");
         assert!(
-            received.iter().all(|update| update == "step 1" || update == "step 2"),
+            received
+                .iter()
+                .all(|update| update == "step 1" || update == "step 2"),
             "{received:?}"
         );
 
