@@ -32,7 +32,11 @@ pub async fn wait(
                 ctx.report_progress(vec![text(format!("waited {waited} of {ms} ms"))]);
             }
             () = ctx.cancelled() => {
-                return Err(format!("cancelled after {} ms", start.elapsed().as_millis()).into());
+                let message = format!("cancelled after {} ms", start.elapsed().as_millis());
+                // A log line (stderr, never stdout): what shows, from outside
+                // the process, that a cancellation arrived.
+                eprintln!("wait {}: {message}", ctx.call_id);
+                return Err(message.into());
             }
         }
     }

@@ -30,6 +30,18 @@ async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
 /// An upstream server over HTTP on a free loopback port, rooted at `root`,
 /// and the address it printed.
 async fn upstream(root: &std::path::Path) -> (Child, SocketAddr) {
+    let (child, address, _log) = upstream_with_log(root).await;
+    (child, address)
+}
+
+/// The same, with the lines it writes to stderr after the address.
+async fn upstream_with_log(
+    root: &std::path::Path,
+) -> (
+    Child,
+    SocketAddr,
+    tokio::sync::mpsc::UnboundedReceiver<String>,
+) {
     let mut child = Command::new(BIN)
         .args(["mcp", "--http", "127.0.0.1:0", "--root"])
         .arg(root)
@@ -51,8 +63,13 @@ async fn upstream(root: &std::path::Path) -> (Child, SocketAddr) {
         .parse()
         .expect("a socket address");
     // Keep reading its stderr so it never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
-    (child, address)
+    let (lines, log) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = stderr.next_line().await {
+            let _ = lines.send(line);
+        }
+    });
+    (child, address, log)
 }
 
 type Client = RunningService<RoleClient, ClientConfig>;
@@ -249,7 +266,7 @@ async fn progress_and_cancellation_travel_across_the_hops() {
     use rmcp::service::PeerRequestOptions;
 
     let remote_root = tempfile::tempdir().unwrap();
-    let (_upstream, address) = upstream(remote_root.path()).await;
+    let (_upstream, address, mut upstream_log) = upstream_with_log(remote_root.path()).await;
     let mut aggregator = Command::new(BIN)
         .args(["mcp", "--upstream"])
         .arg(format!("far=http://{address}/mcp"))
@@ -291,10 +308,9 @@ async fn progress_and_cancellation_travel_across_the_hops() {
         "{first}"
     );
 
-    // Cancellation: a 60 s wait, cancelled once it is under way, ends at
-    // once; the aggregator goes on serving. (That the upstream's tool sees
-    // the cancellation is tool-mcp's client test
-    // `cancellation_and_progress_reach_across`.)
+    // Cancellation: a 60 s wait, cancelled once it is under way, stops on
+    // both hops (the upstream's tool logs it), and the aggregator goes on
+    // serving.
     while updates.try_recv().is_ok() {}
     let handle = client
         .send_request_with_option(wait(60_000), PeerRequestOptions::no_options())
@@ -320,6 +336,17 @@ async fn progress_and_cancellation_travel_across_the_hops() {
         updates.try_recv().is_err(),
         "no progress after the cancellation: the wait stopped"
     );
+    // The second hop: the upstream's own tool saw the cancellation.
+    let cancelled = bounded("the upstream logs the cancellation", async {
+        loop {
+            let line = upstream_log.recv().await.expect("the upstream runs");
+            if line.starts_with("wait ") && line.contains(": cancelled after ") {
+                return line;
+            }
+        }
+    })
+    .await;
+    assert!(!cancelled.contains("60000"), "{cancelled}");
     let echo = bounded(
         "echo after the cancellation",
         call_json(&client, "far__echo", json!({"value": "still here"})),
