@@ -1454,3 +1454,22 @@ async fn a_disabled_call_never_reaches_the_hooks() {
     assert_eq!(after, ["a"]);
     assert_eq!(ran(&log), ["a"]);
 }
+
+#[tokio::test]
+async fn the_before_hook_sees_the_repaired_arguments() {
+    let (tools, greet) = greet_tools();
+    let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
+    let record = Arc::clone(&seen);
+    let ctx = CallContext::new()
+        .with_repair(RepairPolicy::all())
+        .with_before_hook(move |call| {
+            record.lock().unwrap().push(call.arguments.clone());
+            async { Ok(HookDecision::Allow) }
+        });
+    let call = ToolCall::new("rp1", "greet", json!({"name": "Ada", "times": "2"}));
+    let result = run_call(&call, &tools, ctx).await;
+    assert_eq!(texts(&result)[0], "hello Adahello Ada");
+    assert_eq!(*seen.lock().unwrap(), [json!({"name": "Ada", "times": 2})]);
+    assert_eq!(greet.greeted(), [("Ada".to_owned(), 2)]);
+    assert_eq!(result.repairs[0].rule, RepairRule::StringToScalar);
+}

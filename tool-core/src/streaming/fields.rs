@@ -75,14 +75,7 @@ pub(crate) fn optional_string<'a>(
     key: &str,
     what: &dyn fmt::Display,
 ) -> Result<Option<&'a str>, AdapterError> {
-    match field(value, key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(AdapterError::new(format!(
-            "{what}: `{key}` must be a string, not {}",
-            json_type(other)
-        ))),
-    }
+    optional(value, key, what, "a string", Value::as_str)
 }
 
 /// The object at `key`.
@@ -100,13 +93,28 @@ pub(crate) fn optional_object<'a>(
     key: &str,
     what: &dyn fmt::Display,
 ) -> Result<Option<&'a Value>, AdapterError> {
+    optional(value, key, what, "an object", |object| {
+        object.is_object().then_some(object)
+    })
+}
+
+/// The value at `key` as `read` takes it, `None` when it is missing or
+/// `null`, and an error naming `kind` when it is of another type.
+fn optional<'a, T>(
+    value: &'a Value,
+    key: &str,
+    what: &dyn fmt::Display,
+    kind: &str,
+    read: impl FnOnce(&'a Value) -> Option<T>,
+) -> Result<Option<T>, AdapterError> {
     match field(value, key) {
         None | Some(Value::Null) => Ok(None),
-        Some(object @ Value::Object(_)) => Ok(Some(object)),
-        Some(other) => Err(AdapterError::new(format!(
-            "{what}: `{key}` must be an object, not {}",
-            json_type(other)
-        ))),
+        Some(found) => read(found).map(Some).ok_or_else(|| {
+            AdapterError::new(format!(
+                "{what}: `{key}` must be {kind}, not {}",
+                json_type(found)
+            ))
+        }),
     }
 }
 

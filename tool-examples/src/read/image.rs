@@ -2,6 +2,7 @@
 //! sent whole, as an image the model looks at, up to a size cap.
 
 use super::ReadError;
+use super::window::{CHUNK, next_chunk};
 use std::io::Read;
 
 /// The largest image `read` sends, in bytes: 3,932,160 (3.75 MiB).
@@ -14,8 +15,6 @@ pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024 / 4 * 3;
 
 /// The bytes needed to recognize every format (WebP's `RIFF....WEBP`).
 pub const SNIFF_BYTES: usize = 12;
-
-const CHUNK: usize = 64 * 1024;
 
 /// The MIME type of an image that starts with `prefix`: PNG, JPEG, GIF
 /// (87a and 89a) or WebP; `None` for anything else.
@@ -68,17 +67,8 @@ pub fn read_image(
             .saturating_sub(bytes.len()),
     );
     let mut chunk = vec![0u8; CHUNK];
-    loop {
-        if cancelled() {
-            return Err(ReadError::Cancelled);
-        }
-        let read = match source.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(ReadError::Io(error.kind())),
-        };
-        bytes.extend_from_slice(&chunk[..read]);
+    while let Some(read) = next_chunk(&mut source, &mut chunk, &cancelled)? {
+        bytes.extend_from_slice(read);
         if bytes.len() as u64 > MAX_IMAGE_BYTES {
             // It grew since the metadata was read: the size so far is all
             // that is known.

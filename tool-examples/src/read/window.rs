@@ -11,7 +11,7 @@ pub const MAX_LINES: usize = 2000;
 /// At most this many bytes of text are shown at once.
 pub const MAX_BYTES: usize = 50 * 1024;
 
-const CHUNK: usize = 64 * 1024;
+pub(super) const CHUNK: usize = 64 * 1024;
 
 /// What was read: the shown lines and where they sit in the file.
 #[derive(Debug, PartialEq, Eq)]
@@ -56,17 +56,7 @@ pub fn read_window(
     };
     let mut utf8 = Utf8Check::default();
     let mut chunk = vec![0u8; CHUNK];
-    loop {
-        if cancelled() {
-            return Err(ReadError::Cancelled);
-        }
-        let read = match source.read(&mut chunk) {
-            Ok(0) => break,
-            Ok(read) => read,
-            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(ReadError::Io(error.kind())),
-        };
-        let bytes = &chunk[..read];
+    while let Some(bytes) = next_chunk(&mut source, &mut chunk, &cancelled)? {
         if bytes.contains(&0) {
             return Err(ReadError::Binary("it contains NUL bytes"));
         }
@@ -223,6 +213,26 @@ impl Utf8Check {
             Ok(())
         } else {
             Err(ReadError::Binary("it is not valid UTF-8"))
+        }
+    }
+}
+
+/// The next piece of `source` (`None` at its end), read into `chunk`
+/// between checks of the caller's signal; an interrupted read is retried.
+pub(super) fn next_chunk<'c>(
+    source: &mut impl Read,
+    chunk: &'c mut [u8],
+    cancelled: &impl Fn() -> bool,
+) -> Result<Option<&'c [u8]>, ReadError> {
+    loop {
+        if cancelled() {
+            return Err(ReadError::Cancelled);
+        }
+        match source.read(chunk) {
+            Ok(0) => return Ok(None),
+            Ok(read) => return Ok(Some(&chunk[..read])),
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(ReadError::Io(error.kind())),
         }
     }
 }
