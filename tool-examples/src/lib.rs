@@ -7,12 +7,15 @@
 //!   `list` ([`list`]).
 //! - [`wait`](wait::wait): a long job that reports progress and stops when
 //!   cancelled.
+//! - [`label`](label::label): the benchmarks' medium parameter struct as a
+//!   tool, for the throughput measurements.
 //! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands.
 
 pub mod call;
 pub mod cli;
 pub mod echo;
 pub mod files;
+pub mod label;
 pub mod list;
 pub mod read;
 pub mod upper;
@@ -38,6 +41,9 @@ pub fn example_registry(root: &Path) -> std::io::Result<ToolRegistry> {
         .map_err(std::io::Error::other)?;
     tools
         .register(wait::WaitTool)
+        .map_err(std::io::Error::other)?;
+    tools
+        .register(label::LabelTool)
         .map_err(std::io::Error::other)?;
     Ok(tools)
 }

@@ -145,7 +145,7 @@ fn definitions_prints_the_registrys_definitions() {
         .iter()
         .map(|definition| definition["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["echo", "upper", "read", "list", "wait"]);
+    assert_eq!(names, ["echo", "upper", "read", "list", "wait", "label"]);
     // One definition written out, not derived from the registry.
     assert_eq!(
         printed[0],
@@ -222,7 +222,9 @@ fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
         strict.stderr,
         "openai-strict: read: /properties/offset: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
          openai-strict: read: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
-         openai-strict: list: /properties/path: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n"
+         openai-strict: list: /properties/path: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
+         openai-strict: label: /properties/label: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
+         openai-strict: label: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n"
     );
     let printed: Value = serde_json::from_str(&strict.stdout).unwrap();
     assert_eq!(printed[2]["function"]["strict"], json!(true));
@@ -235,7 +237,7 @@ fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
         &["definitions", "--format", "gemini-legacy"],
         "",
     );
-    assert_eq!(legacy.stderr.lines().count(), 8, "{}", legacy.stderr);
+    assert_eq!(legacy.stderr.lines().count(), 11, "{}", legacy.stderr);
     let printed: Value = serde_json::from_str(&legacy.stdout).unwrap();
     assert_eq!(
         printed["functionDeclarations"][2]["parameters"]["properties"]["offset"]["nullable"],

@@ -136,11 +136,13 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
             "read",
             "list",
             "wait",
+            "label",
             "far__echo",
             "far__upper",
             "far__read",
             "far__list",
-            "far__wait"
+            "far__wait",
+            "far__label"
         ]
     );
     // The remote tools keep their schemas and annotations across the hop.
