@@ -33,6 +33,7 @@ fn main() {
         ("errors_script/tool_core", "errors_script/serde"),
         ("line/tool_core", "line/serde_json_floor"),
         ("line/tool_core_method", "line/tool_core"),
+        ("batch/parallel", "batch/sequential"),
     ];
     println!("| ours | alternative | median ratio | ns per call (ours, alternative) |");
     println!("| --- | --- | --- | --- |");

@@ -114,6 +114,7 @@ extern crate self as tool_core;
 // the provider formats.
 mod executor;
 mod message;
+mod name_map;
 mod params;
 pub mod providers;
 mod registry;

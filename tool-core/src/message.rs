@@ -1,6 +1,8 @@
 //! The two wire messages: a model's request to call a tool, and the result
 //! paired with it by id.
 
+mod call_wire;
+
 use crate::repair::Repair;
 use crate::tool::{Content, FailureKind, text};
 use serde::{Deserialize, Serialize};
@@ -22,8 +24,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// ).unwrap();
 /// assert_eq!(call, ToolCall::new("call-1", "echo", json!({"value": "Pi"})));
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename = "toolCall", try_from = "WireToolCall")]
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename = "toolCall")]
 pub struct ToolCall {
     /// Pairs the result with this call.
     pub id: String,
@@ -40,38 +42,6 @@ impl ToolCall {
             id: id.into(),
             name: name.into(),
             arguments,
-        }
-    }
-}
-
-#[derive(Deserialize)]
-struct WireToolCall {
-    #[serde(rename = "type", default)]
-    kind: Option<String>,
-    id: String,
-    name: String,
-    #[serde(default = "empty_object")]
-    arguments: Value,
-}
-
-fn empty_object() -> Value {
-    Value::Object(Map::new())
-}
-
-impl TryFrom<WireToolCall> for ToolCall {
-    type Error = String;
-
-    fn try_from(wire: WireToolCall) -> Result<Self, String> {
-        match wire.kind.as_deref() {
-            None | Some("toolCall") => Ok(ToolCall {
-                id: wire.id,
-                name: wire.name,
-                arguments: wire.arguments,
-            }),
-            Some(other) => Err(format!(
-                "expected \"type\": \"toolCall\", got {}",
-                crate::params::describe::StrExcerpt(other)
-            )),
         }
     }
 }

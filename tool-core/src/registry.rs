@@ -1,13 +1,13 @@
 //! The tools one agent run may use, by name. Each registry owns its tools;
 //! there is no global list.
 
+use crate::name_map::NameMap;
 use crate::params::ParamError;
 use crate::tool::ToolContext;
 use crate::tool::{ErasedCall, ErasedTool};
 use crate::tool::{IntoToolbox, Tool, ToolAnnotations, ToolError, ToolOutput, Toolbox};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::sync::Arc;
@@ -179,11 +179,12 @@ impl<'a> PreparedCall<'a> {
         self.inner.arguments()
     }
 
-    /// Runs the tool. Its details come back as JSON.
+    /// Runs the tool. Its details come back as JSON. The future is boxed
+    /// already (so `Unpin`): callers need not box it again.
     pub fn run(
         self,
         ctx: ToolContext,
-    ) -> impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + 'a {
+    ) -> impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + Unpin + 'a {
         self.inner.run(ctx)
     }
 }
@@ -206,7 +207,7 @@ impl<'a> PreparedCall<'a> {
 #[derive(Clone, Default)]
 pub struct ToolRegistry {
     tools: Vec<RegisteredTool>,
-    by_name: HashMap<String, usize>,
+    by_name: NameMap<usize>,
 }
 
 impl ToolRegistry {

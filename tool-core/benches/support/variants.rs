@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use tool_core::ExecutionMode;
 use tool_core::ToolParams;
 
 /// Runs a variant `n` times.
@@ -80,7 +81,9 @@ pub fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
 /// `small`, `medium`, `large`, `script` (the enum-heavy struct) parse valid
 /// arguments; `errors` (medium) and `errors_script` parse arguments with
 /// three problems; `line` runs the executor on the echo call (`tool_core`:
-/// a `#[tool]` function, `tool_core_method`: a `#[tools]` method).
+/// a `#[tool]` function, `tool_core_method`: a `#[tools]` method);
+/// `batch` runs 1,000 echo calls (which never wait) through
+/// `execute_tool_calls` in each mode: one iteration is the whole batch.
 pub fn all() -> Vec<Variant> {
     let mut variants = Vec::new();
     parse_variants::<Small>(&mut variants, "small", small_args);
@@ -92,7 +95,45 @@ pub fn all() -> Vec<Variant> {
     variants.push(line_variant("line/tool_core", Line::Function));
     variants.push(line_variant("line/tool_core_method", Line::Method));
     variants.push(line_variant("line/serde_json_floor", Line::Floor));
+    variants.push(batch_variant("batch/parallel", ExecutionMode::Parallel));
+    variants.push(batch_variant("batch/sequential", ExecutionMode::Sequential));
     variants
+}
+
+/// Calls in one `batch` iteration.
+pub const BATCH_CALLS: usize = 1000;
+
+fn batch_variant(name: &'static str, mode: ExecutionMode) -> Variant {
+    Variant::new(name, move || {
+        let tools = echo_registry();
+        let calls: Vec<tool_core::ToolCall> = (0..BATCH_CALLS)
+            .map(|index| {
+                tool_core::ToolCall::new(
+                    format!("call-{index}"),
+                    "echo",
+                    serde_json::json!({"value": "Pi"}),
+                )
+            })
+            .collect();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        Box::new(move |n| {
+            runtime.block_on(async {
+                for _ in 0..n {
+                    let results = tool_core::execute_tool_calls(
+                        black_box(&calls),
+                        &tools,
+                        tool_core::CallContext::default(),
+                        mode,
+                    )
+                    .await;
+                    drop(black_box(results));
+                }
+            })
+        })
+    })
 }
 
 fn named(group: &str, how: &str) -> &'static str {

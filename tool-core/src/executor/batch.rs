@@ -5,8 +5,11 @@ use super::call_context::CallContext;
 use super::one_call;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
+use futures_util::future::OptionFuture;
 use futures_util::stream::FuturesUnordered;
 use futures_util::{FutureExt, StreamExt};
+use std::future::Future;
+use std::pin::Pin;
 
 pub(crate) async fn run_parallel(
     calls: &[ToolCall],
@@ -18,33 +21,36 @@ pub(crate) async fn run_parallel(
     // Only the futures that are ready get polled: a batch of thousands of
     // mostly idle calls costs what its active calls cost.
     let mut running = FuturesUnordered::new();
+    // Where each call is first polled. Most calls of a batch finish without
+    // waiting (a parse error, an unknown tool, a quick tool): their slot is
+    // used again by the next call, so they cost no allocation. A call that
+    // has to wait takes its slot (pinned, so it stays where it is) into the
+    // set of running futures, which polls it again when it is woken.
+    let mut slot = empty_slot();
     for (index, call) in calls.iter().enumerate() {
         let tool = registry.get(&call.name);
         if tool.is_some_and(RegisteredTool::exclusive) {
-            while let Some((done, result)) = running.next().await {
-                results[done] = Some(result);
+            while let Some(done) = running.next().await {
+                record(&mut results, done);
             }
             results[index] = Some(one_call::run(call, registry, tool, ctx).await);
             continue;
         }
         while running.len() >= limit {
-            if let Some((done, result)) = running.next().await {
-                results[done] = Some(result);
+            if let Some(done) = running.next().await {
+                record(&mut results, done);
             }
         }
-        // Most calls of a batch finish without waiting (a parse error, an
-        // unknown tool, a quick tool): polled once here, they never enter
-        // the set of running futures. One that has to wait is pushed, and
-        // the set polls it again with a waker that will wake it.
-        let mut call =
-            Box::pin(async move { (index, one_call::run(call, registry, tool, ctx).await) });
-        match call.as_mut().now_or_never() {
-            Some((done, result)) => results[done] = Some(result),
-            None => running.push(call),
+        slot.set(OptionFuture::from(Some(numbered(
+            index, call, registry, tool, ctx,
+        ))));
+        match slot.as_mut().now_or_never() {
+            Some(done) => record(&mut results, done),
+            None => running.push(std::mem::replace(&mut slot, empty_slot())),
         }
     }
-    while let Some((done, result)) = running.next().await {
-        results[done] = Some(result);
+    while let Some(done) = running.next().await {
+        record(&mut results, done);
     }
     results
         .into_iter()
@@ -53,4 +59,28 @@ pub(crate) async fn run_parallel(
         // promise even if that ever stopped being so.
         .map(|(result, call)| result.unwrap_or_else(|| ToolResultMessage::failure(call, "not run")))
         .collect()
+}
+
+/// One call of the batch, answering with its index. A named function, so
+/// that every call's future has the same type and can use the same slot.
+async fn numbered(
+    index: usize,
+    call: &ToolCall,
+    registry: &ToolRegistry,
+    tool: Option<&RegisteredTool>,
+    ctx: &CallContext,
+) -> (usize, ToolResultMessage) {
+    (index, one_call::run(call, registry, tool, ctx).await)
+}
+
+fn empty_slot<F: Future>() -> Pin<Box<OptionFuture<F>>> {
+    Box::pin(OptionFuture::from(None))
+}
+
+/// Files a finished call's result under its index (a slot always holds a
+/// call when polled, so `done` is always `Some`).
+fn record(results: &mut [Option<ToolResultMessage>], done: Option<(usize, ToolResultMessage)>) {
+    if let Some((index, result)) = done {
+        results[index] = Some(result);
+    }
 }

@@ -180,7 +180,7 @@ fn start<'a>(
     tool: &RegisteredTool,
     prepared: PreparedCall<'a>,
     ctx: &CallContext,
-) -> Started<impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + 'a> {
+) -> Started<impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + Unpin + 'a> {
     let timeout = ctx.timeout.or(tool.timeout());
     let signal = (ctx.signal.is_some() || timeout.is_some()).then(|| {
         ctx.signal
@@ -189,7 +189,7 @@ fn start<'a>(
     });
     let tool_ctx = ctx.tool_context(&call.id, &call.name, signal.clone());
     Started {
-        running: CatchUnwind::new(Box::pin(prepared.run(tool_ctx))),
+        running: CatchUnwind::new(prepared.run(tool_ctx)),
         timeout,
         signal,
     }
@@ -197,7 +197,7 @@ fn start<'a>(
 
 /// A tool's running future, its deadline, and the signal it watches.
 struct Started<F> {
-    running: CatchUnwind<std::pin::Pin<Box<F>>>,
+    running: CatchUnwind<F>,
     timeout: Option<Duration>,
     signal: Option<CancellationToken>,
 }

@@ -56,6 +56,10 @@ async fn run_until_stopped<F>(
 where
     F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
 {
+    // Nothing can stop the tool but itself: no timer, no select.
+    if timeout.is_none() && ctx.signal.is_none() {
+        return Stopped::Finished(running.await);
+    }
     let deadline = async {
         match timeout {
             Some(timeout) => tokio::time::sleep(timeout).await,

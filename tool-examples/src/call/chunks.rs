@@ -1,0 +1,156 @@
+//! Input split into chunks of whole lines: what has already arrived, up to
+//! a size, so a burst of queued calls is handed on (and parsed, run and
+//! written) many lines at a time, while a single call typed or piped in
+//! alone is handed on at once. A line longer than
+//! [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES) is never read into memory: only
+//! its start is kept, to pair its answer.
+
+use super::{MAX_LINE_BYTES, PREFIX_BYTES};
+use std::ops::Range;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt};
+
+/// A chunk ends after this many lines, so the work spreads over the cores
+/// (and few calls wait on one chunk's slowest).
+pub(super) const MAX_CHUNK_LINES: usize = 128;
+
+/// A chunk ends once it holds this many bytes (one longer line still makes
+/// a chunk of its own).
+const MAX_CHUNK_BYTES: usize = 256 * 1024;
+
+/// Whole input lines, in order, in one buffer.
+#[derive(Default)]
+pub(super) struct Chunk {
+    /// The lines' bytes, newlines included; a too-long line's start only.
+    pub bytes: Vec<u8>,
+    /// Each line: where it is in `bytes`, its number in the input, and
+    /// whether it was too long to read (then `bytes` holds only its start).
+    pub lines: Vec<ChunkLine>,
+}
+
+/// One line of a [`Chunk`].
+pub(super) struct ChunkLine {
+    /// Its bytes in the chunk.
+    pub range: Range<usize>,
+    /// Its number in the input, from 1.
+    pub number: usize,
+    /// Longer than the limit: `range` is only its start.
+    pub too_long: bool,
+}
+
+impl Chunk {
+    /// The input's bytes this chunk accounts for, in KiB rounded up (at
+    /// least one per line): its share of the in-flight memory budget.
+    pub(super) fn budget_units(&self) -> u32 {
+        let units = self.bytes.len() / super::BUDGET_UNIT + self.lines.len();
+        u32::try_from(units).unwrap_or(u32::MAX)
+    }
+}
+
+/// Reads [`Chunk`]s from an async buffered reader.
+pub(super) struct ChunkReader<R> {
+    input: R,
+    /// Lines read so far.
+    number: usize,
+}
+
+impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
+    pub(super) fn new(input: R) -> Self {
+        ChunkReader { input, number: 0 }
+    }
+
+    /// The next chunk: waits for one line, then takes the lines already
+    /// buffered behind it without waiting. `None` at the end of the input.
+    pub(super) async fn next_chunk(&mut self) -> std::io::Result<Option<Chunk>> {
+        let mut chunk = Chunk::default();
+        loop {
+            if !chunk.lines.is_empty() && !self.more_is_buffered() {
+                break;
+            }
+            if !self.read_line(&mut chunk).await? {
+                break;
+            }
+            if chunk.lines.len() >= MAX_CHUNK_LINES || chunk.bytes.len() >= MAX_CHUNK_BYTES {
+                break;
+            }
+        }
+        Ok((!chunk.lines.is_empty()).then_some(chunk))
+    }
+
+    /// Whether reading on would not wait: bytes are buffered, the input
+    /// ended, or it failed (the next read says so).
+    fn more_is_buffered(&mut self) -> bool {
+        let mut context = Context::from_waker(Waker::noop());
+        match Pin::new(&mut self.input).poll_fill_buf(&mut context) {
+            Poll::Ready(Ok(buffered)) => !buffered.is_empty(),
+            Poll::Ready(Err(_)) => true,
+            Poll::Pending => false,
+        }
+    }
+
+    /// Appends the next line to `chunk`; false at the end of the input.
+    /// A line over the limit keeps only its first [`PREFIX_BYTES`].
+    async fn read_line(&mut self, chunk: &mut Chunk) -> std::io::Result<bool> {
+        let start = chunk.bytes.len();
+        let mut seen = false;
+        let mut length = 0usize;
+        loop {
+            let available = self.input.fill_buf().await?;
+            if available.is_empty() {
+                break;
+            }
+            seen = true;
+            let (take, ends) = match memchr_newline(available) {
+                Some(end) => (end + 1, true),
+                None => (available.len(), false),
+            };
+            if length + take <= MAX_LINE_BYTES {
+                chunk.bytes.extend_from_slice(&available[..take]);
+            } else if length <= MAX_LINE_BYTES {
+                // Over the limit from here: keep the start (the id usually
+                // comes before the arguments), drop the rest unread.
+                chunk.bytes.truncate(start + PREFIX_BYTES.min(length));
+                chunk.bytes.shrink_to(start + PREFIX_BYTES);
+            }
+            length = length.saturating_add(take);
+            self.input.consume(take);
+            if ends {
+                break;
+            }
+        }
+        if !seen {
+            return Ok(false);
+        }
+        self.number += 1;
+        chunk.lines.push(ChunkLine {
+            range: start..chunk.bytes.len(),
+            number: self.number,
+            too_long: length > MAX_LINE_BYTES,
+        });
+        Ok(true)
+    }
+}
+
+/// The first newline in `bytes`, eight bytes at a time: a call of 1 MB is
+/// scanned for its end as well as parsed, so a byte-by-byte loop would show.
+fn memchr_newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let mut words = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for word in &mut words {
+        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        let zeroed = word ^ NEWLINES;
+        // A byte of `zeroed` is zero exactly where `word` has a newline.
+        if zeroed.wrapping_sub(ONES) & !zeroed & HIGHS != 0 {
+            break;
+        }
+        offset += 8;
+    }
+    bytes[offset..]
+        .iter()
+        .position(|byte| *byte == b'\n')
+        .map(|found| offset + found)
+}
