@@ -138,3 +138,88 @@ fn nothing_is_logged_where_nothing_happens() {
         assert!(String::from_utf8(out.stdout).unwrap().contains("\"PI\""));
     }
 }
+
+/// One JSON-RPC message, a line.
+fn rpc(message: Value) -> String {
+    format!("{message}\n")
+}
+
+#[test]
+fn an_mcp_session_over_stdio_logs_json_on_stderr_with_its_spans() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = support::command(&["--log-format", "json", "mcp"], dir.path())
+        .env("RUST_LOG", "warn,tool_examples=info,tool_mcp=debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut stdin = child.stdin.take().unwrap();
+    let (stdout, reader) = lines(child.stdout.take().unwrap());
+    let stderr = std::thread::spawn({
+        let mut source = child.stderr.take().unwrap();
+        move || {
+            let mut text = String::new();
+            source.read_to_string(&mut text).unwrap();
+            text
+        }
+    });
+    let initialize = serde_json::json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-03-26", "capabilities": {},
+            "clientInfo": {"name": "log-test", "version": "1.0"},
+        },
+    });
+    let call = serde_json::json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "upper", "arguments": {"text": "pi"}},
+    });
+    for message in [
+        initialize,
+        serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+        call,
+    ] {
+        std::io::Write::write_all(&mut stdin, rpc(message).as_bytes()).unwrap();
+    }
+    // Every line on stdout is JSON-RPC, up to the call's answer.
+    loop {
+        let line = stdout.recv_timeout(TIMEOUT).expect("an answer on stdout");
+        let message: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|error| panic!("not JSON ({error}) on stdout: {line:?}"));
+        assert_eq!(message["jsonrpc"], "2.0", "not JSON-RPC on stdout: {line}");
+        if message["id"] == 2 {
+            assert_eq!(message["result"]["content"][0]["text"], "PI", "{line}");
+            break;
+        }
+    }
+    drop(stdin);
+    let status = wait(&mut child, TIMEOUT);
+    reader.join().unwrap();
+    assert!(stdout.try_recv().is_err(), "nothing more on stdout");
+    let stderr = stderr.join().unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+
+    let events: Vec<_> = stderr.split_inclusive('\n').map(json_event).collect();
+    let find = |message: &str| {
+        events
+            .iter()
+            .find(|event| event["fields"]["message"] == message)
+            .unwrap_or_else(|| panic!("no {message:?} in {stderr}"))
+    };
+    let started = find("MCP session started");
+    assert_eq!(started["level"], "INFO");
+    assert_eq!(started["fields"]["client"], "log-test", "{started:?}");
+    assert_eq!(started["span"]["name"], "mcp_session", "{started:?}");
+    assert_eq!(started["span"]["transport"], "stdio", "{started:?}");
+    // The call's events carry its span: the tool and the request id.
+    for message in ["called", "answered"] {
+        let event = find(message);
+        assert_eq!(event["level"], "DEBUG");
+        assert_eq!(event["span"]["name"], "tools/call", "{event:?}");
+        assert_eq!(event["span"]["tool"], "upper", "{event:?}");
+        assert_eq!(event["span"]["request"], "2", "{event:?}");
+    }
+    assert_eq!(find("answered")["fields"]["is_error"], false);
+    find("MCP session ended");
+}

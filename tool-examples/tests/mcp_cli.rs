@@ -341,6 +341,23 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
     })
     .await;
 
+    // The session's opening is logged, with the session's id.
+    let opened = bounded("the session is logged", async {
+        loop {
+            let line = stderr
+                .next_line()
+                .await
+                .expect("stderr reads")
+                .expect("a line on stderr");
+            if line.contains("MCP session opened") {
+                return line;
+            }
+        }
+    })
+    .await;
+    assert!(opened.contains(" INFO "), "{opened}");
+    assert!(opened.contains("session="), "{opened}");
+
     // Ctrl-C stops it, a client still connected, and it exits cleanly.
     interrupt(&mut child);
     let status = wait_for_exit(&mut child).await;
