@@ -9,7 +9,8 @@
 //!   cancelled.
 //! - [`label`](label::label): the benchmarks' medium parameter struct as a
 //!   tool, for the throughput measurements.
-//! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands.
+//! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands;
+//!   [`logging`]: where and how it logs.
 
 pub mod call;
 pub mod cli;
@@ -17,6 +18,7 @@ pub mod echo;
 pub mod files;
 pub mod label;
 pub mod list;
+pub mod logging;
 pub mod read;
 pub mod upper;
 pub mod upstream;

@@ -1,23 +1,20 @@
 //! `tool-examples`: the seed's walkthrough (no arguments), a JSON-lines tool
-//! runner (`call`), the tool definitions (`definitions`), and an MCP server
-//! (`mcp`).
+//! runner (`call`), the tool definitions (`definitions`), an MCP server
+//! (`mcp`), and shell completions (`completions`).
 
+use clap::CommandFactory;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tool_core::ExecutionMode;
-use tool_examples::cli::{self, Command};
+use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs};
 use tool_examples::upstream::add_upstreams;
-use tool_examples::{call, example_registry, walkthrough};
+use tool_examples::{call, example_registry, logging, walkthrough};
 
 fn main() -> ExitCode {
-    let command = match cli::parse(std::env::args().skip(1)) {
-        Ok(command) => command,
-        Err(usage) => {
-            eprintln!("error: {}", usage.message);
-            return ExitCode::from(2);
-        }
-    };
-    match run(command) {
+    // clap's own exits: a usage error exits 2, `--help` and `--version` 0.
+    let cli = Cli::from_env();
+    logging::init(cli.log_format);
+    match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error}");
@@ -26,24 +23,26 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(command: Command) -> std::io::Result<()> {
+fn run(command: Option<Command>) -> std::io::Result<()> {
     // Only the commands that run tools start a runtime.
     let runtime = || {
         tokio::runtime::Builder::new_multi_thread()
             .enable_all()
             .build()
     };
+    let Some(command) = command else {
+        let tools = example_registry(&std::env::current_dir()?)?;
+        let mut out = std::io::stdout().lock();
+        return runtime()?.block_on(walkthrough::run(&tools, &mut out));
+    };
     match command {
-        Command::Help(text) => {
-            print!("{text}");
+        Command::Completions(CompletionsArgs { shell }) => {
+            let mut out = std::io::stdout().lock();
+            clap_complete::generate(shell, &mut Cli::command(), "tool-examples", &mut out);
             Ok(())
         }
-        Command::Walkthrough => {
-            let tools = example_registry(&std::env::current_dir()?)?;
-            let mut out = std::io::stdout().lock();
-            runtime()?.block_on(walkthrough::run(&tools, &mut out))
-        }
-        Command::Definitions { format } => {
+        Command::Definitions(DefinitionsArgs { format }) => {
+            let format = tool_core::providers::ProviderFormat::from(format);
             let tools = example_registry(&std::env::current_dir()?)?;
             let converted = format.definitions(&tools.definitions());
             for diagnostic in &converted.diagnostics {
@@ -54,14 +53,14 @@ fn run(command: Command) -> std::io::Result<()> {
             println!();
             Ok(())
         }
-        Command::Mcp {
+        Command::Mcp(McpArgs {
             root,
             http,
             token_file,
             allowed_hosts,
             upstreams,
             allow_unauthenticated,
-        } => {
+        }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
             // The clients live as long as the server: they hold the upstreams.
@@ -77,12 +76,12 @@ fn run(command: Command) -> std::io::Result<()> {
             };
             runtime.block_on(serve_http(tools, options))
         }
-        Command::Call {
+        Command::Call(CallArgs {
             root,
             sequential,
             repair,
             upstreams,
-        } => {
+        }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
             let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
@@ -186,8 +185,8 @@ fn warn_if_others_can_read(path: &std::path::Path) {
         if let Ok(metadata) = std::fs::metadata(path)
             && metadata.permissions().mode() & 0o077 != 0
         {
-            eprintln!(
-                "warning: --token-file {}: other users may read it (chmod 600 it)",
+            tracing::warn!(
+                "--token-file {}: other users may read it (chmod 600 it)",
                 path.display()
             );
         }
@@ -216,7 +215,7 @@ fn allowed_hosts_with_env(mut hosts: Vec<String>) -> std::io::Result<Vec<String>
     Ok(hosts)
 }
 
-/// Serves over HTTP until Ctrl-C, saying on stderr where, for which hosts
+/// Serves over HTTP until Ctrl-C, logging where, for which hosts
 /// and with what authentication. A non-loopback address with no token is
 /// refused before anything is bound, unless --allow-unauthenticated.
 async fn serve_http(tools: tool_core::ToolRegistry, options: HttpOptions) -> std::io::Result<()> {
@@ -235,25 +234,32 @@ async fn serve_http(tools: tool_core::ToolRegistry, options: HttpOptions) -> std
     let mut server = tool_mcp::HttpServer::bind(tools, address)
         .await?
         .with_allowed_hosts(options.allowed_hosts);
-    let authentication = match options.token {
+    // Whoever reaches a non-loopback address without a token may call every
+    // tool: that is said as a warning, not as news.
+    let (authentication, open_to_all) = match options.token {
         Some(token) => {
             server = server.with_bearer_token(token.value);
-            format!("bearer token from {}", token.source)
+            (format!("bearer token from {}", token.source), false)
         }
-        None if address.ip().is_loopback() => "none (loopback only)".to_owned(),
+        None if address.ip().is_loopback() => ("none (loopback only)".to_owned(), false),
         None => {
             server = server.allow_unauthenticated();
-            "NONE (--allow-unauthenticated): whoever reaches this address can call every tool"
-                .to_owned()
+            let warning =
+                "NONE (--allow-unauthenticated): whoever reaches this address can call every tool";
+            (warning.to_owned(), true)
         }
     };
     let hosts = server.accepted_hosts()?;
-    eprintln!(
+    tracing::info!(
         "serving MCP on http://{}/mcp (Ctrl-C to stop)",
         server.local_addr()?
     );
-    eprintln!("accepting Host: {hosts} (name others with --allowed-host)");
-    eprintln!("authentication: {authentication}");
+    tracing::info!("accepting Host: {hosts} (name others with --allowed-host)");
+    if open_to_all {
+        tracing::warn!("authentication: {authentication}");
+    } else {
+        tracing::info!("authentication: {authentication}");
+    }
     let shutdown = tokio_util::sync::CancellationToken::new();
     let on_signal = shutdown.clone();
     tokio::spawn(async move {

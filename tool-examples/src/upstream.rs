@@ -140,7 +140,7 @@ pub async fn add_upstreams(
         let count = client
             .register_into(registry, Some(&prefix))
             .map_err(|error| io::Error::other(format!("--upstream {}: {error}", spec.prefix)))?;
-        eprintln!("upstream {prefix}: {count} tools, as {prefix}__<name>");
+        tracing::info!("upstream {prefix}: {count} tools, as {prefix}__<name>");
         prefixes.push(prefix);
         clients.push(client);
     }

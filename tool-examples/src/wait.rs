@@ -35,7 +35,7 @@ pub async fn wait(
                 let message = format!("cancelled after {} ms", start.elapsed().as_millis());
                 // A log line (stderr, never stdout): what shows, from outside
                 // the process, that a cancellation arrived.
-                eprintln!("wait {}: {message}", ctx.call_id);
+                tracing::info!("wait {}: {message}", ctx.call_id);
                 return Err(message.into());
             }
         }

@@ -2,6 +2,7 @@
 
 mod support;
 
+use clap::error::ErrorKind;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::thread;
 use std::time::Duration;
 use support::{lines, spawn, wait};
 use tool_core::providers::ProviderFormat;
-use tool_examples::cli::{CALL_HELP, DEFINITIONS_HELP, MAIN_HELP, MCP_HELP};
+use tool_examples::cli::Cli;
 
 /// Far more than any run needs; only there so a hang fails instead of
 /// blocking the suite.
@@ -605,31 +606,123 @@ fn call_with_a_missing_root_fails_clearly() {
 
 // ----------------------------------------------------------- help, usage
 
+/// What clap prints for `tool-examples ARGS` when ARGS ask for help.
+fn clap_help(args: &[&str]) -> String {
+    let error = Cli::try_from_args(std::iter::once("tool-examples").chain(args.iter().copied()))
+        .expect_err("help is an early exit");
+    assert_eq!(error.kind(), ErrorKind::DisplayHelp, "{args:?}");
+    error.render().to_string()
+}
+
 #[test]
-fn help_prints_usage_and_exits_0() {
+fn help_prints_clap_help_and_exits_0() {
     for (args, help) in [
-        (&["--help"][..], MAIN_HELP),
-        (&["-h"][..], MAIN_HELP),
-        (&["help"][..], MAIN_HELP),
-        (&["call", "--help"][..], CALL_HELP),
-        (&["call", "--sequential", "-h"][..], CALL_HELP),
-        (&["definitions", "--help"][..], DEFINITIONS_HELP),
-        (&["mcp", "--help"][..], MCP_HELP),
+        (&["--help"][..], &["--help"][..]),
+        (&["help"][..], &["--help"][..]),
+        (&["-h"][..], &["-h"][..]),
+        (&["call", "--help"][..], &["call", "--help"][..]),
+        (&["help", "call"][..], &["call", "--help"][..]),
+        (&["call", "--sequential", "-h"][..], &["call", "-h"][..]),
+        (
+            &["definitions", "--help"][..],
+            &["definitions", "--help"][..],
+        ),
+        (&["mcp", "--help"][..], &["mcp", "--help"][..]),
+        (
+            &["completions", "--help"][..],
+            &["completions", "--help"][..],
+        ),
     ] {
         let out = run(args);
         assert!(out.status.success(), "{args:?}: {}", out.stderr);
-        assert_eq!(out.stdout, help, "{args:?}");
+        assert_eq!(out.stdout, clap_help(help), "{args:?}");
         assert_eq!(out.stderr, "", "{args:?}");
     }
-    assert!(MAIN_HELP.contains("Usage: tool-examples [COMMAND]"));
-    assert!(CALL_HELP.contains("Usage: tool-examples call [--root DIR] [--sequential] [--repair]"));
-    assert!(DEFINITIONS_HELP.contains("Usage: tool-examples definitions"));
-    assert!(MCP_HELP.contains(
-        "Usage: tool-examples mcp [--root DIR] [--upstream SERVER]... [--http ADDR \
-         [--token-file PATH] [--allowed-host HOST]... [--allow-unauthenticated]]"
-    ));
-    for name in ["TOOL_EXAMPLES_TOKEN", "TOOL_EXAMPLES_ALLOWED_HOSTS"] {
-        assert!(MCP_HELP.contains(name), "{name}");
+    let main = clap_help(&["--help"]);
+    assert!(
+        main.contains("Usage: tool-examples [OPTIONS] [COMMAND]"),
+        "{main}"
+    );
+    for command in ["call", "definitions", "mcp", "completions"] {
+        let help = clap_help(&[command, "--help"]);
+        let usage = format!("Usage: tool-examples {command} [OPTIONS]");
+        assert!(help.contains(&usage), "{help}");
+    }
+    let mcp = clap_help(&["mcp", "--help"]);
+    for name in [
+        "TOOL_EXAMPLES_ROOT",
+        "TOOL_EXAMPLES_HTTP",
+        "TOOL_EXAMPLES_TOKEN_FILE",
+        "TOOL_EXAMPLES_TOKEN ",
+        "TOOL_EXAMPLES_ALLOWED_HOSTS",
+        "TOOL_EXAMPLES_UPSTREAM_TOKEN",
+    ] {
+        assert!(mcp.contains(name), "{name}");
+    }
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag]);
+        out.assert_clean();
+        assert_eq!(
+            out.stdout,
+            format!("tool-examples {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn format_help_lists_every_format() {
+    let out = run(&["definitions", "--help"]);
+    out.assert_clean();
+    let listed = out
+        .stdout
+        .split_once("Possible values:")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no possible values: {}", out.stdout));
+    for format in ProviderFormat::ALL {
+        assert!(
+            listed.contains(&format!("- {}: ", format.name())),
+            "{format} is not listed: {}",
+            out.stdout
+        );
+    }
+    // The short help lists them too.
+    let short = run(&["definitions", "-h"]);
+    let listed = short
+        .stdout
+        .split_once("[possible values: ")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no possible values: {}", short.stdout));
+    for format in ProviderFormat::ALL {
+        assert!(listed.contains(format.name()), "{format}: {}", short.stdout);
+    }
+}
+
+#[test]
+fn completions_print_a_script_for_each_shell() {
+    let out = run(&["completions", "bash"]);
+    out.assert_clean();
+    assert!(out.stdout.contains("tool-examples"), "{}", out.stdout);
+    assert!(out.stdout.contains("complete "), "{}", out.stdout);
+    // Every command and flag is offered; the refused token flags are not.
+    for word in [
+        "call",
+        "definitions",
+        "mcp",
+        "--root",
+        "--http",
+        "--token-file",
+    ] {
+        assert!(out.stdout.contains(word), "{word}");
+    }
+    assert!(!out.stdout.contains("--bearer-token"));
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        out.assert_clean();
+        assert!(out.stdout.contains("tool-examples"), "{shell}");
     }
 }
 
@@ -638,19 +731,23 @@ fn unknown_commands_and_flags_are_usage_errors() {
     for (args, stderr) in [
         (
             &["frobnicate"][..],
-            "error: unknown command 'frobnicate'\n\nUsage: tool-examples [COMMAND]\n\nFor more information, try '--help'.\n",
+            "error: unrecognized subcommand 'frobnicate'\n\nUsage: tool-examples [OPTIONS] [COMMAND]\n\nFor more information, try '--help'.\n",
         ),
         (
             &["call", "--fast"][..],
-            "error: unexpected argument '--fast'\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair] [--upstream SERVER]...\n\nFor more information, try '--help'.\n",
+            "error: unexpected argument '--fast' found\n\nUsage: tool-examples call [OPTIONS]\n\nFor more information, try '--help'.\n",
         ),
         (
             &["call", "--root"][..],
-            "error: '--root' needs a directory\n\nUsage: tool-examples call [--root DIR] [--sequential] [--repair] [--upstream SERVER]...\n\nFor more information, try '--help'.\n",
+            "error: a value is required for '--root <DIR>' but none was supplied\n\nFor more information, try '--help'.\n",
         ),
         (
             &["definitions", "--json"][..],
-            "error: unexpected argument '--json'\n\nUsage: tool-examples definitions [--format FORMAT]\n\nFor more information, try '--help'.\n",
+            "error: unexpected argument '--json' found\n\nUsage: tool-examples definitions [OPTIONS]\n\nFor more information, try '--help'.\n",
+        ),
+        (
+            &["mcp", "--token-file", "t"][..],
+            "error: the following required arguments were not provided:\n  --http <ADDR>\n\nUsage: tool-examples mcp --http <ADDR> --token-file <PATH>\n\nFor more information, try '--help'.\n",
         ),
     ] {
         let out = run(args);
@@ -662,25 +759,108 @@ fn unknown_commands_and_flags_are_usage_errors() {
     let out = run(&["--verbose"]);
     assert_eq!(out.status.code(), Some(2));
     assert_eq!(out.stdout, "");
-    assert!(out.stderr.contains("'--verbose'"), "{}", out.stderr);
     assert!(
-        out.stderr.contains("Usage: tool-examples [COMMAND]"),
+        out.stderr
+            .starts_with("error: unexpected argument '--verbose' found"),
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stderr.contains("Usage: tool-examples"),
         "{}",
         out.stderr
     );
 }
 
+#[test]
+fn a_bad_http_address_is_a_usage_error() {
+    for (args, env) in [
+        (&["mcp", "--http", "localhost"][..], None),
+        (&["mcp"][..], Some("localhost")),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut command = support::command(args, dir.path());
+        if let Some(address) = env {
+            command.env("TOOL_EXAMPLES_HTTP", address);
+        }
+        let out = command.stdin(Stdio::null()).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}");
+        assert_eq!(out.stdout, b"");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            "error: invalid value 'localhost' for '--http <ADDR>': invalid socket address syntax\n\n\
+             For more information, try '--help'.\n"
+        );
+    }
+}
+
+/// `call ARGS` in `dir` with `TOOL_EXAMPLES_ROOT` set to `root`, `input`
+/// on stdin: exited 0, nothing on stderr; the answer lines.
+fn call_with_root_variable(dir: &Path, args: &[&str], root: &Path, input: &str) -> Vec<Value> {
+    let mut child = support::command(args, dir)
+        .env("TOOL_EXAMPLES_ROOT", root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(stderr, "");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// The names a `list` answer lists.
+fn listed_names(answer: &Value) -> Vec<&str> {
+    answer["details"]["entries"]
+        .as_array()
+        .unwrap_or_else(|| panic!("not a listing: {answer}"))
+        .iter()
+        .map(|entry| entry["name"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn call_reads_the_root_from_the_environment() {
+    let dir = call_root();
+    let root = dir.path().join("root");
+    let input = concat!(
+        r#"{"id":"r","name":"read","arguments":{"path":"hello.txt","limit":1}}"#,
+        "\n",
+        r#"{"id":"l","name":"list","arguments":{}}"#,
+        "\n",
+    );
+    let answers = call_with_root_variable(dir.path(), &["call"], &root, input);
+    // `hello.txt` is at the top of the variable's root, not of the current
+    // directory (where it is `root/hello.txt`).
+    assert_eq!(answers[0]["isError"], false, "{}", answers[0]);
+    assert_eq!(answers[0]["details"]["path"], "hello.txt", "{}", answers[0]);
+    assert_eq!(listed_names(&answers[1]), ["big.txt", "hello.txt"]);
+
+    // A flag wins over the variable.
+    let list = r#"{"id":"l","name":"list","arguments":{}}"#;
+    let elsewhere = dir.path().to_str().unwrap();
+    let answers =
+        call_with_root_variable(root.as_path(), &["call", "--root", elsewhere], &root, list);
+    assert_eq!(listed_names(&answers[0]), ["escape.txt", "root"]);
+}
+
 // ------------------------------------------------------- mcp over HTTP
 
-/// `tool-examples mcp ARGS` with `env` as the only token and host
-/// variables, its stdout and stderr piped.
+/// `tool-examples mcp ARGS` with `env` as the only deployment variables,
+/// its stdout and stderr piped.
 fn spawn_mcp_http(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
-    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_tool-examples"));
+    let args = [&["mcp"], args].concat();
+    let mut command = support::command(&args, Path::new("."));
     command
-        .arg("mcp")
-        .args(args)
-        .env_remove("TOOL_EXAMPLES_TOKEN")
-        .env_remove("TOOL_EXAMPLES_ALLOWED_HOSTS")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -765,17 +945,36 @@ fn mcp_never_takes_the_token_as_a_flag() {
     assert!(!stderr.contains("hunter2"), "{stderr}");
 }
 
-/// Starts `mcp ARGS`, reads its three startup lines (and the warnings
-/// before them), and stops it.
-fn startup_lines(args: &[&str], env: &[(&str, &str)]) -> (Vec<String>, String) {
+/// A text log line's level and message:
+/// `2025-01-01T00:00:00.000000Z  WARN tool_examples: the message`.
+fn log_line(line: &str) -> (String, String) {
+    let parsed = (|| {
+        let (_time, rest) = line.split_once(' ')?;
+        let (level, rest) = rest.trim_start().split_once(' ')?;
+        let (_target, message) = rest.split_once(": ")?;
+        Some((level.to_owned(), message.trim_end().to_owned()))
+    })();
+    parsed.unwrap_or_else(|| panic!("not a log line: {line:?}"))
+}
+
+/// Starts `mcp ARGS`, reads its three startup log lines (and the warning
+/// about the token file before them), and stops it: each startup line's
+/// level and message, and the warnings, one `LEVEL message` line each.
+fn startup_lines(args: &[&str], env: &[(&str, &str)]) -> (Vec<(String, String)>, String) {
     let mut child = spawn_mcp_http(args, env);
     let (stderr, reader) = lines(child.stderr.take().unwrap());
     let mut startup = Vec::new();
     let mut seen = String::new();
     while startup.len() < 3 {
         match stderr.recv_timeout(TIMEOUT) {
-            Ok(line) if line.starts_with("warning:") => seen.push_str(&line),
-            Ok(line) => startup.push(line.trim_end().to_owned()),
+            Ok(line) => {
+                let (level, message) = log_line(&line);
+                if message.starts_with("--token-file ") {
+                    seen.push_str(&format!("{level} {message}\n"));
+                } else {
+                    startup.push((level, message));
+                }
+            }
             Err(_) => panic!("fewer than three startup lines: {startup:?} {seen}"),
         }
     }
@@ -801,7 +1000,7 @@ fn mcp_says_at_startup_which_hosts_and_what_authentication() {
             startup_lines(&["--http", "0.0.0.0:0", "--token-file", token_file], &[]);
         assert_eq!(
             warnings,
-            format!("warning: --token-file {token_file}: other users may read it (chmod 600 it)\n")
+            format!("WARN --token-file {token_file}: other users may read it (chmod 600 it)\n")
         );
         std::fs::set_permissions(token_file, std::fs::Permissions::from_mode(0o600)).unwrap();
     }
@@ -809,16 +1008,20 @@ fn mcp_says_at_startup_which_hosts_and_what_authentication() {
         startup_lines(&["--http", "0.0.0.0:0", "--token-file", token_file], &[]);
     assert!(cfg!(not(unix)) || warnings.is_empty(), "{warnings}");
     assert!(
-        startup[0].starts_with("serving MCP on http://0.0.0.0:"),
+        startup[0].1.starts_with("serving MCP on http://0.0.0.0:"),
         "{startup:?}"
     );
+    // Said at INFO; only an open door is a warning.
+    for (level, _) in &startup {
+        assert_eq!(level, "INFO", "{startup:?}");
+    }
     assert_eq!(
-        startup[1],
+        startup[1].1,
         "accepting Host: localhost, 127.0.0.1, [::1], and any IP address of this machine \
          (name others with --allowed-host)"
     );
     assert_eq!(
-        startup[2],
+        startup[2].1,
         format!("authentication: bearer token from --token-file {token_file}")
     );
 
@@ -830,21 +1033,41 @@ fn mcp_says_at_startup_which_hosts_and_what_authentication() {
         ],
     );
     assert_eq!(
-        startup[1],
+        startup[1].1,
         "accepting Host: localhost, 127.0.0.1, [::1], mcp.example.com, a.example, \
          b.example:8443 (name others with --allowed-host)"
     );
     assert_eq!(
-        startup[2],
+        startup[2].1,
         "authentication: bearer token from TOOL_EXAMPLES_TOKEN"
     );
 
     let (startup, _) = startup_lines(&["--http", "127.0.0.1:0"], &[]);
-    assert_eq!(startup[2], "authentication: none (loopback only)");
+    assert_eq!(startup[2].1, "authentication: none (loopback only)");
     let (startup, _) = startup_lines(&["--http", "0.0.0.0:0", "--allow-unauthenticated"], &[]);
+    assert_eq!(startup[2].0, "WARN", "{startup:?}");
     assert!(
-        startup[2].starts_with("authentication: NONE (--allow-unauthenticated)"),
+        startup[2]
+            .1
+            .starts_with("authentication: NONE (--allow-unauthenticated)"),
         "{startup:?}"
+    );
+
+    // The deployment variables stand for --http and --token-file.
+    let (startup, _) = startup_lines(
+        &[],
+        &[
+            ("TOOL_EXAMPLES_HTTP", "127.0.0.1:0"),
+            ("TOOL_EXAMPLES_TOKEN_FILE", token_file),
+        ],
+    );
+    assert!(
+        startup[0].1.starts_with("serving MCP on http://127.0.0.1:"),
+        "{startup:?}"
+    );
+    assert_eq!(
+        startup[2].1,
+        format!("authentication: bearer token from --token-file {token_file}")
     );
 }
 

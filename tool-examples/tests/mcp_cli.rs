@@ -22,6 +22,21 @@ use tool_core::{CallContext, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
 
 const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+
+/// The binary, none of the developer's variables that change where it
+/// serves, what it reads or what it logs passed on.
+fn binary() -> Command {
+    let mut command = Command::new(BIN);
+    for name in [
+        "TOOL_EXAMPLES_ROOT",
+        "TOOL_EXAMPLES_HTTP",
+        "TOOL_EXAMPLES_TOKEN_FILE",
+        "RUST_LOG",
+    ] {
+        command.env_remove(name);
+    }
+    command
+}
 /// Far more than any test needs; only there so a hang fails the test.
 const TEST_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -102,7 +117,7 @@ async fn expected_result(root: &Path, name: &str, arguments: Value) -> Value {
 }
 
 fn spawn_mcp(args: &[&str], stdin: Stdio) -> Child {
-    Command::new(BIN)
+    binary()
         .arg("mcp")
         .args(args)
         .stdin(stdin)
@@ -298,8 +313,8 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
         .expect("stderr reads")
         .expect("a line on stderr");
     let address: SocketAddr = first_line
-        .strip_prefix("serving MCP on http://")
-        .and_then(|rest| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .split_once("serving MCP on http://")
+        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
         .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
         .parse()
         .expect("a socket address");
@@ -326,6 +341,23 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
     })
     .await;
 
+    // The session's opening is logged, with the session's id.
+    let opened = bounded("the session is logged", async {
+        loop {
+            let line = stderr
+                .next_line()
+                .await
+                .expect("stderr reads")
+                .expect("a line on stderr");
+            if line.contains("MCP session opened") {
+                return line;
+            }
+        }
+    })
+    .await;
+    assert!(opened.contains(" INFO "), "{opened}");
+    assert!(opened.contains("session="), "{opened}");
+
     // Ctrl-C stops it, a client still connected, and it exits cleanly.
     interrupt(&mut child);
     let status = wait_for_exit(&mut child).await;
@@ -339,7 +371,7 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
 async fn mcp_over_http_on_all_interfaces_wants_the_token() {
     let root = tempfile::tempdir().unwrap();
     let token = "0123456789abcdef-token";
-    let mut child = Command::new(BIN)
+    let mut child = binary()
         .args(["mcp", "--http", "0.0.0.0:0", "--root"])
         .arg(root.path())
         .env("TOOL_EXAMPLES_TOKEN", token)
@@ -356,8 +388,8 @@ async fn mcp_over_http_on_all_interfaces_wants_the_token() {
         .expect("stderr reads")
         .expect("a line on stderr");
     let port: u16 = first_line
-        .strip_prefix("serving MCP on http://0.0.0.0:")
-        .and_then(|rest| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .split_once("serving MCP on http://0.0.0.0:")
+        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
         .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
         .parse()
         .expect("a port");

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tool_core::providers::{content_text, mcp_call_tool_result, mcp_tools};
 use tool_core::{CallContext, Content, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
+use tracing::Instrument;
 
 /// An MCP server for one registry. Cloning it is cheap; the HTTP transport
 /// makes one per session.
@@ -64,8 +65,30 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Every log line of the call, the tool's own included, says which
+        // call of which session it belongs to.
+        let span = tracing::info_span!(
+            "tools/call",
+            tool = %request.name,
+            request = %request_id(&context.id),
+            session = tracing::field::Empty,
+        );
+        if let Some(session) = http_session(&context) {
+            span.record("session", session);
+        }
+        self.run_call(request, context).instrument(span).await
+    }
+}
+
+impl McpServer {
+    async fn run_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         // MCP: an unknown tool is a protocol error, not a tool result.
         if self.registry.get(&request.name).is_none() {
+            tracing::debug!("unknown tool");
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {}", request.name),
                 None,
@@ -88,14 +111,33 @@ impl ServerHandler for McpServer {
                 let _ = sender.send(Some(content));
             });
         }
+        tracing::debug!("called");
+        let started = std::time::Instant::now();
         let result = execute_tool_call(&call, &self.registry, ctx).await;
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }
+        tracing::debug!(
+            is_error = result.is_error,
+            elapsed_ms = started.elapsed().as_millis() as u64,
+            "answered"
+        );
         let result: CallToolResult = serde_json::from_value(mcp_call_tool_result(&result))
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())
     }
+}
+
+/// The `Mcp-Session-Id` of a request that came over streamable HTTP
+/// (rmcp hands the HTTP request's head to the handler); none over stdio.
+fn http_session(context: &RequestContext<RoleServer>) -> Option<&str> {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()?
+        .headers
+        .get("mcp-session-id")?
+        .to_str()
+        .ok()
 }
 
 /// A definition as `tools/list` gives it: tool-core's MCP shape (name,

@@ -28,6 +28,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tool_core::ToolRegistry;
+use tracing::Instrument;
 
 /// The path the MCP endpoint answers on.
 pub const MCP_PATH: &str = "/mcp";
@@ -320,10 +321,29 @@ impl Message {
 
 impl Gate {
     async fn answer(&self, service: &Service, request: Request<Incoming>) -> HttpResponse {
-        match self.check(service, request).await {
-            Ok(response) => response,
-            Err(Refusal(response)) => *response,
+        // A span per request, naming its session: the lines of one
+        // client's session can be picked out of many clients' at debug.
+        let span = tracing::debug_span!(
+            "mcp_http",
+            method = %request.method(),
+            session = tracing::field::Empty,
+        );
+        if let Some(session) = session_of(request.headers()) {
+            span.record("session", session);
         }
+        async {
+            match self.check(service, request).await {
+                Ok(response) => response,
+                Err(Refusal(response)) => {
+                    // Not above debug: whoever can reach the port could fill
+                    // the logs with refusals.
+                    tracing::debug!(status = response.status().as_u16(), "refused");
+                    *response
+                }
+            }
+        }
+        .instrument(span)
+        .await
     }
 
     async fn check(
@@ -342,15 +362,17 @@ impl Gate {
             token.check(request.headers())?;
         }
         if request.method() != Method::POST {
-            return Ok(service.handle(request).await);
+            let closing = request.method() == Method::DELETE;
+            let response = service.handle(request).await;
+            if closing && response.status().is_success() {
+                tracing::info!("MCP session closed by the client");
+            }
+            return Ok(response);
         }
         let (parts, body) = request.into_parts();
         let body = limits::read_body(body, &parts.headers, &self.limits).await?;
         let message = Message::of(&body);
-        let session = parts
-            .headers
-            .get("mcp-session-id")
-            .and_then(|value| value.to_str().ok());
+        let session = session_of(&parts.headers);
         let opening = match (session, message) {
             (None, Message::Initialize) => Some(self.sessions.open().await?),
             _ => None,
@@ -365,6 +387,11 @@ impl Gate {
             .handle(Request::from_parts(parts, Full::new(body)))
             .await;
         // Answered: a new session is in rmcp's map now, and counted there.
+        if opening.is_some()
+            && let Some(session) = session_of(response.headers())
+        {
+            tracing::info!(session, "MCP session opened");
+        }
         drop(opening);
         Ok(match in_flight {
             // The request stays in flight until its answer has been sent
@@ -379,6 +406,11 @@ impl Gate {
             None => response,
         })
     }
+}
+
+/// The `Mcp-Session-Id` of a request or of the answer that opened it.
+fn session_of(headers: &hyper::HeaderMap) -> Option<&str> {
+    headers.get("mcp-session-id")?.to_str().ok()
 }
 
 /// The answer to a request that is not served: a status and a line of

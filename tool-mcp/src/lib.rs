@@ -36,14 +36,33 @@ pub use http::{HttpServer, serve_http};
 
 use rmcp::ServiceExt;
 use tool_core::ToolRegistry;
+use tracing::Instrument;
 
 /// Serves `registry` over stdio (stdin and stdout carry JSON-RPC) until the
-/// client closes stdin. Nothing else may write to stdout meanwhile.
+/// client closes stdin. Nothing else may write to stdout meanwhile: logs go
+/// wherever the application's `tracing` subscriber writes, which must not
+/// be stdout.
 pub async fn serve_stdio(registry: ToolRegistry) -> std::io::Result<()> {
-    let running = McpServer::new(registry)
-        .serve(rmcp::transport::stdio())
-        .await
-        .map_err(std::io::Error::other)?;
-    running.waiting().await.map_err(std::io::Error::other)?;
-    Ok(())
+    // One client, one session: its span marks every line logged while it
+    // is set up and ended.
+    let span = tracing::info_span!("mcp_session", transport = "stdio");
+    async move {
+        let running = McpServer::new(registry)
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(std::io::Error::other)?;
+        match running.peer().peer_info() {
+            Some(client) => tracing::info!(
+                client = %client.client_info.name,
+                client_version = %client.client_info.version,
+                "MCP session started"
+            ),
+            None => tracing::info!("MCP session started"),
+        }
+        running.waiting().await.map_err(std::io::Error::other)?;
+        tracing::info!("MCP session ended");
+        Ok(())
+    }
+    .instrument(span)
+    .await
 }

@@ -11,12 +11,33 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
+/// The variables that change what the binary does or logs: a test sets
+/// the ones it is about, and the developer's own never leak in.
+pub const DEPLOYMENT_VARIABLES: [&str; 7] = [
+    "TOOL_EXAMPLES_ROOT",
+    "TOOL_EXAMPLES_HTTP",
+    "TOOL_EXAMPLES_TOKEN_FILE",
+    "TOOL_EXAMPLES_TOKEN",
+    "TOOL_EXAMPLES_ALLOWED_HOSTS",
+    "TOOL_EXAMPLES_UPSTREAM_TOKEN",
+    "RUST_LOG",
+];
+
+/// The binary with `args`, run in `dir`, none of the
+/// [`DEPLOYMENT_VARIABLES`] set.
+pub fn command(args: &[&str], dir: &Path) -> Command {
+    let mut command = Command::new(BIN);
+    command.args(args).current_dir(dir);
+    for name in DEPLOYMENT_VARIABLES {
+        command.env_remove(name);
+    }
+    command
+}
+
 /// Starts the binary with `args` in `dir`, stdin and stdout piped, stderr
 /// as `stderr` says.
 pub fn spawn(args: &[&str], dir: &Path, stderr: Stdio) -> Child {
-    Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
+    command(args, dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(stderr)

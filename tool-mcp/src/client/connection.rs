@@ -21,6 +21,7 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 use tokio::time::Instant;
 use tool_core::{ProgressFn, ToolContext, ToolError, ToolFailure, text};
+use tracing::Instrument;
 
 /// The first wait after a failed connection attempt; it doubles up to
 /// [`MAX_BACKOFF`].
@@ -216,6 +217,7 @@ impl Connection {
                 {
                     self.state.replace(tools);
                 }
+                tracing::info!(server = %self.upstream.place(), "reconnected to the MCP server");
                 let peer = service.peer().clone();
                 live.service = Some(service);
                 live.generation += 1;
@@ -231,6 +233,11 @@ impl Connection {
                     (live.backoff * 2).min(MAX_BACKOFF)
                 };
                 live.next_attempt = Some(Instant::now() + live.backoff);
+                tracing::warn!(
+                    server = %self.upstream.place(),
+                    "cannot reconnect to the MCP server: {error}; next attempt in {} ms",
+                    live.backoff.as_millis()
+                );
                 Err(error.to_string())
             }
         }
@@ -246,6 +253,24 @@ impl Connection {
     /// Calls the server's tool `name`, forwarding the call's cancellation
     /// and progress.
     pub async fn call(
+        &self,
+        name: &str,
+        arguments: JsonObject,
+        ctx: &ToolContext,
+    ) -> Result<ServerResult, ToolError> {
+        // The remote half of a federated call: its lines name the server
+        // and the tool there, beside the local call's own span.
+        let span = tracing::info_span!(
+            "upstream_call",
+            server = %self.upstream.place(),
+            tool = name,
+        );
+        self.call_in_span(name, arguments, ctx)
+            .instrument(span)
+            .await
+    }
+
+    async fn call_in_span(
         &self,
         name: &str,
         arguments: JsonObject,
@@ -316,6 +341,7 @@ impl Connection {
             }
         };
         self.mark_broken(generation).await;
+        tracing::warn!(server = %self.upstream.place(), "{message}; the next call connects again");
         ToolFailure::retry(format!("{message}; the next call connects again")).into()
     }
 }

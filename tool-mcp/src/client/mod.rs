@@ -183,6 +183,18 @@ impl Upstream {
     }
 }
 
+impl Upstream {
+    /// Where the server is, for a log line: the URL, or the program. Never
+    /// the token, nor the command's arguments and environment, which may
+    /// hold secrets.
+    fn place(&self) -> String {
+        match &self.target {
+            Target::Command { program, .. } => program.to_string_lossy().into_owned(),
+            Target::Http { url, .. } => url.clone(),
+        }
+    }
+}
+
 impl fmt::Debug for Upstream {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut debug = out.debug_struct("Upstream");

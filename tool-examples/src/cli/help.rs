@@ -1,0 +1,81 @@
+//! The help texts longer than a field's doc comment: what each command
+//! does, the environment variables that are not a flag's, and the limits
+//! a server's operator should know. clap wraps them at the command's width.
+
+/// Why the environment block of `mcp` is written once: its short and its
+/// long help both carry it.
+macro_rules! mcp_environment {
+    () => {
+        "Environment:
+  TOOL_EXAMPLES_TOKEN           the bearer token, when --token-file is not given
+  TOOL_EXAMPLES_ALLOWED_HOSTS   more allowed hosts, comma-separated
+  TOOL_EXAMPLES_UPSTREAM_TOKEN  the bearer token sent to HTTP upstreams"
+    };
+}
+
+/// The one-line summary, of `-h` and of the completion scripts.
+pub const ABOUT: &str =
+    "Typed tool calling, shown on real tools (echo, upper, read, list, wait, label)";
+
+/// `tool-examples --help`: what the program is for, command by command.
+pub const LONG_ABOUT: &str = "\
+Typed tool calling, shown on real tools: echo, upper, read, list, wait and label.
+
+Without a command, walks through the seed's echo call, its result and three failures. `call` runs \
+tool calls read as JSON lines, `definitions` prints what a model is shown of the tools, and `mcp` \
+serves the tools to any MCP client.";
+
+/// Where the logs go, at the end of `tool-examples --help`: a server's
+/// operator looks for it there, and must know stdout is not for logs.
+pub const LOGGING: &str = "\
+Logs go to stderr only (stdout carries results and MCP). RUST_LOG filters them, as in \
+RUST_LOG=debug or RUST_LOG=tool_mcp=debug (default: warn,tool_examples=info,tool_mcp=info); \
+--log-format json writes one JSON object per line.";
+
+/// `call --help`.
+pub const CALL: &str = "\
+Run tool calls read from stdin, one ToolCall JSON object per line, such as \
+{\"type\":\"toolCall\",\"id\":\"call-1\",\"name\":\"echo\",\"arguments\":{\"value\":\"Pi\"}}
+
+Each call is answered by one ToolResultMessage JSON line on stdout, in input order. Calls run in \
+parallel; answers stream out as soon as every earlier one is written. A line that is not a tool \
+call gets a paired error result when its \"id\" can be read, else {\"error\": ..., \"line\": N}. \
+Blank lines are skipped. Exits 0 at end of input.";
+
+/// The variable of `call` that is no flag's.
+pub const CALL_ENVIRONMENT: &str = "\
+Environment:
+  TOOL_EXAMPLES_UPSTREAM_TOKEN  the bearer token sent to HTTP upstreams";
+
+/// `definitions --help`.
+pub const DEFINITIONS: &str = "\
+Print the example tools' definitions (name, description, JSON Schema of the parameters) in a \
+provider's format: a JSON array of tool definitions (for Gemini, the object that wraps \
+functionDeclarations). What a format cannot express is listed on stderr, one line per change.";
+
+/// `mcp --help`.
+pub const MCP: &str = "\
+Serve the example tools over the Model Context Protocol.
+
+Over stdio by default: stdin and stdout carry JSON-RPC, as an MCP client that starts this program \
+expects. With --http, over streamable HTTP at http://ADDR/mcp (port 0 picks a free port). Logs go \
+to stderr only.";
+
+/// The variables of `mcp` that are no flag's (`-h`).
+pub const MCP_ENVIRONMENT: &str = mcp_environment!();
+
+/// The same, and the limits of the HTTP server (`--help`): what a client
+/// that meets a 413, 429 or 503 should have known.
+pub const MCP_AFTER: &str = concat!(
+    mcp_environment!(),
+    "
+
+Over HTTP, a request body may have 4 MiB (else 413) and must arrive within 30 s (else 408), as \
+must its headers; at most 256 sessions are open at once (else 503), a session ends after 10 idle \
+minutes (then 404), and a session may have 32 requests in flight (else 429)."
+);
+
+/// `completions --help`.
+pub const COMPLETIONS: &str = "\
+Print a shell's completion script for tool-examples on stdout. Load it from the shell's startup \
+file; for bash: source <(tool-examples completions bash)";

@@ -1,0 +1,105 @@
+//! The binary's command line, declared with clap's derive: a flag's name,
+//! type, environment variable and help are one declaration, so the parser,
+//! `--help`, the shell completions and the README's CLI reference (checked
+//! by `tests/cli_reference.rs`) cannot disagree.
+//!
+//! The doc comments of the commands' fields are the help clap prints for
+//! them; the longer texts are the constants of [`help`].
+
+mod commands;
+mod format;
+pub mod help;
+mod refused;
+
+pub use commands::{CallArgs, CompletionsArgs, DefinitionsArgs, McpArgs};
+pub use format::Format;
+
+use crate::logging::LogFormat;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+
+/// `--root` of `call` and `mcp`: a deployment sets the directory once.
+pub const ROOT_VARIABLE: &str = "TOOL_EXAMPLES_ROOT";
+/// `--http` of `mcp`: a deployment sets the address once.
+pub const HTTP_VARIABLE: &str = "TOOL_EXAMPLES_HTTP";
+/// `--token-file` of `mcp`: where a deployment mounts its secret.
+pub const TOKEN_FILE_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN_FILE";
+
+/// The whole command line. Without a command, the walkthrough runs: the
+/// seed's first promise is that `cargo run -p tool-examples` shows it.
+#[derive(Parser, Clone, Debug, PartialEq, Eq)]
+#[command(
+    name = "tool-examples",
+    // The usage line says `tool-examples` however the binary was started,
+    // so the help the README holds is the help every user sees.
+    bin_name = "tool-examples",
+    version,
+    about = help::ABOUT,
+    long_about = help::LONG_ABOUT,
+    after_long_help = help::LOGGING,
+    // Help wraps at 100 columns whatever the terminal: the README's CLI
+    // reference holds it verbatim, and a test compares the two.
+    term_width = 100
+)]
+pub struct Cli {
+    /// How log lines are written on stderr
+    #[arg(
+        long,
+        global = true,
+        // Apart from each command's own options, which it would otherwise
+        // be sorted among.
+        help_heading = "Global options",
+        value_enum,
+        value_name = "FORMAT",
+        default_value_t = LogFormat::Text
+    )]
+    pub log_format: LogFormat,
+    /// What to do; none is the walkthrough.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+impl Cli {
+    /// This process's command line, as clap's `Parser::parse` reads one: a
+    /// usage error exits 2 with clap's message, `--help` and `--version`
+    /// print and exit 0.
+    pub fn from_env() -> Cli {
+        Cli::try_from_args(std::env::args_os()).unwrap_or_else(|error| error.exit())
+    }
+
+    /// Reads `args` (the program's name first) as the binary does: the
+    /// derive's parser, plus the refusal of `mcp --token` and its
+    /// look-alikes with the reason. Testable: nothing exits.
+    pub fn try_from_args<I, T>(args: I) -> Result<Cli, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        let mut command = refused::add_to(Cli::command());
+        let matches = command.try_get_matches_from_mut(args)?;
+        Cli::from_arg_matches(&matches).map_err(|error| error.format(&mut command))
+    }
+}
+
+/// The commands, each with its own flags.
+#[derive(Subcommand, Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// Run tool calls: ToolCall JSON lines on stdin, one result line each on stdout
+    #[command(long_about = help::CALL, after_help = help::CALL_ENVIRONMENT)]
+    Call(CallArgs),
+    /// Print the tools' definitions, in a provider's format
+    #[command(long_about = help::DEFINITIONS)]
+    Definitions(DefinitionsArgs),
+    /// Serve the tools over MCP (stdio, or streamable HTTP with --http)
+    #[command(
+        long_about = help::MCP,
+        after_help = help::MCP_ENVIRONMENT,
+        after_long_help = help::MCP_AFTER
+    )]
+    Mcp(McpArgs),
+    /// Print a shell's completion script for tool-examples
+    #[command(long_about = help::COMPLETIONS)]
+    Completions(CompletionsArgs),
+}
+
+#[cfg(test)]
+mod tests;

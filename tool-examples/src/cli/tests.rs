@@ -1,0 +1,265 @@
+use super::*;
+use crate::upstream::UpstreamSpec;
+use clap::CommandFactory;
+use clap::error::ErrorKind;
+use tool_core::providers::ProviderFormat;
+
+/// The deployment variables change what a bare command line means; these
+/// tests read the command line alone.
+fn assert_no_deployment_variables() {
+    for name in [ROOT_VARIABLE, HTTP_VARIABLE, TOKEN_FILE_VARIABLE] {
+        assert!(
+            std::env::var_os(name).is_none(),
+            "unset {name} to run the command-line tests"
+        );
+    }
+}
+
+/// `tool-examples ARGS`, read.
+fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+    Cli::try_from_args(std::iter::once("tool-examples").chain(args.iter().copied()))
+}
+
+/// The command of `tool-examples ARGS`, which must parse.
+fn command(args: &[&str]) -> Option<Command> {
+    parse(args)
+        .unwrap_or_else(|error| panic!("{args:?}: {error}"))
+        .command
+}
+
+/// The error of `tool-examples ARGS`, which must not parse.
+fn error(args: &[&str]) -> clap::Error {
+    parse(args).expect_err("a usage error")
+}
+
+fn call(root: &str, sequential: bool, repair: bool) -> Option<Command> {
+    Some(Command::Call(CallArgs {
+        root: root.into(),
+        sequential,
+        repair,
+        upstreams: Vec::new(),
+    }))
+}
+
+fn definitions(format: ProviderFormat) -> Option<Command> {
+    Some(Command::Definitions(DefinitionsArgs {
+        format: Format(format),
+    }))
+}
+
+/// `mcp` with only a root and maybe an address.
+fn mcp(root: &str, http: Option<&str>) -> Option<Command> {
+    Some(Command::Mcp(McpArgs {
+        root: root.into(),
+        http: http.map(|address| address.parse().unwrap()),
+        token_file: None,
+        allowed_hosts: Vec::new(),
+        upstreams: Vec::new(),
+        allow_unauthenticated: false,
+    }))
+}
+
+#[test]
+fn the_definition_is_consistent() {
+    Cli::command().debug_assert();
+}
+
+#[test]
+fn commands_and_flags() {
+    assert_no_deployment_variables();
+    assert_eq!(command(&[]), None, "no command: the walkthrough");
+    assert_eq!(
+        command(&["definitions"]),
+        definitions(ProviderFormat::Neutral)
+    );
+    assert_eq!(
+        command(&["definitions", "--format", "openai-strict"]),
+        definitions(ProviderFormat::OpenAiStrict)
+    );
+    assert_eq!(
+        command(&["definitions", "--format=gemini-legacy"]),
+        definitions(ProviderFormat::GeminiLegacy)
+    );
+    assert_eq!(
+        command(&["call", "--sequential", "--root", "/tmp"]),
+        call("/tmp", true, false)
+    );
+    assert_eq!(command(&["call", "--root=dir"]), call("dir", false, false));
+    assert_eq!(command(&["call", "--repair"]), call(".", false, true));
+    assert_eq!(
+        command(&["completions", "bash"]),
+        Some(Command::Completions(CompletionsArgs {
+            shell: clap_complete::Shell::Bash
+        }))
+    );
+}
+
+#[test]
+fn every_provider_format_is_a_format_value() {
+    for format in ProviderFormat::ALL {
+        assert_eq!(
+            command(&["definitions", "--format", format.name()]),
+            definitions(format)
+        );
+    }
+    assert_eq!(
+        error(&["definitions", "--format", "cohere"]).kind(),
+        ErrorKind::InvalidValue
+    );
+}
+
+#[test]
+fn the_log_format_goes_anywhere_on_the_line() {
+    assert_eq!(parse(&[]).unwrap().log_format, LogFormat::Text);
+    for args in [
+        &["--log-format", "json", "call"][..],
+        &["call", "--log-format=json"][..],
+        &["--log-format=json"][..],
+    ] {
+        assert_eq!(parse(args).unwrap().log_format, LogFormat::Json, "{args:?}");
+    }
+    assert_eq!(
+        error(&["--log-format", "yaml"]).kind(),
+        ErrorKind::InvalidValue
+    );
+}
+
+#[test]
+fn help_and_version_are_clap_exits() {
+    for (args, kind) in [
+        (&["--help"][..], ErrorKind::DisplayHelp),
+        (&["-h"][..], ErrorKind::DisplayHelp),
+        (&["call", "-h"][..], ErrorKind::DisplayHelp),
+        (&["mcp", "--help"][..], ErrorKind::DisplayHelp),
+        (&["--version"][..], ErrorKind::DisplayVersion),
+    ] {
+        let error = error(args);
+        assert_eq!(error.kind(), kind, "{args:?}");
+        assert_eq!(error.exit_code(), 0, "{args:?}");
+    }
+    assert_eq!(
+        error(&["--version"]).to_string(),
+        format!("tool-examples {}\n", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn mcp_takes_an_address_and_a_root() {
+    assert_no_deployment_variables();
+    assert_eq!(command(&["mcp"]), mcp(".", None));
+    assert_eq!(
+        command(&["mcp", "--http", "127.0.0.1:0", "--root=/tmp"]),
+        mcp("/tmp", Some("127.0.0.1:0"))
+    );
+    let bad = error(&["mcp", "--http", "localhost"]);
+    assert_eq!(bad.kind(), ErrorKind::ValueValidation);
+    assert_eq!(bad.exit_code(), 2);
+    assert!(
+        bad.to_string()
+            .starts_with("error: invalid value 'localhost' for '--http <ADDR>'"),
+        "{bad}"
+    );
+    assert!(parse(&["mcp", "--http"]).is_err());
+    assert!(parse(&["mcp", "--stdio"]).is_err());
+}
+
+#[test]
+fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
+    assert_no_deployment_variables();
+    assert_eq!(
+        command(&[
+            "mcp",
+            "--http=0.0.0.0:8080",
+            "--token-file",
+            "/run/token",
+            "--allowed-host",
+            "mcp.example.com",
+            "--allowed-host=10.0.0.5:8080",
+            "--allow-unauthenticated",
+            "--upstream",
+            "docs=http://10.0.0.9:8080/mcp",
+        ]),
+        Some(Command::Mcp(McpArgs {
+            root: ".".into(),
+            http: Some("0.0.0.0:8080".parse().unwrap()),
+            token_file: Some("/run/token".into()),
+            allowed_hosts: vec!["mcp.example.com".into(), "10.0.0.5:8080".into()],
+            upstreams: vec![UpstreamSpec::parse("docs=http://10.0.0.9:8080/mcp").unwrap()],
+            allow_unauthenticated: true,
+        }))
+    );
+    let upstream = error(&["call", "--upstream", " "]).to_string();
+    assert!(
+        upstream.contains("'' names no server: give a URL or a command"),
+        "{upstream}"
+    );
+    for args in [
+        &["mcp", "--http", "127.0.0.1:0", "--token-file"][..],
+        &["mcp", "--http", "127.0.0.1:0", "--allowed-host"][..],
+        &["mcp", "--http", "127.0.0.1:0", "--allowed-host="][..],
+    ] {
+        assert!(parse(args).is_err(), "{args:?}");
+    }
+    // Only with --http.
+    for flag in [
+        "--allow-unauthenticated",
+        "--allowed-host=x",
+        "--token-file=t",
+    ] {
+        let error = error(&["mcp", flag]);
+        assert_eq!(error.kind(), ErrorKind::MissingRequiredArgument, "{flag}");
+        assert!(error.to_string().contains("--http <ADDR>"), "{error}");
+    }
+}
+
+#[test]
+fn a_token_is_never_taken_from_the_command_line() {
+    for args in [
+        &["mcp", "--http", "0.0.0.0:1", "--token", "secret"][..],
+        &["mcp", "--http", "0.0.0.0:1", "--token=secret"][..],
+        &["mcp", "--bearer-token=secret"][..],
+        &["mcp", "--auth-token"][..],
+    ] {
+        let error = error(args);
+        let message = error.to_string();
+        assert_eq!(error.exit_code(), 2, "{message}");
+        assert!(message.contains("is not accepted"), "{message}");
+        assert!(message.contains("--token-file"), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+    }
+    assert!(
+        error(&["mcp", "--bearer-token=secret"])
+            .to_string()
+            .starts_with("error: '--bearer-token' is not accepted")
+    );
+    // Not in the command clap's help and completions are made from.
+    let help = Cli::command()
+        .find_subcommand_mut("mcp")
+        .unwrap()
+        .render_long_help()
+        .to_string();
+    assert!(!help.contains("--token "), "{help}");
+    assert!(!help.contains("--bearer-token"), "{help}");
+}
+
+#[test]
+fn mistakes_are_clap_usage_errors() {
+    for (args, kind) in [
+        (&["frobnicate"][..], ErrorKind::InvalidSubcommand),
+        (&["call", "--fast"][..], ErrorKind::UnknownArgument),
+        (&["call", "--root"][..], ErrorKind::InvalidValue),
+        (&["definitions", "x"][..], ErrorKind::UnknownArgument),
+        (&["definitions", "--format"][..], ErrorKind::InvalidValue),
+        (&["completions"][..], ErrorKind::MissingRequiredArgument),
+        (&["completions", "tcsh"][..], ErrorKind::InvalidValue),
+    ] {
+        let error = error(args);
+        assert_eq!(error.kind(), kind, "{args:?}: {error}");
+        assert_eq!(error.exit_code(), 2, "{args:?}");
+    }
+}
+
+#[test]
+fn the_help_names_the_default_log_filter() {
+    assert!(help::LOGGING.contains(crate::logging::DEFAULT_FILTER));
+}
