@@ -90,15 +90,23 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             } else {
                 ExecutionMode::Parallel
             };
+            // A bar only on a terminal: pipes and CI see nothing at all.
+            let progress =
+                call::Progress::on_terminal(call::progress::stdin_file_size()).map(Arc::new);
             // Large buffers: tokio's stdin and stdout hand every read and
             // write to a blocking thread, so fewer, larger ones go faster.
-            runtime.block_on(call::run_calls(
+            let ran = runtime.block_on(call::run_calls_with_progress(
                 tokio::io::BufReader::with_capacity(call::IO_BUFFER_BYTES, tokio::io::stdin()),
                 tokio::io::BufWriter::with_capacity(call::IO_BUFFER_BYTES, tokio::io::stdout()),
                 Arc::new(tools),
                 mode,
                 call_context(repair),
-            ))
+                progress.clone(),
+            ));
+            if let Some(progress) = progress {
+                progress.finish();
+            }
+            ran
         }
     }
 }

@@ -212,3 +212,31 @@ async fn empty_input_writes_nothing() {
         );
     }
 }
+
+/// The progress bar is told every answer and every error, in both modes
+/// (drawn hidden here: the binary draws it only on a terminal).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_counts_every_answer_and_error() {
+    use tool_examples::call::{Progress, run_calls_with_progress};
+    let mut input = echo_input(1000);
+    input.push_str("not json\n{\"id\":\"x\",\"name\":\"missing\"}\n\n");
+    for mode in [ExecutionMode::Parallel, ExecutionMode::Sequential] {
+        let progress = Arc::new(Progress::new(
+            Some(input.len() as u64),
+            indicatif::ProgressDrawTarget::hidden(),
+        ));
+        let mut output = Vec::new();
+        run_calls_with_progress(
+            BufReader::new(std::io::Cursor::new(input.clone().into_bytes())),
+            &mut output,
+            example_tools(),
+            mode,
+            CallContext::default(),
+            Some(Arc::clone(&progress)),
+        )
+        .await
+        .unwrap();
+        assert_eq!(output.iter().filter(|byte| **byte == b'\n').count(), 1002);
+        assert_eq!(progress.counts(), (1002, 2), "{mode:?}");
+    }
+}

@@ -19,10 +19,26 @@ use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 /// Answers `call`; `tool` is what `registry` holds under its name (the
 /// caller looked it up once, and may have needed it before).
 pub(crate) async fn run(
+    call: &ToolCall,
+    registry: &ToolRegistry,
+    tool: Option<&RegisteredTool>,
+    ctx: &CallContext,
+) -> ToolResultMessage {
+    // Every event of the call (a timeout, a panic, a repair...) carries its
+    // id and tool through this span. With no subscriber it is a disabled
+    // span: a check of one static, no formatting.
+    let span = tracing::info_span!("tool_call", call_id = %call.id, tool = %call.name);
+    run_in_span(call, registry, tool, ctx)
+        .instrument(span)
+        .await
+}
+
+async fn run_in_span(
     call: &ToolCall,
     registry: &ToolRegistry,
     tool: Option<&RegisteredTool>,
@@ -75,6 +91,7 @@ fn available<'a>(
 /// made on the way recorded on the result.
 async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &CallContext) -> ToolResultMessage {
     if is_cancelled(ctx.signal.as_ref()) {
+        tracing::info!("the call was cancelled before it started");
         return ToolResultMessage::failure(call, "cancelled");
     }
     let Parsed {
@@ -159,6 +176,7 @@ async fn before_hook(
         Ok(HookDecision::Allow) => Verdict::Run,
         Ok(HookDecision::Rewrite(replacement)) => Verdict::RunInstead(replacement),
         Ok(HookDecision::Block(reason)) => {
+            tracing::info!(%reason, "the before hook blocked the call");
             return Verdict::Answer(Box::new(ToolResultMessage::failure(call, &reason)));
         }
         Err(problem) => {
@@ -214,9 +232,14 @@ fn stopped_result(
         Stopped::Finished(Ok(Err(error))) => outcome::failed(call, &error, internal_error),
         Stopped::Finished(Err(payload)) => outcome::panicked(call, &*payload),
         Stopped::TimedOut(after) => {
-            ToolResultMessage::failure(call, &format!("timed out after {} ms", after.as_millis()))
+            let after_ms = after.as_millis();
+            tracing::warn!(after_ms, "the tool timed out and was stopped");
+            ToolResultMessage::failure(call, &format!("timed out after {after_ms} ms"))
         }
-        Stopped::Cancelled => ToolResultMessage::failure(call, "cancelled"),
+        Stopped::Cancelled => {
+            tracing::info!("the call was cancelled and the tool stopped");
+            ToolResultMessage::failure(call, "cancelled")
+        }
     }
 }
 
@@ -279,6 +302,15 @@ fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &Ca
     if repairs.is_empty() {
         return;
     }
+    for repair in &repairs {
+        tracing::info!(
+            path = %repair.path,
+            rule = ?repair.rule,
+            sent = %repair.sent,
+            used = %repair.used,
+            "the arguments were repaired"
+        );
+    }
     let announced: Vec<Repair> = repairs
         .iter()
         .filter(|repair| repair.rule != RepairRule::BeforeHook)
@@ -299,21 +331,16 @@ where
     let future = match catch_unwind(AssertUnwindSafe(start)) {
         Ok(future) => future,
         Err(payload) => {
-            return Err(format!(
-                "{name} hook panicked: {}",
-                panic_message(&*payload)
-            ));
+            let problem = format!("{name} hook panicked: {}", panic_message(&*payload));
+            tracing::warn!(%problem, "a hook failed; the call is answered with its problem");
+            return Err(problem);
         }
     };
-    match CatchUnwind::new(future).await {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(error)) => Err(format!(
-            "{name} hook failed: {}",
-            outcome::error_message(&*error)
-        )),
-        Err(payload) => Err(format!(
-            "{name} hook panicked: {}",
-            panic_message(&*payload)
-        )),
-    }
+    let problem = match CatchUnwind::new(future).await {
+        Ok(Ok(value)) => return Ok(value),
+        Ok(Err(error)) => format!("{name} hook failed: {}", outcome::error_message(&*error)),
+        Err(payload) => format!("{name} hook panicked: {}", panic_message(&*payload)),
+    };
+    tracing::warn!(%problem, "a hook failed; the call is answered with its problem");
+    Err(problem)
 }

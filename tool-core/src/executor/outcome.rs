@@ -27,7 +27,9 @@ pub(crate) fn success(call: &ToolCall, output: ToolOutput<Value>) -> ToolResultM
 
 #[cold]
 pub(crate) fn panicked(call: &ToolCall, payload: &(dyn std::any::Any + Send)) -> ToolResultMessage {
-    ToolResultMessage::failure(call, &format!("panicked: {}", panic_message(payload)))
+    let message = panic_message(payload);
+    tracing::error!(panic = %message, "the tool panicked");
+    ToolResultMessage::failure(call, &format!("panicked: {message}"))
 }
 
 /// A tool's error as the paired failure of the kind it says (a

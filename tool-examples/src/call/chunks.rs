@@ -53,11 +53,17 @@ pub(super) struct ChunkReader<R> {
     input: R,
     /// Lines read so far.
     number: usize,
+    /// Bytes read so far (all of a too-long line's, though few were kept).
+    pub consumed: u64,
 }
 
 impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
     pub(super) fn new(input: R) -> Self {
-        ChunkReader { input, number: 0 }
+        ChunkReader {
+            input,
+            number: 0,
+            consumed: 0,
+        }
     }
 
     /// The next chunk: waits for one line, then takes the lines already
@@ -114,6 +120,7 @@ impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
                 chunk.bytes.shrink_to(start + PREFIX_BYTES);
             }
             length = length.saturating_add(take);
+            self.consumed += take as u64;
             self.input.consume(take);
             if ends {
                 break;

@@ -26,8 +26,10 @@
 
 mod answers;
 mod chunks;
+pub mod progress;
 
 pub use answers::{Line, classify};
+pub use progress::Progress;
 
 use answers::{too_long, write_answer, write_result};
 use chunks::{Chunk, ChunkReader, MAX_CHUNK_LINES};
@@ -82,12 +84,21 @@ struct InFlight {
 
 enum Work {
     /// Parallel mode: answered on a task of its own.
-    Answering(JoinHandle<Vec<Answers>>),
+    Answering(JoinHandle<ChunkAnswers>),
     /// Sequential mode: parsed, its calls to run by the writer in turn.
     Parsed(Vec<Line>),
 }
 
-/// A chunk's answers, in order.
+/// A chunk's answers, in order, and how many of those already written
+/// there are (and are errors), for the progress bar.
+#[derive(Default)]
+struct ChunkAnswers {
+    parts: Vec<Answers>,
+    written: u64,
+    errors: u64,
+}
+
+/// Part of a chunk's answers.
 enum Answers {
     /// Serialized, newline after each.
     Written(Vec<u8>),
@@ -101,7 +112,7 @@ enum Answers {
 /// with `ctx` (repair, hooks, a retry budget: whatever the caller set).
 pub async fn run_calls<R, W>(
     input: R,
-    mut output: W,
+    output: W,
     registry: Arc<ToolRegistry>,
     mode: ExecutionMode,
     ctx: CallContext,
@@ -110,23 +121,51 @@ where
     R: AsyncBufRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin,
 {
+    run_calls_with_progress(input, output, registry, mode, ctx, None).await
+}
+
+/// [`run_calls`], telling `progress` (when given) what was read and
+/// answered as it goes, once per chunk.
+pub async fn run_calls_with_progress<R, W>(
+    input: R,
+    mut output: W,
+    registry: Arc<ToolRegistry>,
+    mode: ExecutionMode,
+    ctx: CallContext,
+    progress: Option<Arc<Progress>>,
+) -> std::io::Result<()>
+where
+    R: AsyncBufRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin,
+{
     let runner = Arc::new(Runner { registry, ctx });
     let (sender, mut receiver) = mpsc::channel::<InFlight>(MAX_IN_FLIGHT / MAX_CHUNK_LINES);
-    let reader = tokio::spawn(read_chunks(input, sender, Arc::clone(&runner), mode));
+    let reader = tokio::spawn(read_chunks(
+        input,
+        sender,
+        Arc::clone(&runner),
+        mode,
+        progress.clone(),
+    ));
     let mut buffer = Vec::new();
     while let Some(in_flight) = receiver.recv().await {
-        match in_flight.work {
+        let (answered, errors) = match in_flight.work {
             Work::Answering(task) => {
                 let answers = task.await.unwrap_or_else(|error| {
                     let mut line = Vec::new();
                     write_answer(&mut line, &task_failed(&error));
-                    vec![Answers::Written(line)]
+                    ChunkAnswers {
+                        parts: vec![Answers::Written(line)],
+                        written: 1,
+                        errors: 1,
+                    }
                 });
-                write_answers(&mut output, answers).await?;
+                write_answers(&mut output, answers).await?
             }
-            Work::Parsed(lines) => {
-                run_in_turn(&mut output, &mut buffer, lines, &runner).await?;
-            }
+            Work::Parsed(lines) => run_in_turn(&mut output, &mut buffer, lines, &runner).await?,
+        };
+        if let Some(progress) = &progress {
+            progress.answered(answered, errors);
         }
         // Flush when nothing else has arrived yet, so answers stream out
         // promptly without a write per line under load.
@@ -147,11 +186,17 @@ async fn read_chunks<R: AsyncBufRead + Unpin>(
     sender: mpsc::Sender<InFlight>,
     runner: Arc<Runner>,
     mode: ExecutionMode,
+    progress: Option<Arc<Progress>>,
 ) -> std::io::Result<()> {
     let calls = Arc::new(Semaphore::new(MAX_IN_FLIGHT));
     let bytes = Arc::new(Semaphore::new(MAX_IN_FLIGHT_BYTES / BUDGET_UNIT));
     let mut chunks = ChunkReader::new(input);
+    let mut reported = 0;
     while let Some(chunk) = chunks.next_chunk().await? {
+        if let Some(progress) = &progress {
+            progress.read(chunks.consumed - reported);
+            reported = chunks.consumed;
+        }
         let lines = u32::try_from(chunk.lines.len()).unwrap_or(u32::MAX);
         let (Ok(call_permits), Ok(byte_permits)) = (
             Arc::clone(&calls).acquire_many_owned(lines).await,
@@ -199,14 +244,16 @@ fn parse_line(chunk: &Chunk, line: &chunks::ChunkLine) -> Line {
 /// Stage 2, parallel mode: every line of the chunk parsed and run, the
 /// answers serialized into one buffer; a call that has to wait goes on on
 /// a task of its own, so the ones after it are not held up.
-async fn answer_chunk(chunk: Chunk, runner: Arc<Runner>) -> Vec<Answers> {
-    let mut answers = Vec::new();
+async fn answer_chunk(chunk: Chunk, runner: Arc<Runner>) -> ChunkAnswers {
+    let mut answers = ChunkAnswers::default();
     let mut written = Vec::with_capacity(chunk.bytes.len() * 2);
     for line in &chunk.lines {
         let call = match parse_line(&chunk, line) {
             Line::Blank => continue,
             Line::Answer(answer) => {
                 write_answer(&mut written, &answer);
+                answers.written += 1;
+                answers.errors += 1;
                 continue;
             }
             Line::Call(call, _) => call,
@@ -214,29 +261,35 @@ async fn answer_chunk(chunk: Chunk, runner: Arc<Runner>) -> Vec<Answers> {
         let runner = Arc::clone(&runner);
         let mut running = Box::pin(async move { runner.run(&call).await });
         match running.as_mut().now_or_never() {
-            Some(result) => write_result(&mut written, &result),
+            Some(result) => {
+                write_result(&mut written, &result);
+                answers.written += 1;
+                answers.errors += u64::from(result.is_error);
+            }
             None => {
                 if !written.is_empty() {
-                    answers.push(Answers::Written(std::mem::take(&mut written)));
+                    let bytes = std::mem::take(&mut written);
+                    answers.parts.push(Answers::Written(bytes));
                 }
-                answers.push(Answers::Waiting(tokio::spawn(running)));
+                answers.parts.push(Answers::Waiting(tokio::spawn(running)));
             }
         }
     }
     if !written.is_empty() {
-        answers.push(Answers::Written(written));
+        answers.parts.push(Answers::Written(written));
     }
     answers
 }
 
 /// Stage 3, parallel mode: a chunk's answers in order, flushing what is
-/// written before waiting on a slow call.
+/// written before waiting on a slow call. Counts the answers and errors.
 async fn write_answers<W: AsyncWrite + Unpin>(
     output: &mut W,
-    answers: Vec<Answers>,
-) -> std::io::Result<()> {
+    answers: ChunkAnswers,
+) -> std::io::Result<(u64, u64)> {
+    let (mut answered, mut errors) = (answers.written, answers.errors);
     let mut line = Vec::new();
-    for answer in answers {
+    for answer in answers.parts {
         match answer {
             Answers::Written(bytes) => output.write_all(&bytes).await?,
             Answers::Waiting(mut task) => {
@@ -248,31 +301,42 @@ async fn write_answers<W: AsyncWrite + Unpin>(
                     }
                 };
                 line.clear();
+                answered += 1;
                 match result {
-                    Ok(result) => write_result(&mut line, &result),
-                    Err(error) => write_answer(&mut line, &task_failed(&error)),
+                    Ok(result) => {
+                        errors += u64::from(result.is_error);
+                        write_result(&mut line, &result);
+                    }
+                    Err(error) => {
+                        errors += 1;
+                        write_answer(&mut line, &task_failed(&error));
+                    }
                 }
                 output.write_all(&line).await?;
             }
         }
     }
-    Ok(())
+    Ok((answered, errors))
 }
 
 /// Stages 2 and 3, sequential mode: each call run when the one before it is
 /// answered, answers gathered in `buffer` and written before a call that
-/// has to wait (and at the chunk's end).
+/// has to wait (and at the chunk's end). Counts the answers and errors.
 async fn run_in_turn<W: AsyncWrite + Unpin>(
     output: &mut W,
     buffer: &mut Vec<u8>,
     lines: Vec<Line>,
     runner: &Runner,
-) -> std::io::Result<()> {
+) -> std::io::Result<(u64, u64)> {
+    let (mut answered, mut errors) = (0, 0);
     buffer.clear();
     for line in lines {
         match line {
-            Line::Blank => {}
-            Line::Answer(answer) => write_answer(buffer, &answer),
+            Line::Blank => continue,
+            Line::Answer(answer) => {
+                errors += 1;
+                write_answer(buffer, &answer);
+            }
             Line::Call(call, _) => {
                 let mut running = std::pin::pin!(runner.run(&call));
                 let result = match running.as_mut().now_or_never() {
@@ -284,11 +348,14 @@ async fn run_in_turn<W: AsyncWrite + Unpin>(
                         running.await
                     }
                 };
+                errors += u64::from(result.is_error);
                 write_result(buffer, &result);
             }
         }
+        answered += 1;
     }
-    output.write_all(buffer).await
+    output.write_all(buffer).await?;
+    Ok((answered, errors))
 }
 
 fn task_failed(error: &tokio::task::JoinError) -> String {
