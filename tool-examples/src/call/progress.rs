@@ -93,7 +93,7 @@ pub fn stdin_file_size() -> Option<u64> {
         let stdin = std::io::stdin();
         let owned = stdin.as_fd().try_clone_to_owned().ok()?;
         let metadata = std::fs::File::from(owned).metadata().ok()?;
-        metadata.is_file().then(|| metadata.len())
+        metadata.is_file().then_some(metadata.len())
     }
     #[cfg(not(unix))]
     {
