@@ -10,12 +10,14 @@
 //!    chunk takes its share of the in-flight budget first (1024 calls,
 //!    64 MiB of input): a fast producer waits for earlier answers to be
 //!    written, never fills memory.
-//! 2. **Answer**: in parallel mode each chunk is a task of its own, on any
-//!    of the runtime's threads: its lines are parsed, its calls run, its
-//!    answers serialized into one buffer. A call that has to wait (a slow
-//!    tool) becomes a task of its own, so the chunk's other calls go on. In
-//!    sequential mode the reader parses, and the writer runs the calls one
-//!    after another.
+//! 2. **Answer**: each chunk is a task of its own, on any of the runtime's
+//!    threads: its lines are parsed, its calls run, its answers serialized
+//!    into one buffer. In parallel mode chunks run side by side, and a call
+//!    that has to wait (a slow tool) becomes a task of its own so the
+//!    chunk's other calls go on. In sequential mode a chunk is parsed at
+//!    once but runs its calls only when every earlier call has finished,
+//!    one after another, and serializes its answers while the next chunk's
+//!    calls run: calls in turn, the JSON work on both cores.
 //! 3. **Write** (the caller's task): chunks are written in input order, each
 //!    as soon as every earlier one is; output is flushed whenever nothing
 //!    more is ready, and before waiting on a slow call.
@@ -36,7 +38,9 @@ use chunks::{Chunk, ChunkReader, MAX_CHUNK_LINES};
 use futures_util::FutureExt;
 use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use std::future::Future;
+use std::pin::Pin;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tool_core::{
     CallContext, ExecutionMode, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
@@ -75,18 +79,11 @@ impl Runner {
     }
 }
 
-/// A chunk on its way to the writer, holding its share of the budget
-/// until its answers are written.
+/// A chunk on its way to the writer: answered on a task of its own,
+/// holding its share of the budget until its answers are written.
 struct InFlight {
-    work: Work,
+    answering: JoinHandle<ChunkAnswers>,
     _budget: (OwnedSemaphorePermit, OwnedSemaphorePermit),
-}
-
-enum Work {
-    /// Parallel mode: answered on a task of its own.
-    Answering(JoinHandle<ChunkAnswers>),
-    /// Sequential mode: parsed, its calls to run by the writer in turn.
-    Parsed(Vec<Line>),
 }
 
 /// A chunk's answers, in order, and how many of those already written
@@ -104,7 +101,13 @@ enum Answers {
     Written(Vec<u8>),
     /// A call that had to wait, running on its own task.
     Waiting(JoinHandle<ToolResultMessage>),
+    /// Sequential mode: a call that had to wait, then the rest of the
+    /// chunk's calls, in turn, on a task of their own (always the last part).
+    Rest(JoinHandle<ChunkAnswers>),
 }
+
+/// A call's future, boxed so it can move to a task of its own if it waits.
+type Running = Pin<Box<dyn Future<Output = ToolResultMessage> + Send>>;
 
 /// Reads calls from `input` until it ends, writing one line per call to
 /// `output`. In [`ExecutionMode::Parallel`] calls run concurrently on the
@@ -147,23 +150,9 @@ where
         mode,
         progress.clone(),
     ));
-    let mut buffer = Vec::new();
     while let Some(in_flight) = receiver.recv().await {
-        let (answered, errors) = match in_flight.work {
-            Work::Answering(task) => {
-                let answers = task.await.unwrap_or_else(|error| {
-                    let mut line = Vec::new();
-                    write_answer(&mut line, &task_failed(&error));
-                    ChunkAnswers {
-                        parts: vec![Answers::Written(line)],
-                        written: 1,
-                        errors: 1,
-                    }
-                });
-                write_answers(&mut output, answers).await?
-            }
-            Work::Parsed(lines) => run_in_turn(&mut output, &mut buffer, lines, &runner).await?,
-        };
+        let answers = in_flight.answering.await.unwrap_or_else(task_failed_answers);
+        let (answered, errors) = write_answers(&mut output, answers).await?;
         if let Some(progress) = &progress {
             progress.answered(answered, errors);
         }
@@ -179,8 +168,9 @@ where
         .map_err(|error| std::io::Error::other(format!("the input reader failed: {error}")))?
 }
 
-/// Stage 1: chunks, each with its budget, handed to the answering stage
-/// (parallel mode) or parsed here (sequential mode), in order.
+/// Stage 1: chunks, each with its budget, each answered on a task of its
+/// own (in sequential mode, chained so that its calls wait for the earlier
+/// chunk's), handed to the writer in order.
 async fn read_chunks<R: AsyncBufRead + Unpin>(
     input: R,
     sender: mpsc::Sender<InFlight>,
@@ -192,6 +182,9 @@ async fn read_chunks<R: AsyncBufRead + Unpin>(
     let bytes = Arc::new(Semaphore::new(MAX_IN_FLIGHT_BYTES / BUDGET_UNIT));
     let mut chunks = ChunkReader::new(input);
     let mut reported = 0;
+    // Sequential mode: the signal that every call of the chunk before has
+    // finished, which the next chunk's calls wait for.
+    let mut turn: Option<oneshot::Receiver<()>> = None;
     while let Some(chunk) = chunks.next_chunk().await? {
         if let Some(progress) = &progress {
             progress.read(chunks.consumed - reported);
@@ -206,14 +199,17 @@ async fn read_chunks<R: AsyncBufRead + Unpin>(
         ) else {
             break;
         };
-        let work = match mode {
-            ExecutionMode::Parallel => {
-                Work::Answering(tokio::spawn(answer_chunk(chunk, Arc::clone(&runner))))
+        let runner = Arc::clone(&runner);
+        let answering = match mode {
+            ExecutionMode::Parallel => tokio::spawn(answer_chunk(chunk, runner)),
+            ExecutionMode::Sequential => {
+                let (done, next_turn) = oneshot::channel();
+                let previous = turn.replace(next_turn);
+                tokio::spawn(answer_chunk_in_turn(chunk, runner, previous, done))
             }
-            ExecutionMode::Sequential => Work::Parsed(parse_chunk(&chunk)),
         };
         let in_flight = InFlight {
-            work,
+            answering,
             _budget: (call_permits, byte_permits),
         };
         if sender.send(in_flight).await.is_err() {
@@ -251,21 +247,14 @@ async fn answer_chunk(chunk: Chunk, runner: Arc<Runner>) -> ChunkAnswers {
         let call = match parse_line(&chunk, line) {
             Line::Blank => continue,
             Line::Answer(answer) => {
-                write_answer(&mut written, &answer);
-                answers.written += 1;
-                answers.errors += 1;
+                answers.add_answer(&mut written, &answer);
                 continue;
             }
             Line::Call(call, _) => call,
         };
-        let runner = Arc::clone(&runner);
-        let mut running = Box::pin(async move { runner.run(&call).await });
+        let mut running = start(&runner, call);
         match running.as_mut().now_or_never() {
-            Some(result) => {
-                write_result(&mut written, &result);
-                answers.written += 1;
-                answers.errors += u64::from(result.is_error);
-            }
+            Some(result) => answers.add(&mut written, &result),
             None => {
                 if !written.is_empty() {
                     let bytes = std::mem::take(&mut written);
@@ -281,81 +270,160 @@ async fn answer_chunk(chunk: Chunk, runner: Arc<Runner>) -> ChunkAnswers {
     answers
 }
 
-/// Stage 3, parallel mode: a chunk's answers in order, flushing what is
-/// written before waiting on a slow call. Counts the answers and errors.
+/// Stage 3: a chunk's answers in order, flushing what is written before
+/// waiting on a slow call. Counts the answers and errors.
 async fn write_answers<W: AsyncWrite + Unpin>(
     output: &mut W,
     answers: ChunkAnswers,
 ) -> std::io::Result<(u64, u64)> {
-    let (mut answered, mut errors) = (answers.written, answers.errors);
+    let (mut answered, mut errors) = (0, 0);
     let mut line = Vec::new();
-    for answer in answers.parts {
-        match answer {
-            Answers::Written(bytes) => output.write_all(&bytes).await?,
-            Answers::Waiting(mut task) => {
-                let result = match (&mut task).now_or_never() {
-                    Some(result) => result,
-                    None => {
-                        output.flush().await?;
-                        task.await
+    let mut next = Some(answers);
+    while let Some(answers) = next.take() {
+        answered += answers.written;
+        errors += answers.errors;
+        for answer in answers.parts {
+            match answer {
+                Answers::Written(bytes) => output.write_all(&bytes).await?,
+                Answers::Waiting(task) => {
+                    let result = finished(output, task).await?;
+                    line.clear();
+                    answered += 1;
+                    match result {
+                        Ok(result) => {
+                            errors += u64::from(result.is_error);
+                            write_result(&mut line, &result);
+                        }
+                        Err(error) => {
+                            errors += 1;
+                            write_answer(&mut line, &task_failed(&error));
+                        }
                     }
-                };
-                line.clear();
-                answered += 1;
-                match result {
-                    Ok(result) => {
-                        errors += u64::from(result.is_error);
-                        write_result(&mut line, &result);
-                    }
-                    Err(error) => {
-                        errors += 1;
-                        write_answer(&mut line, &task_failed(&error));
-                    }
+                    output.write_all(&line).await?;
                 }
-                output.write_all(&line).await?;
+                Answers::Rest(task) => {
+                    next = Some(finished(output, task).await?.unwrap_or_else(task_failed_answers));
+                }
             }
         }
     }
     Ok((answered, errors))
 }
 
-/// Stages 2 and 3, sequential mode: each call run when the one before it is
-/// answered, answers gathered in `buffer` and written before a call that
-/// has to wait (and at the chunk's end). Counts the answers and errors.
-async fn run_in_turn<W: AsyncWrite + Unpin>(
+/// What `task` gives, flushing the output first if it is still running (so
+/// the answers before it are seen while it works).
+async fn finished<W: AsyncWrite + Unpin, T>(
     output: &mut W,
-    buffer: &mut Vec<u8>,
-    lines: Vec<Line>,
-    runner: &Runner,
-) -> std::io::Result<(u64, u64)> {
-    let (mut answered, mut errors) = (0, 0);
-    buffer.clear();
-    for line in lines {
-        match line {
-            Line::Blank => continue,
-            Line::Answer(answer) => {
-                errors += 1;
-                write_answer(buffer, &answer);
-            }
-            Line::Call(call, _) => {
-                let mut running = std::pin::pin!(runner.run(&call));
-                let result = match running.as_mut().now_or_never() {
-                    Some(result) => result,
-                    None => {
-                        output.write_all(buffer).await?;
-                        output.flush().await?;
-                        buffer.clear();
-                        running.await
-                    }
-                };
-                errors += u64::from(result.is_error);
-                write_result(buffer, &result);
-            }
-        }
-        answered += 1;
+    mut task: JoinHandle<T>,
+) -> std::io::Result<Result<T, tokio::task::JoinError>> {
+    if let Some(done) = (&mut task).now_or_never() {
+        return Ok(done);
     }
-    output.write_all(buffer).await?;
-    Ok((answered, errors))
+    output.flush().await?;
+    Ok(task.await)
+}
+
+/// Stage 2, sequential mode: the chunk is parsed at once (while earlier
+/// chunks' calls run), its calls run one after another once every earlier
+/// call has finished (`previous`), then `done` lets the next chunk's calls
+/// start while this one's answers are serialized.
+async fn answer_chunk_in_turn(
+    chunk: Chunk,
+    runner: Arc<Runner>,
+    previous: Option<oneshot::Receiver<()>>,
+    done: oneshot::Sender<()>,
+) -> ChunkAnswers {
+    let lines = parse_chunk(&chunk);
+    drop(chunk);
+    if let Some(previous) = previous {
+        // An error means the earlier chunk's task is gone (it cannot be
+        // running calls any more): go on.
+        let _ = previous.await;
+    }
+    run_in_turn(lines.into_iter(), runner, done).await
+}
+
+/// Runs `lines`' calls in order. A call that has to wait takes the rest of
+/// the lines to a task of its own (the answers before it are written in the
+/// meantime); `done` is sent when the last call has finished.
+fn run_in_turn(
+    mut lines: std::vec::IntoIter<Line>,
+    runner: Arc<Runner>,
+    done: oneshot::Sender<()>,
+) -> Pin<Box<dyn Future<Output = ChunkAnswers> + Send>> {
+    Box::pin(async move {
+        let mut answers = ChunkAnswers::default();
+        let mut written = Vec::new();
+        while let Some(line) = lines.next() {
+            let call = match line {
+                Line::Blank => continue,
+                Line::Answer(answer) => {
+                    answers.add_answer(&mut written, &answer);
+                    continue;
+                }
+                Line::Call(call, _) => call,
+            };
+            let mut running = start(&runner, call);
+            if let Some(result) = running.as_mut().now_or_never() {
+                answers.add(&mut written, &result);
+                continue;
+            }
+            if !written.is_empty() {
+                answers.parts.push(Answers::Written(std::mem::take(&mut written)));
+            }
+            let rest = async move {
+                let result = running.await;
+                let mut first = ChunkAnswers::default();
+                let mut bytes = Vec::new();
+                first.add(&mut bytes, &result);
+                first.parts.push(Answers::Written(bytes));
+                let rest = run_in_turn(lines, runner, done).await;
+                first.parts.extend(rest.parts);
+                first.written += rest.written;
+                first.errors += rest.errors;
+                first
+            };
+            answers.parts.push(Answers::Rest(tokio::spawn(rest)));
+            return answers;
+        }
+        let _ = done.send(());
+        if !written.is_empty() {
+            answers.parts.push(Answers::Written(written));
+        }
+        answers
+    })
+}
+
+/// `call`, started: owned and boxed, so a call that has to wait can move to
+/// a task of its own after its first poll.
+fn start(runner: &Arc<Runner>, call: ToolCall) -> Running {
+    let runner = Arc::clone(runner);
+    Box::pin(async move { runner.run(&call).await })
+}
+
+impl ChunkAnswers {
+    /// Serializes `result` into `written` and counts it.
+    fn add(&mut self, written: &mut Vec<u8>, result: &ToolResultMessage) {
+        write_result(written, result);
+        self.written += 1;
+        self.errors += u64::from(result.is_error);
+    }
+
+    /// Writes a known answer (always an error: a line that is no call).
+    fn add_answer(&mut self, written: &mut Vec<u8>, answer: &str) {
+        write_answer(written, answer);
+        self.written += 1;
+        self.errors += 1;
+    }
+}
+
+/// The answer in place of a chunk whose task failed.
+fn task_failed_answers(error: tokio::task::JoinError) -> ChunkAnswers {
+    let mut answers = ChunkAnswers::default();
+    let mut line = Vec::new();
+    answers.add_answer(&mut line, &task_failed(&error));
+    answers.parts.push(Answers::Written(line));
+    answers
 }
 
 fn task_failed(error: &tokio::task::JoinError) -> String {
