@@ -27,9 +27,12 @@ count() { # variant iterations -> total instructions
 
 declare -A per
 for variant in $("$binary" | sed 's/variants: //; s/,//g'); do
+  # A batch iteration is 1,000 calls: fewer iterations, the same per call.
+  runs=$iterations calls_per_run=1
+  case $variant in batch/*) runs=$(( iterations / 1000 + 1 )) calls_per_run=1000 ;; esac
   base=$(count "$variant" 0)
-  full=$(count "$variant" "$iterations")
-  per[$variant]=$(( (full - base) / iterations ))
+  full=$(count "$variant" "$runs")
+  per[$variant]=$(( (full - base) / (runs * calls_per_run) ))
   printf '%-28s %8d instructions per call\n' "$variant" "${per[$variant]}"
 done
 
@@ -50,3 +53,5 @@ printf '%-8s %14s   (call line to result line, vs serde_json parse + serialize o
   "$(ratio "${per[line/tool_core]}" "${per[line/serde_json_floor]}")"
 printf '%-8s %14s   (the same, echo a #[tools] method vs a #[tool] function)\n' method \
   "$(ratio "${per[line/tool_core_method]}" "${per[line/tool_core]}")"
+printf '%-8s %14s   (1,000 echo calls, execute_tool_calls parallel vs sequential)\n' batch \
+  "$(ratio "${per[batch/parallel]}" "${per[batch/sequential]}")"

@@ -36,10 +36,10 @@ pub use progress::Progress;
 use answers::{too_long, write_answer, write_result};
 use chunks::{Chunk, ChunkReader, MAX_CHUNK_LINES};
 use futures_util::FutureExt;
-use std::sync::Arc;
-use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
+use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tool_core::{
@@ -151,7 +151,10 @@ where
         progress.clone(),
     ));
     while let Some(in_flight) = receiver.recv().await {
-        let answers = in_flight.answering.await.unwrap_or_else(task_failed_answers);
+        let answers = in_flight
+            .answering
+            .await
+            .unwrap_or_else(task_failed_answers);
         let (answered, errors) = write_answers(&mut output, answers).await?;
         if let Some(progress) = &progress {
             progress.answered(answered, errors);
@@ -302,7 +305,11 @@ async fn write_answers<W: AsyncWrite + Unpin>(
                     output.write_all(&line).await?;
                 }
                 Answers::Rest(task) => {
-                    next = Some(finished(output, task).await?.unwrap_or_else(task_failed_answers));
+                    next = Some(
+                        finished(output, task)
+                            .await?
+                            .unwrap_or_else(task_failed_answers),
+                    );
                 }
             }
         }
@@ -369,7 +376,9 @@ fn run_in_turn(
                 continue;
             }
             if !written.is_empty() {
-                answers.parts.push(Answers::Written(std::mem::take(&mut written)));
+                answers
+                    .parts
+                    .push(Answers::Written(std::mem::take(&mut written)));
             }
             let rest = async move {
                 let result = running.await;
