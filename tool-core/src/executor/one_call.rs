@@ -9,7 +9,7 @@ use super::call_context::CallContext;
 use super::catch_unwind::{CatchUnwind, panic_message};
 use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
-use super::supervise::{Stopped, caller_cancelled, is_cancelled, supervise};
+use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
 use crate::repair::{Repair, RepairRule, repair_note};
@@ -111,7 +111,7 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &CallContext) -> To
     }
 
     if ctx.before.is_some() {
-        match before_hook(call, tool, ctx, &parsed).await {
+        match Box::pin(before_hook(call, tool, ctx, &parsed)).await {
             Verdict::Run => {}
             Verdict::RunInstead(replacement) => {
                 match arguments::rewritten(call, tool, &parsed, &replacement) {
@@ -131,11 +131,17 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &CallContext) -> To
         timeout,
         signal,
     } = start(call, tool, prepared, ctx);
-    let stopped = supervise(running, timeout, ctx, signal.as_ref()).await;
+    // The rare paths (a timer, a signal, the hooks) are boxed, so the
+    // future of every call does not carry their state.
+    let stopped = if timeout.is_none() && signal.is_none() {
+        finish(running).await
+    } else {
+        Box::pin(supervise(running, timeout, ctx, signal.as_ref())).await
+    };
     let mut internal_error = None;
     let mut result = stopped_result(call, stopped, &mut internal_error);
     if ctx.after.is_some() {
-        result = after_hook(call, ctx, parsed, result, internal_error).await;
+        result = Box::pin(after_hook(call, ctx, parsed, result, internal_error)).await;
     }
     record_repairs(&mut result, repairs, ctx);
     result

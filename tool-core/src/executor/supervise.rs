@@ -36,8 +36,24 @@ where
     F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
 {
     let stopped = run_until_stopped(&mut running, timeout, ctx, signal).await;
-    // Dropping a tool's future runs its destructors, which are user code:
-    // a panic there is the call's, not the executor's.
+    dropped(running, stopped)
+}
+
+/// Polls the tool until it finishes: when nothing but the tool itself can
+/// stop it (no timeout, no signal). [`supervise`]'s timer and `select!`
+/// are not even part of this future, which keeps it (and every call's
+/// future holding it) small.
+pub(crate) async fn finish<F>(mut running: CatchUnwind<F>) -> Stopped
+where
+    F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
+{
+    let stopped = Stopped::Finished((&mut running).await);
+    dropped(running, stopped)
+}
+
+/// Drops the tool's future. Its destructors are user code: a panic there
+/// is the call's, not the executor's.
+fn dropped<F>(running: CatchUnwind<F>, stopped: Stopped) -> Stopped {
     match catch_unwind(AssertUnwindSafe(move || drop(running))) {
         Ok(()) => stopped,
         Err(payload) => match stopped {
@@ -56,10 +72,6 @@ async fn run_until_stopped<F>(
 where
     F: Future<Output = Result<ToolOutput<Value>, ToolError>> + Unpin,
 {
-    // Nothing can stop the tool but itself: no timer, no select.
-    if timeout.is_none() && ctx.signal.is_none() {
-        return Stopped::Finished(running.await);
-    }
     let deadline = async {
         match timeout {
             Some(timeout) => tokio::time::sleep(timeout).await,
