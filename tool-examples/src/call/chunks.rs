@@ -117,6 +117,8 @@ impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
                 // Over the limit from here: keep the start (the id usually
                 // comes before the arguments), drop the rest unread.
                 chunk.bytes.truncate(start + PREFIX_BYTES.min(length));
+                let missing = PREFIX_BYTES.saturating_sub(length).min(take);
+                chunk.bytes.extend_from_slice(&available[..missing]);
                 chunk.bytes.shrink_to(start + PREFIX_BYTES);
             }
             length = length.saturating_add(take);
@@ -160,4 +162,64 @@ fn memchr_newline(bytes: &[u8]) -> Option<usize> {
         .iter()
         .position(|byte| *byte == b'\n')
         .map(|found| offset + found)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+    use tokio::io::BufReader;
+
+    fn reader(input: Vec<u8>, capacity: usize) -> ChunkReader<BufReader<Cursor<Vec<u8>>>> {
+        ChunkReader::new(BufReader::with_capacity(capacity, Cursor::new(input)))
+    }
+
+    #[test]
+    fn the_newline_is_found_at_every_offset() {
+        for length in 0..40 {
+            for at in 0..=length {
+                let mut bytes = vec![b'x'; length];
+                if at < length {
+                    bytes[at] = b'\n';
+                }
+                let expected = bytes.iter().position(|byte| *byte == b'\n');
+                assert_eq!(memchr_newline(&bytes), expected, "{length} {at}");
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn buffered_lines_come_in_chunks_of_at_most_128_numbered_in_order() {
+        let input: String = (1..=300).map(|n| format!("line {n}\n")).collect();
+        let mut chunks = reader(input.into_bytes(), 1 << 20);
+        let mut sizes = Vec::new();
+        let mut next_number = 1;
+        while let Some(chunk) = chunks.next_chunk().await.unwrap() {
+            for line in &chunk.lines {
+                assert_eq!(line.number, next_number);
+                let text = &chunk.bytes[line.range.clone()];
+                assert_eq!(text, format!("line {next_number}\n").as_bytes());
+                next_number += 1;
+            }
+            sizes.push(chunk.lines.len());
+        }
+        assert_eq!(sizes, [128, 128, 44]);
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_keeps_only_its_start_even_from_one_huge_read() {
+        let mut line = br#"{"id":"big","name":"echo","arguments":{"value":""#.to_vec();
+        line.resize(MAX_LINE_BYTES + 10, b'x');
+        line.extend_from_slice(b"\"}}\nnext\n");
+        // The reader hands over the whole line in one piece.
+        let mut chunks = reader(line, 64 << 20);
+        let chunk = chunks.next_chunk().await.unwrap().unwrap();
+        let first = &chunk.lines[0];
+        assert!(first.too_long);
+        assert_eq!(first.range.len(), PREFIX_BYTES);
+        assert!(chunk.bytes.starts_with(br#"{"id":"big""#));
+        let second = &chunk.lines[1];
+        assert!(!second.too_long);
+        assert_eq!(&chunk.bytes[second.range.clone()], b"next\n");
+    }
 }
