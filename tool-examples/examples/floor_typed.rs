@@ -34,6 +34,11 @@ use std::io::{BufRead, BufWriter, Write};
 use std::num::NonZeroU32;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// The same allocator as `tool-examples` (see its `main.rs`), so that the
+/// ratios compare the JSON work, not two allocators.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// One input line: a tool call, borrowing from the line.
 #[derive(Deserialize)]
 struct Call<'a> {

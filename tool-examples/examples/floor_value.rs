@@ -23,6 +23,11 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufWriter, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+/// The same allocator as `tool-examples` (see its `main.rs`), so that the
+/// ratios compare the JSON work, not two allocators.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::io::Result<()> {
     let mut input = std::io::stdin().lock();
     let mut output = BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());

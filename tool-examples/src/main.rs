@@ -10,6 +10,17 @@ use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArg
 use tool_examples::upstream::add_upstreams;
 use tool_examples::{call, example_registry, logging, walkthrough};
 
+/// The binary's allocator: mimalloc. `call` parses a chunk of calls on one
+/// thread and may free it on another (always so in `--sequential` mode),
+/// and glibc's allocator serves such frees through its locked paths: with
+/// it, `--sequential` spent 462 ms of CPU on 100,000 label calls where
+/// parallel mode spent 286 ms (perf), and ran at 2.4x - 3.0x the typed
+/// floor; with mimalloc, 1.3x - 1.5x. The floors use it too, so the ratios
+/// stay fair. A library never sets one: tool-core and tool-mcp leave the
+/// choice to the application.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // clap's own exits: a usage error exits 2, `--help` and `--version` 0.
     let cli = Cli::from_env();
