@@ -30,7 +30,9 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::borrow::Cow;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::Write;
+
+mod floor_lines;
 use std::num::NonZeroU32;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -115,29 +117,16 @@ struct ErrorLine<'a> {
 }
 
 fn main() -> std::io::Result<()> {
-    let mut input = std::io::stdin().lock();
-    let mut output = BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-    let mut line = Vec::new();
-    let mut number = 0u64;
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        number += 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        if let Err(message) = answer(&line, &mut output)? {
+    floor_lines::for_each_line(|line, number, output| {
+        if let Err(message) = answer(line, &mut *output)? {
             let error = ErrorLine {
                 error: &message,
                 line: number,
             };
-            serde_json::to_writer(&mut output, &error)?;
+            serde_json::to_writer(output, &error)?;
         }
-        output.write_all(b"\n")?;
-    }
-    output.flush()
+        Ok(())
+    })
 }
 
 /// Writes the result of the call on `line` (without the newline), or

@@ -20,7 +20,7 @@
 //! Run: `target/release/examples/floor_value < calls.jsonl`.
 
 use serde_json::{Value, json};
-use std::io::{BufRead, BufWriter, Write};
+mod floor_lines;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The same allocator as `tool-examples` (see its `main.rs`), so that the
@@ -29,25 +29,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::io::Result<()> {
-    let mut input = std::io::stdin().lock();
-    let mut output = BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
-    let mut line = Vec::new();
-    let mut number = 0u64;
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        number += 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
+    floor_lines::for_each_line(|line, number, output| {
         let result =
-            answer(&line).unwrap_or_else(|message| json!({"error": message, "line": number}));
-        serde_json::to_writer(&mut output, &result)?;
-        output.write_all(b"\n")?;
-    }
-    output.flush()
+            answer(line).unwrap_or_else(|message| json!({"error": message, "line": number}));
+        serde_json::to_writer(output, &result)?;
+        Ok(())
+    })
 }
 
 /// The result of the call on `line`, or why there is none.

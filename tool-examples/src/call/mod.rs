@@ -93,6 +93,8 @@ struct ChunkAnswers {
     parts: Vec<Answers>,
     written: u64,
     errors: u64,
+    /// Answers serialized since the last part, to become a written part.
+    pending: Vec<u8>,
 }
 
 /// Part of a chunk's answers.
@@ -244,33 +246,18 @@ fn parse_line(chunk: &Chunk, line: &chunks::ChunkLine) -> Line {
 /// answers serialized into one buffer; a call that has to wait goes on on
 /// a task of its own, so the ones after it are not held up.
 async fn answer_chunk(chunk: Chunk, runner: Arc<Runner>) -> ChunkAnswers {
-    let mut answers = ChunkAnswers::default();
-    let mut written = Vec::with_capacity(chunk.bytes.len() * 2);
+    let mut answers = ChunkAnswers::with_capacity(chunk.bytes.len() * 2);
     for line in &chunk.lines {
-        let call = match parse_line(&chunk, line) {
-            Line::Blank => continue,
-            Line::Answer(answer) => {
-                answers.add_answer(&mut written, &answer);
-                continue;
-            }
-            Line::Call(call, _) => call,
+        let Some(call) = answers.call_of(parse_line(&chunk, line)) else {
+            continue;
         };
         let mut running = start(&runner, call);
         match running.as_mut().now_or_never() {
-            Some(result) => answers.add(&mut written, &result),
-            None => {
-                if !written.is_empty() {
-                    let bytes = std::mem::take(&mut written);
-                    answers.parts.push(Answers::Written(bytes));
-                }
-                answers.parts.push(Answers::Waiting(tokio::spawn(running)));
-            }
+            Some(result) => answers.add(&result),
+            None => answers.push(Answers::Waiting(tokio::spawn(running))),
         }
     }
-    if !written.is_empty() {
-        answers.parts.push(Answers::Written(written));
-    }
-    answers
+    answers.finished()
 }
 
 /// Stage 3: a chunk's answers in order, flushing what is written before
@@ -360,46 +347,26 @@ fn run_in_turn(
 ) -> Pin<Box<dyn Future<Output = ChunkAnswers> + Send>> {
     Box::pin(async move {
         let mut answers = ChunkAnswers::default();
-        let mut written = Vec::new();
         while let Some(line) = lines.next() {
-            let call = match line {
-                Line::Blank => continue,
-                Line::Answer(answer) => {
-                    answers.add_answer(&mut written, &answer);
-                    continue;
-                }
-                Line::Call(call, _) => call,
+            let Some(call) = answers.call_of(line) else {
+                continue;
             };
             let mut running = start(&runner, call);
             if let Some(result) = running.as_mut().now_or_never() {
-                answers.add(&mut written, &result);
+                answers.add(&result);
                 continue;
             }
-            if !written.is_empty() {
-                answers
-                    .parts
-                    .push(Answers::Written(std::mem::take(&mut written)));
-            }
             let rest = async move {
-                let result = running.await;
-                let mut first = ChunkAnswers::default();
-                let mut bytes = Vec::new();
-                first.add(&mut bytes, &result);
-                first.parts.push(Answers::Written(bytes));
-                let rest = run_in_turn(lines, runner, done).await;
-                first.parts.extend(rest.parts);
-                first.written += rest.written;
-                first.errors += rest.errors;
-                first
+                let mut answers = ChunkAnswers::default();
+                answers.add(&running.await);
+                answers.append(run_in_turn(lines, runner, done).await);
+                answers.finished()
             };
-            answers.parts.push(Answers::Rest(tokio::spawn(rest)));
-            return answers;
+            answers.push(Answers::Rest(tokio::spawn(rest)));
+            return answers.finished();
         }
         let _ = done.send(());
-        if !written.is_empty() {
-            answers.parts.push(Answers::Written(written));
-        }
-        answers
+        answers.finished()
     })
 }
 
@@ -411,28 +378,70 @@ fn start(runner: &Arc<Runner>, call: ToolCall) -> Running {
 }
 
 impl ChunkAnswers {
-    /// Serializes `result` into `written` and counts it.
-    fn add(&mut self, written: &mut Vec<u8>, result: &ToolResultMessage) {
-        write_result(written, result);
-        self.written += 1;
-        self.errors += u64::from(result.is_error);
+    fn with_capacity(bytes: usize) -> Self {
+        ChunkAnswers {
+            pending: Vec::with_capacity(bytes),
+            ..ChunkAnswers::default()
+        }
     }
 
-    /// Writes a known answer (always an error: a line that is no call).
-    fn add_answer(&mut self, written: &mut Vec<u8>, answer: &str) {
-        write_answer(written, answer);
+    /// The call on `line`; a line that is no call is answered here.
+    fn call_of(&mut self, line: Line) -> Option<ToolCall> {
+        match line {
+            Line::Blank => None,
+            Line::Answer(answer) => {
+                write_answer(&mut self.pending, &answer);
+                self.count(true);
+                None
+            }
+            Line::Call(call, _) => Some(call),
+        }
+    }
+
+    /// Serializes `result` after the answers so far, and counts it.
+    fn add(&mut self, result: &ToolResultMessage) {
+        write_result(&mut self.pending, result);
+        self.count(result.is_error);
+    }
+
+    fn count(&mut self, is_error: bool) {
         self.written += 1;
-        self.errors += 1;
+        self.errors += u64::from(is_error);
+    }
+
+    /// `part` after the answers so far.
+    fn push(&mut self, part: Answers) {
+        self.close_pending();
+        self.parts.push(part);
+    }
+
+    /// `later`'s answers after these.
+    fn append(&mut self, later: ChunkAnswers) {
+        self.close_pending();
+        self.parts.extend(later.parts);
+        self.written += later.written;
+        self.errors += later.errors;
+    }
+
+    /// Done: the answers serialized last become a part too.
+    fn finished(mut self) -> Self {
+        self.close_pending();
+        self
+    }
+
+    fn close_pending(&mut self) {
+        if !self.pending.is_empty() {
+            let bytes = std::mem::take(&mut self.pending);
+            self.parts.push(Answers::Written(bytes));
+        }
     }
 }
 
 /// The answer in place of a chunk whose task failed.
 fn task_failed_answers(error: tokio::task::JoinError) -> ChunkAnswers {
     let mut answers = ChunkAnswers::default();
-    let mut line = Vec::new();
-    answers.add_answer(&mut line, &task_failed(&error));
-    answers.parts.push(Answers::Written(line));
-    answers
+    answers.call_of(Line::Answer(task_failed(&error)));
+    answers.finished()
 }
 
 fn task_failed(error: &tokio::task::JoinError) -> String {
