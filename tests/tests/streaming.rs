@@ -385,19 +385,15 @@ fn chat_chunks() -> Vec<Value> {
         .collect()
 }
 
-#[tokio::test]
-async fn openai_chat_documented_stream() {
-    let mut stream = OpenAiChatStream::new();
-    let seen = chat_all(&mut stream, &chat_chunks());
-    let call = ToolCall::new(
-        "call_DdmO9pD3xa9XTPNJ32zg2hcA",
-        "get_weather",
-        json!({"location": "Paris, France"}),
-    );
+/// What both documented OpenAI streams show: the call with id `id` starts,
+/// its arguments grow a piece at a time to `{"location": "Paris, France"}`,
+/// it finishes, and it runs.
+async fn assert_paris_call_grew_and_runs(seen: Vec<Seen>, id: &'static str) {
+    let call = ToolCall::new(id, "get_weather", json!({"location": "Paris, France"}));
     assert_eq!(
         seen,
         [
-            Seen::Started(0, "call_DdmO9pD3xa9XTPNJ32zg2hcA", "get_weather"),
+            Seen::Started(0, id, "get_weather"),
             Seen::Grew(0, json!({})),
             Seen::Grew(0, json!({"location": ""})),
             Seen::Grew(0, json!({"location": "Paris"})),
@@ -410,6 +406,13 @@ async fn openai_chat_documented_stream() {
         run(&call).await,
         ("15 degrees celsius in Paris, France".into(), false)
     );
+}
+
+#[tokio::test]
+async fn openai_chat_documented_stream() {
+    let mut stream = OpenAiChatStream::new();
+    let seen = chat_all(&mut stream, &chat_chunks());
+    assert_paris_call_grew_and_runs(seen, "call_DdmO9pD3xa9XTPNJ32zg2hcA").await;
 }
 
 #[test]
@@ -549,27 +552,7 @@ fn responses_events() -> Vec<Value> {
 async fn openai_responses_documented_stream() {
     let mut stream = OpenAiResponsesStream::new();
     let seen = responses_all(&mut stream, &responses_events());
-    let call = ToolCall::new(
-        "call_1234xyz",
-        "get_weather",
-        json!({"location": "Paris, France"}),
-    );
-    assert_eq!(
-        seen,
-        [
-            Seen::Started(0, "call_1234xyz", "get_weather"),
-            Seen::Grew(0, json!({})),
-            Seen::Grew(0, json!({"location": ""})),
-            Seen::Grew(0, json!({"location": "Paris"})),
-            Seen::Grew(0, json!({"location": "Paris,"})),
-            Seen::Grew(0, json!({"location": "Paris, France"})),
-            Seen::Finished(0, call.clone()),
-        ]
-    );
-    assert_eq!(
-        run(&call).await,
-        ("15 degrees celsius in Paris, France".into(), false)
-    );
+    assert_paris_call_grew_and_runs(seen, "call_1234xyz").await;
 }
 
 #[test]
