@@ -10,7 +10,6 @@
 //! catches hangs.
 
 use serde_json::{Map, Value, json};
-use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,42 +21,14 @@ use tool_core::{
     ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls, text, tool,
 };
 
-/// Far more than any test here needs: only there so a hang fails the test
-/// instead of blocking the suite.
-const HANG: Duration = Duration::from_secs(20);
+#[path = "support/bounded.rs"]
+mod bounded;
+use bounded::{FOREVER, bounded, run_batch, run_call, text_of};
 
 // The tests that check a timeout or grace period does not end early run on
 // Tokio's paused clock: `Instant::elapsed` there is the runtime's own time,
 // which advances only when every task waits, so the checks are exact and
 // never depend on how busy the machine is.
-
-/// A tool that would go on this long ignores its deadline or signal.
-const FOREVER: Duration = Duration::from_secs(3600);
-
-async fn bounded<F: Future>(future: F) -> F::Output {
-    tokio::time::timeout(HANG, future)
-        .await
-        .expect("the executor answered within the hang ceiling")
-}
-
-/// `execute_tool_call`, failing the test if it does not answer in time.
-async fn run_call(call: &ToolCall, tools: &ToolRegistry, ctx: CallContext) -> ToolResultMessage {
-    bounded(execute_tool_call(call, tools, ctx)).await
-}
-
-/// `execute_tool_calls`, failing the test if it does not answer in time.
-async fn run_batch(
-    calls: &[ToolCall],
-    tools: &ToolRegistry,
-    ctx: CallContext,
-    mode: ExecutionMode,
-) -> Vec<ToolResultMessage> {
-    bounded(execute_tool_calls(calls, tools, ctx, mode)).await
-}
-
-fn text_of(result: &ToolResultMessage) -> &str {
-    result.content[0].as_text().expect("a text item")
-}
 
 fn ids(results: &[ToolResultMessage]) -> Vec<&str> {
     results.iter().map(|r| r.tool_call_id.as_str()).collect()

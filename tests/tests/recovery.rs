@@ -9,7 +9,6 @@
 
 use serde_json::{Value, json};
 use std::fmt;
-use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
@@ -18,37 +17,12 @@ use tool_core::{
     AfterCall, BeforeCall, CallContext, CancellationToken, DynamicTool, ExecutionMode, FailureKind,
     HookDecision, Repair, RepairPolicy, RepairRule, RetryBudget, Tool, ToolCall, ToolContext,
     ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
-    execute_tool_call, execute_tool_calls, tool,
+    execute_tool_call, tool,
 };
 
-/// Far more than any test here needs: only there so a hang fails the test.
-const HANG: Duration = Duration::from_secs(20);
-
-/// A tool that would go on this long has to be stopped by the executor.
-const FOREVER: Duration = Duration::from_secs(3600);
-
-async fn bounded<F: Future>(future: F) -> F::Output {
-    tokio::time::timeout(HANG, future)
-        .await
-        .expect("the executor answered within the hang ceiling")
-}
-
-async fn run_call(call: &ToolCall, tools: &ToolRegistry, ctx: CallContext) -> ToolResultMessage {
-    bounded(execute_tool_call(call, tools, ctx)).await
-}
-
-async fn run_batch(
-    calls: &[ToolCall],
-    tools: &ToolRegistry,
-    ctx: CallContext,
-    mode: ExecutionMode,
-) -> Vec<ToolResultMessage> {
-    bounded(execute_tool_calls(calls, tools, ctx, mode)).await
-}
-
-fn text_of(result: &ToolResultMessage) -> &str {
-    result.content[0].as_text().expect("a text item")
-}
+#[path = "support/bounded.rs"]
+mod bounded;
+use bounded::{FOREVER, bounded, run_batch, run_call, text_of};
 
 fn texts(result: &ToolResultMessage) -> Vec<&str> {
     result

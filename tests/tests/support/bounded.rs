@@ -1,0 +1,50 @@
+//! Running the executor in tests that must never hang: every call or batch
+//! is given a ceiling far above what it needs, so a hang fails the test
+//! instead of blocking the suite. Shared by `faults.rs` and `recovery.rs`,
+//! each including it with `#[path = "support/bounded.rs"] mod bounded;`.
+
+#![allow(dead_code)]
+
+use std::future::Future;
+use std::time::Duration;
+use tool_core::{
+    CallContext, ExecutionMode, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
+    execute_tool_calls,
+};
+
+/// Far more than any test needs: only there so a hang fails the test.
+pub const HANG: Duration = Duration::from_secs(20);
+
+/// A tool that would go on this long has to be stopped by the executor.
+pub const FOREVER: Duration = Duration::from_secs(3600);
+
+/// `future`'s output, failing the test if it takes longer than [`HANG`].
+pub async fn bounded<F: Future>(future: F) -> F::Output {
+    tokio::time::timeout(HANG, future)
+        .await
+        .expect("the executor answered within the hang ceiling")
+}
+
+/// `execute_tool_call`, failing the test if it does not answer in time.
+pub async fn run_call(
+    call: &ToolCall,
+    tools: &ToolRegistry,
+    ctx: CallContext,
+) -> ToolResultMessage {
+    bounded(execute_tool_call(call, tools, ctx)).await
+}
+
+/// `execute_tool_calls`, failing the test if it does not answer in time.
+pub async fn run_batch(
+    calls: &[ToolCall],
+    tools: &ToolRegistry,
+    ctx: CallContext,
+    mode: ExecutionMode,
+) -> Vec<ToolResultMessage> {
+    bounded(execute_tool_calls(calls, tools, ctx, mode)).await
+}
+
+/// The text of a result's first content item.
+pub fn text_of(result: &ToolResultMessage) -> &str {
+    result.content[0].as_text().expect("a text item")
+}
