@@ -17,18 +17,16 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 
+#[allow(dead_code)] // the async tests use only the variables' list
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
-/// The binary, none of the developer's variables that change where it
-/// serves, what it reads or what it logs passed on.
+/// The binary (async), none of the developer's
+/// [`support::DEPLOYMENT_VARIABLES`] passed on.
 fn binary() -> Command {
     let mut command = Command::new(BIN);
-    for name in [
-        "TOOL_EXAMPLES_ROOT",
-        "TOOL_EXAMPLES_HTTP",
-        "TOOL_EXAMPLES_TOKEN_FILE",
-        "RUST_LOG",
-    ] {
+    for name in support::DEPLOYMENT_VARIABLES {
         command.env_remove(name);
     }
     command

@@ -21,18 +21,16 @@ use tool_core::providers::{mcp_call_tool_result, mcp_tools};
 use tool_core::{CallContext, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
 
+#[allow(dead_code)] // the async tests use only the variables' list
+mod support;
+
 const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
-/// The binary, none of the developer's variables that change where it
-/// serves, what it reads or what it logs passed on.
+/// The binary (async), none of the developer's
+/// [`support::DEPLOYMENT_VARIABLES`] passed on.
 fn binary() -> Command {
     let mut command = Command::new(BIN);
-    for name in [
-        "TOOL_EXAMPLES_ROOT",
-        "TOOL_EXAMPLES_HTTP",
-        "TOOL_EXAMPLES_TOKEN_FILE",
-        "RUST_LOG",
-    ] {
+    for name in support::DEPLOYMENT_VARIABLES {
         command.env_remove(name);
     }
     command
@@ -375,7 +373,6 @@ async fn mcp_over_http_on_all_interfaces_wants_the_token() {
         .args(["mcp", "--http", "0.0.0.0:0", "--root"])
         .arg(root.path())
         .env("TOOL_EXAMPLES_TOKEN", token)
-        .env_remove("TOOL_EXAMPLES_ALLOWED_HOSTS")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
