@@ -134,7 +134,7 @@ pub use message::{ToolCall, ToolResultMessage};
 pub use params::{
     Bound, FloatLike, Format, HasItems, HasLength, LengthOf, MAX_ECHO_CHARS, MAX_JSON_DEPTH,
     MAX_NESTING, MAX_PROBLEMS, MAX_UNTAGGED_ATTEMPTS, Numeric, ParamError, ParamPath, ParamProblem,
-    ParamValue, StringLike, ToolParams,
+    ParamValue, StringLike, ToolParams, json_type,
 };
 pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
 pub use repair::{Repair, RepairPolicy, RepairRule, repair_arguments, repair_note};

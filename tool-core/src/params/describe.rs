@@ -8,7 +8,16 @@ use std::fmt;
 /// At most this many characters of a received value are echoed in a message.
 pub const MAX_ECHO_CHARS: usize = 80;
 
-/// The JSON type name of a value, as a message says it: `got number`.
+/// The JSON type name of a value, as every message of tool-core says it
+/// (`expected string, got number`); public so that code reporting on the
+/// same arguments elsewhere (tool-mcp's check of a remote tool's schema)
+/// says it the same way.
+///
+/// ```
+/// use serde_json::json;
+/// assert_eq!(tool_core::json_type(&json!(2.5)), "number");
+/// assert_eq!(tool_core::json_type(&json!(null)), "null");
+/// ```
 pub fn json_type(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",

@@ -18,7 +18,7 @@ mod traits;
 
 pub use constraints::{Bound, FloatLike, HasItems, HasLength, LengthOf, Numeric, StringLike};
 pub use derive_support::MAX_NESTING;
-pub use describe::MAX_ECHO_CHARS;
+pub use describe::{MAX_ECHO_CHARS, json_type};
 pub use error::{MAX_PROBLEMS, MAX_UNTAGGED_ATTEMPTS, ParamError, ParamProblem};
 pub use formats::Format;
 pub use impls::MAX_JSON_DEPTH;

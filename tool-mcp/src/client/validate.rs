@@ -6,7 +6,7 @@
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
-use tool_core::{ParamError, ParamPath};
+use tool_core::{ParamError, ParamPath, json_type};
 
 /// Compiles `schema`; a schema that is not valid JSON Schema (or names a
 /// `$ref` that cannot be resolved offline) is refused with jsonschema's
@@ -153,17 +153,6 @@ fn push_at(
             let inner = value.and_then(|value| value.get(segment.as_str()));
             push_at(errors, &path.field(segment), inner, rest, message);
         }
-    }
-}
-
-fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 
