@@ -100,6 +100,15 @@ pub fn all() -> Vec<Variant> {
     variants
 }
 
+/// The runtime the executor variants run on: one thread, as a single
+/// agent turn would, so no scheduling between threads is counted.
+fn current_thread_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime")
+}
+
 /// Calls in one `batch` iteration.
 pub const BATCH_CALLS: usize = 1000;
 
@@ -115,10 +124,7 @@ fn batch_variant(name: &'static str, mode: ExecutionMode) -> Variant {
                 )
             })
             .collect();
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
+        let runtime = current_thread_runtime();
         Box::new(move |n| {
             runtime.block_on(async {
                 for _ in 0..n {
@@ -242,10 +248,7 @@ fn line_variant(name: &'static str, line: Line) -> Variant {
             Line::Function | Line::Floor => echo_registry(),
         };
         let ours = line != Line::Floor;
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a runtime");
+        let runtime = current_thread_runtime();
         Box::new(move |n| {
             runtime.block_on(async {
                 for _ in 0..n {
