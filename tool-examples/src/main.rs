@@ -6,7 +6,7 @@ use clap::CommandFactory;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tool_core::ExecutionMode;
-use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs};
+use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
 use tool_examples::upstream::add_upstreams;
 use tool_examples::{call, example_registry, logging, walkthrough};
 
@@ -65,7 +65,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             Ok(())
         }
         Command::Mcp(McpArgs {
-            root,
+            root: Root { dir: root },
             http,
             token_file,
             allowed_hosts,
@@ -88,7 +88,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             runtime.block_on(serve_http(tools, options))
         }
         Command::Call(CallArgs {
-            root,
+            root: Root { dir: root },
             sequential,
             repair,
             upstreams,

@@ -9,18 +9,26 @@ use clap::builder::NonEmptyStringValueParser;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-/// `call`: the JSON-lines runner.
+/// `--root`, which `call` and `mcp` share: where the `Files` tools are
+/// rooted.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
-pub struct CallArgs {
+pub struct Root {
     /// The directory `read` and `list` may look in
     #[arg(
-        long,
+        long = "root",
         value_name = "DIR",
         default_value = ".",
         env = ROOT_VARIABLE,
         hide_env_values = true
     )]
-    pub root: PathBuf,
+    pub dir: PathBuf,
+}
+
+/// `call`: the JSON-lines runner.
+#[derive(Args, Clone, Debug, PartialEq, Eq)]
+pub struct CallArgs {
+    #[command(flatten)]
+    pub root: Root,
     /// Run one call at a time, in input order
     #[arg(long)]
     pub sequential: bool,
@@ -49,15 +57,8 @@ pub struct DefinitionsArgs {
 /// `mcp`: the server. The HTTP-only flags need `--http` (or its variable).
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct McpArgs {
-    /// The directory `read` and `list` may look in
-    #[arg(
-        long,
-        value_name = "DIR",
-        default_value = ".",
-        env = ROOT_VARIABLE,
-        hide_env_values = true
-    )]
-    pub root: PathBuf,
+    #[command(flatten)]
+    pub root: Root,
     /// Also serve another MCP server's tools, as PREFIX__name (repeatable)
     ///
     /// SERVER is [NAME=]URL (streamable HTTP) or [NAME=]"PROGRAM ARGS" (stdio); the prefix is

@@ -11,7 +11,7 @@ mod format;
 pub mod help;
 mod refused;
 
-pub use commands::{CallArgs, CompletionsArgs, DefinitionsArgs, McpArgs};
+pub use commands::{CallArgs, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
 pub use format::Format;
 
 use crate::logging::LogFormat;

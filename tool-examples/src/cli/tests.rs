@@ -34,7 +34,7 @@ fn error(args: &[&str]) -> clap::Error {
 
 fn call(root: &str, sequential: bool, repair: bool) -> Option<Command> {
     Some(Command::Call(CallArgs {
-        root: root.into(),
+        root: Root { dir: root.into() },
         sequential,
         repair,
         upstreams: Vec::new(),
@@ -50,7 +50,7 @@ fn definitions(format: ProviderFormat) -> Option<Command> {
 /// `mcp` with only a root and maybe an address.
 fn mcp(root: &str, http: Option<&str>) -> Option<Command> {
     Some(Command::Mcp(McpArgs {
-        root: root.into(),
+        root: Root { dir: root.into() },
         http: http.map(|address| address.parse().unwrap()),
         token_file: None,
         allowed_hosts: Vec::new(),
@@ -180,7 +180,7 @@ fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
             "docs=http://10.0.0.9:8080/mcp",
         ]),
         Some(Command::Mcp(McpArgs {
-            root: ".".into(),
+            root: Root { dir: ".".into() },
             http: Some("0.0.0.0:8080".parse().unwrap()),
             token_file: Some("/run/token".into()),
             allowed_hosts: vec!["mcp.example.com".into(), "10.0.0.5:8080".into()],
