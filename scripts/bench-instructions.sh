@@ -8,14 +8,18 @@
 # script and a plain `cargo bench` does not rebuild every dependency.
 #
 # Usage: scripts/bench-instructions.sh [ITERATIONS]   (default 20000)
+# ALLOCATOR=mimalloc counts under mimalloc (benches/instructions_mimalloc.rs,
+# the allocator tool-examples uses) instead of the system's malloc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 iterations=${1:-20000}
 command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 
 export CARGO_TARGET_DIR=${CALLGRIND_TARGET_DIR:-target/callgrind}
-CARGO_PROFILE_BENCH_DEBUG=line-tables-only cargo bench -p tool-core --bench instructions --no-run -q 2>/dev/null
-binary=$(ls -t "$CARGO_TARGET_DIR"/release/deps/instructions-* | grep -v '\.d$' | head -n 1)
+bench=instructions
+[ "${ALLOCATOR:-}" = mimalloc ] && bench=instructions_mimalloc
+CARGO_PROFILE_BENCH_DEBUG=line-tables-only cargo bench -p tool-core --bench "$bench" --no-run -q 2>/dev/null
+binary=$(ls -t "$CARGO_TARGET_DIR"/release/deps/"$bench"-* | grep -v '\.d$' | head -n 1)
 
 count() { # variant iterations -> total instructions
   local out
@@ -51,6 +55,8 @@ printf '%-8s %14s   (script, 3 problems: all of them vs the first)\n' errors \
   "$(ratio "${per[errors_script/tool_core]}" "${per[errors_script/serde]}")"
 printf '%-8s %14s   (call line to result line, vs serde_json parse + serialize of the line)\n' executor \
   "$(ratio "${per[line/tool_core]}" "${per[line/serde_json_floor]}")"
+printf '%-8s %14s   (the same, the result written by serde_json::to_vec instead of write_json)\n' to_vec \
+  "$(ratio "${per[line/tool_core_to_vec]}" "${per[line/serde_json_floor]}")"
 printf '%-8s %14s   (the same, echo a #[tools] method vs a #[tool] function)\n' method \
   "$(ratio "${per[line/tool_core_method]}" "${per[line/tool_core]}")"
 printf '%-8s %14s   (1,000 echo calls, execute_tool_calls parallel vs sequential)\n' batch \

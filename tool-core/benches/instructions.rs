@@ -12,16 +12,5 @@
 mod support;
 
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| a != "--bench")
-        .collect();
-    let mut variants = support::variants::all();
-    let [name, iterations] = args.as_slice() else {
-        let names: Vec<&str> = variants.iter().map(|v| v.name).collect();
-        println!("variants: {}", names.join(", "));
-        return;
-    };
-    let iterations: usize = iterations.parse().expect("a number of iterations");
-    support::variants::find(&mut variants, name).run(iterations);
+    support::variants::count_from_args();
 }

@@ -32,6 +32,7 @@ fn main() {
         ("errors/tool_core", "errors/serde"),
         ("errors_script/tool_core", "errors_script/serde"),
         ("line/tool_core", "line/serde_json_floor"),
+        ("line/tool_core_to_vec", "line/serde_json_floor"),
         ("line/tool_core_method", "line/tool_core"),
         ("batch/parallel", "batch/sequential"),
     ];

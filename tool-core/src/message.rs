@@ -2,6 +2,7 @@
 //! paired with it by id.
 
 mod call_wire;
+mod result_wire;
 
 use crate::repair::Repair;
 use crate::tool::{Content, FailureKind, text};

@@ -77,11 +77,32 @@ pub fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
     &mut variants[at]
 }
 
+/// The instruction counters' `main`: `<variant> <iterations>` runs one
+/// variant that many times; with no arguments (as `cargo bench` runs it) it
+/// lists the variants and exits.
+#[allow(dead_code)] // Only the instruction counters call it.
+pub fn count_from_args() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let mut variants = all();
+    let [name, iterations] = args.as_slice() else {
+        let names: Vec<&str> = variants.iter().map(|v| v.name).collect();
+        println!("variants: {}", names.join(", "));
+        return;
+    };
+    let iterations: usize = iterations.parse().expect("a number of iterations");
+    find(&mut variants, name).run(iterations);
+}
+
 /// Names are `<group>/<how>`; ours is `<group>/tool_core`. The groups:
 /// `small`, `medium`, `large`, `script` (the enum-heavy struct) parse valid
 /// arguments; `errors` (medium) and `errors_script` parse arguments with
 /// three problems; `line` runs the executor on the echo call (`tool_core`:
-/// a `#[tool]` function, `tool_core_method`: a `#[tools]` method);
+/// a `#[tool]` function, `tool_core_method`: a `#[tools]` method, both
+/// writing the result with `write_json`; `tool_core_to_vec`: with
+/// `serde_json::to_vec`);
 /// `batch` runs 1,000 echo calls (which never wait) through
 /// `execute_tool_calls` in each mode: one iteration is the whole batch.
 pub fn all() -> Vec<Variant> {
@@ -94,6 +115,7 @@ pub fn all() -> Vec<Variant> {
     error_variants::<Script>(&mut variants, "errors_script", script_bad_args);
     variants.push(line_variant("line/tool_core", Line::Function));
     variants.push(line_variant("line/tool_core_method", Line::Method));
+    variants.push(line_variant("line/tool_core_to_vec", Line::ToVec));
     variants.push(line_variant("line/serde_json_floor", Line::Floor));
     variants.push(batch_variant("batch/parallel", ExecutionMode::Parallel));
     variants.push(batch_variant("batch/sequential", ExecutionMode::Sequential));
@@ -237,17 +259,20 @@ enum Line {
     Function,
     /// The executor, with echo a `#[tools]` method.
     Method,
+    /// The executor, with echo a `#[tool]` function, its result written by
+    /// `serde_json::to_vec` (serde's derive) instead of `write_json`.
+    ToVec,
     /// serde_json parsing and serializing the line: the floor.
     Floor,
 }
 
-fn line_variant(name: &'static str, line: Line) -> Variant {
+fn line_variant(name: &'static str, answerer: Line) -> Variant {
     Variant::new(name, move || {
-        let tools = match line {
+        let tools = match answerer {
             Line::Method => echo_box_registry(),
-            Line::Function | Line::Floor => echo_registry(),
+            Line::Function | Line::ToVec | Line::Floor => echo_registry(),
         };
-        let ours = line != Line::Floor;
+        let ours = answerer != Line::Floor;
         let runtime = current_thread_runtime();
         Box::new(move |n| {
             runtime.block_on(async {
@@ -261,10 +286,17 @@ fn line_variant(name: &'static str, line: Line) -> Variant {
                             tool_core::CallContext::default(),
                         )
                         .await;
-                        serde_json::to_string(&result).unwrap()
+                        if answerer == Line::ToVec {
+                            serde_json::to_vec(&result).unwrap()
+                        } else {
+                            // As serde_json::to_vec starts.
+                            let mut out = Vec::with_capacity(128);
+                            result.write_json(&mut out).unwrap();
+                            out
+                        }
                     } else {
                         let value: Value = serde_json::from_str(line).unwrap();
-                        serde_json::to_string(&value).unwrap()
+                        serde_json::to_vec(&value).unwrap()
                     };
                     drop(black_box(out));
                 }

@@ -20,8 +20,9 @@ pub enum Line {
 /// Appends `result` and a newline to `out`.
 pub(super) fn write_result(out: &mut Vec<u8>, result: &ToolResultMessage) {
     // A result is strings, numbers and JSON values: it always serializes,
-    // and writing to a Vec cannot fail.
-    if serde_json::to_writer(&mut *out, result).is_ok() {
+    // and writing to a Vec cannot fail. `write_json` writes the bytes serde
+    // would, without escaping the constant keys again on every line.
+    if result.write_json(out).is_ok() {
         out.push(b'\n');
     }
 }
