@@ -5,11 +5,12 @@ use super::call_context::CallContext;
 use super::one_call;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
-use futures_util::future::OptionFuture;
+use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
-use futures_util::{FutureExt, StreamExt};
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 pub(crate) async fn run_parallel(
     calls: &[ToolCall],
@@ -17,7 +18,7 @@ pub(crate) async fn run_parallel(
     ctx: &CallContext,
 ) -> Vec<ToolResultMessage> {
     let limit = ctx.max_concurrency.map_or(usize::MAX, |limit| limit.get());
-    let mut results: Vec<Option<ToolResultMessage>> = (0..calls.len()).map(|_| None).collect();
+    let mut results = InOrder::with_capacity(calls.len());
     // Only the futures that are ready get polled: a batch of thousands of
     // mostly idle calls costs what its active calls cost.
     let mut running = FuturesUnordered::new();
@@ -30,57 +31,108 @@ pub(crate) async fn run_parallel(
     for (index, call) in calls.iter().enumerate() {
         let tool = registry.get(&call.name);
         if tool.is_some_and(RegisteredTool::exclusive) {
-            while let Some(done) = running.next().await {
-                record(&mut results, done);
+            while let Some((done, result)) = running.next().await {
+                results.file(done, result);
             }
-            results[index] = Some(one_call::run(call, registry, tool, ctx).await);
+            results.file(index, one_call::run(call, registry, tool, ctx).await);
             continue;
         }
         while running.len() >= limit {
-            if let Some(done) = running.next().await {
-                record(&mut results, done);
+            if let Some((done, result)) = running.next().await {
+                results.file(done, result);
             }
         }
-        slot.set(OptionFuture::from(Some(numbered(
-            index, call, registry, tool, ctx,
-        ))));
-        match slot.as_mut().now_or_never() {
-            Some(done) => record(&mut results, done),
-            None => running.push(std::mem::replace(&mut slot, empty_slot())),
+        slot.set(Some(one_call::run(call, registry, tool, ctx)));
+        match poll_once(slot.as_mut()) {
+            Poll::Ready(result) => results.file(index, result),
+            Poll::Pending => running.push(Numbered {
+                index,
+                slot: std::mem::replace(&mut slot, empty_slot()),
+            }),
         }
     }
-    while let Some(done) = running.next().await {
-        record(&mut results, done);
+    while let Some((done, result)) = running.next().await {
+        results.file(done, result);
     }
-    results
-        .into_iter()
-        .zip(calls)
-        // Every index was filled above; this keeps the "one result per call"
-        // promise even if that ever stopped being so.
-        .map(|(result, call)| result.unwrap_or_else(|| ToolResultMessage::failure(call, "not run")))
-        .collect()
+    results.finish(calls)
 }
 
-/// One call of the batch, answering with its index. A named function, so
-/// that every call's future has the same type and can use the same slot.
-async fn numbered(
+/// Where a call's future is polled, boxed once and used again while calls
+/// finish at once (a named `async fn`'s future: every call's is one type).
+type Slot<F> = Pin<Box<Option<F>>>;
+
+fn empty_slot<F>() -> Slot<F> {
+    Box::pin(None)
+}
+
+/// Polls the call in `slot` once, with a waker that does nothing: a call
+/// that is not done is pushed into the running set, which polls it again
+/// at once with its own waker (so nothing it waits on keeps this one).
+fn poll_once<F: Future>(slot: Pin<&mut Option<F>>) -> Poll<F::Output> {
+    match slot.as_pin_mut() {
+        Some(call) => call.poll(&mut Context::from_waker(Waker::noop())),
+        // Never: the slot was filled just before.
+        None => Poll::Pending,
+    }
+}
+
+/// A call that had to wait, with its place in the batch.
+struct Numbered<F> {
     index: usize,
-    call: &ToolCall,
-    registry: &ToolRegistry,
-    tool: Option<&RegisteredTool>,
-    ctx: &CallContext,
-) -> (usize, ToolResultMessage) {
-    (index, one_call::run(call, registry, tool, ctx).await)
+    slot: Slot<F>,
 }
 
-fn empty_slot<F: Future>() -> Pin<Box<OptionFuture<F>>> {
-    Box::pin(OptionFuture::from(None))
+impl<F: Future> Future for Numbered<F> {
+    type Output = (usize, F::Output);
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = self.get_mut();
+        match this.slot.as_mut().as_pin_mut() {
+            Some(call) => call.poll(cx).map(|result| (this.index, result)),
+            // Never: only a filled slot is pushed.
+            None => Poll::Pending,
+        }
+    }
 }
 
-/// Files a finished call's result under its index (a slot always holds a
-/// call when polled, so `done` is always `Some`).
-fn record(results: &mut [Option<ToolResultMessage>], done: Option<(usize, ToolResultMessage)>) {
-    if let Some((index, result)) = done {
-        results[index] = Some(result);
+/// The results, filed by call index. Those that come in call order (all of
+/// them, when no call waits) go straight into the list that is returned;
+/// one that finishes before an earlier call waits aside until its turn.
+struct InOrder {
+    done: Vec<ToolResultMessage>,
+    early: BTreeMap<usize, ToolResultMessage>,
+}
+
+impl InOrder {
+    fn with_capacity(calls: usize) -> Self {
+        InOrder {
+            done: Vec::with_capacity(calls),
+            early: BTreeMap::new(),
+        }
+    }
+
+    fn file(&mut self, index: usize, result: ToolResultMessage) {
+        if index != self.done.len() {
+            self.early.insert(index, result);
+            return;
+        }
+        self.done.push(result);
+        while let Some(next) = self.early.remove(&self.done.len()) {
+            self.done.push(next);
+        }
+    }
+
+    /// One result per call, in call order. Every index was filed; a gap
+    /// would still get a paired failure rather than shift the others.
+    fn finish(mut self, calls: &[ToolCall]) -> Vec<ToolResultMessage> {
+        for call in &calls[self.done.len().min(calls.len())..] {
+            let index = self.done.len();
+            let result = self
+                .early
+                .remove(&index)
+                .unwrap_or_else(|| ToolResultMessage::failure(call, "not run"));
+            self.done.push(result);
+        }
+        self.done
     }
 }
