@@ -93,17 +93,16 @@ prop_compose! {
         repairs in vec(repair(), 0..3),
         timestamp in any::<u64>(),
     ) -> ToolResultMessage {
-        let mut result = ToolResultMessage::failure(
-            &tool_core::ToolCall::new(tool_call_id, tool_name, Value::Null),
-            "",
-        );
-        result.content = content;
-        result.details = details;
-        result.is_error = is_error;
-        result.failure_kind = failure_kind;
-        result.repairs = repairs;
-        result.timestamp = timestamp;
-        result
+        ToolResultMessage {
+            tool_call_id,
+            tool_name,
+            content,
+            details,
+            is_error,
+            failure_kind,
+            repairs,
+            timestamp,
+        }
     }
 }
 
