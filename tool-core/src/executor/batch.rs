@@ -34,7 +34,7 @@ pub(crate) async fn run_parallel(
             while let Some((done, result)) = running.next().await {
                 results.file(done, result);
             }
-            results.file(index, one_call::run(call, registry, tool, ctx).await);
+            results.file(index, Some(one_call::run(call, registry, tool, ctx).await));
             continue;
         }
         while running.len() >= limit {
@@ -68,11 +68,12 @@ fn empty_slot<F>() -> Slot<F> {
 /// Polls the call in `slot` once, with a waker that does nothing: a call
 /// that is not done is pushed into the running set, which polls it again
 /// at once with its own waker (so nothing it waits on keeps this one).
-fn poll_once<F: Future>(slot: Pin<&mut Option<F>>) -> Poll<F::Output> {
+/// An empty slot (never: it was filled just before) is done with no result,
+/// and the batch answers that call "not run" instead of waiting forever.
+fn poll_once<F: Future>(slot: Pin<&mut Option<F>>) -> Poll<Option<F::Output>> {
     match slot.as_pin_mut() {
-        Some(call) => call.poll(&mut Context::from_waker(Waker::noop())),
-        // Never: the slot was filled just before.
-        None => Poll::Pending,
+        Some(call) => call.poll(&mut Context::from_waker(Waker::noop())).map(Some),
+        None => Poll::Ready(None),
     }
 }
 
@@ -83,14 +84,14 @@ struct Numbered<F> {
 }
 
 impl<F: Future> Future for Numbered<F> {
-    type Output = (usize, F::Output);
+    type Output = (usize, Option<F::Output>);
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         match this.slot.as_mut().as_pin_mut() {
-            Some(call) => call.poll(cx).map(|result| (this.index, result)),
-            // Never: only a filled slot is pushed.
-            None => Poll::Pending,
+            Some(call) => call.poll(cx).map(|result| (this.index, Some(result))),
+            // Never (only a filled slot is pushed); as in `poll_once`.
+            None => Poll::Ready((this.index, None)),
         }
     }
 }
@@ -111,7 +112,10 @@ impl InOrder {
         }
     }
 
-    fn file(&mut self, index: usize, result: ToolResultMessage) {
+    /// Files the result of call `index`; `None` (no result) leaves a gap
+    /// that [`finish`](Self::finish) answers.
+    fn file(&mut self, index: usize, result: Option<ToolResultMessage>) {
+        let Some(result) = result else { return };
         if index != self.done.len() {
             self.early.insert(index, result);
             return;
@@ -134,5 +138,68 @@ impl InOrder {
             self.done.push(result);
         }
         self.done
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InOrder;
+    use crate::message::{ToolCall, ToolResultMessage};
+    use serde_json::json;
+
+    fn calls(count: usize) -> Vec<ToolCall> {
+        (0..count)
+            .map(|index| ToolCall::new(format!("call-{index}"), "echo", json!({})))
+            .collect()
+    }
+
+    fn answered(call: &ToolCall) -> Option<ToolResultMessage> {
+        Some(ToolResultMessage::failure(call, "answered"))
+    }
+
+    fn texts(results: &[ToolResultMessage]) -> Vec<(String, String)> {
+        results
+            .iter()
+            .map(|result| {
+                let text = result.content[0].as_text().unwrap_or_default();
+                (result.tool_call_id.clone(), text.to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn results_out_of_order_come_back_in_call_order() {
+        let calls = calls(4);
+        let mut results = InOrder::with_capacity(calls.len());
+        for index in [2, 0, 3, 1] {
+            results.file(index, answered(&calls[index]));
+        }
+        let ids: Vec<String> = texts(&results.finish(&calls))
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        assert_eq!(ids, ["call-0", "call-1", "call-2", "call-3"]);
+    }
+
+    #[test]
+    fn a_call_with_no_result_is_answered_not_run_in_its_place() {
+        let calls = calls(3);
+        let mut results = InOrder::with_capacity(calls.len());
+        results.file(0, answered(&calls[0]));
+        results.file(1, None);
+        results.file(2, answered(&calls[2]));
+        let got = texts(&results.finish(&calls));
+        assert_eq!(
+            got[0],
+            ("call-0".into(), "Tool echo failed: answered".into())
+        );
+        assert_eq!(
+            got[1],
+            ("call-1".into(), "Tool echo failed: not run".into())
+        );
+        assert_eq!(
+            got[2],
+            ("call-2".into(), "Tool echo failed: answered".into())
+        );
     }
 }
