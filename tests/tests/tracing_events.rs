@@ -80,17 +80,27 @@ fn call(arguments: serde_json::Value) -> ToolCall {
     ToolCall::new("call-7", "act", arguments)
 }
 
-/// The line of `logs` that holds `message`, which must also name the call's
-/// span, id and tool.
-fn line_with<'a>(logs: &'a str, message: &str) -> &'a str {
+/// The line of `logs` that holds `message`, which must also hold each of
+/// `parts`.
+fn logged<'a>(logs: &'a str, message: &str, parts: &[&str]) -> &'a str {
     let line = logs
         .lines()
         .find(|line| line.contains(message))
         .unwrap_or_else(|| panic!("no log line says {message:?}; the logs:\n{logs}"));
-    for part in ["tool_call", "call_id=call-7", "tool=act"] {
+    for part in parts {
         assert!(line.contains(part), "{part:?} missing from {line:?}");
     }
     line
+}
+
+/// [`logged`] for the `act` call of [`call`]: the line is in its span, and
+/// holds each of `also`.
+fn line_with<'a>(logs: &'a str, message: &str, also: &[&str]) -> &'a str {
+    let parts: Vec<&str> = ["tool_call", "call_id=call-7", "tool=act"]
+        .into_iter()
+        .chain(also.iter().copied())
+        .collect();
+    logged(logs, message, &parts)
 }
 
 #[test]
@@ -99,10 +109,10 @@ fn a_timeout_is_logged_as_a_warning_in_the_calls_span() {
         call(json!({"how": "sleep"})),
         CallContext::new().with_timeout(Duration::from_millis(20)),
     );
-    let line = line_with(&logs, "the tool timed out and was stopped");
-    assert!(
-        line.contains("WARN") && line.contains("after_ms=20"),
-        "{line}"
+    line_with(
+        &logs,
+        "the tool timed out and was stopped",
+        &["WARN", "after_ms=20"],
     );
 }
 
@@ -114,7 +124,7 @@ fn a_cancellation_is_logged() {
         call(json!({"how": "sleep"})),
         CallContext::new().with_signal(signal),
     );
-    line_with(&logs, "the call was cancelled before it started");
+    line_with(&logs, "the call was cancelled before it started", &[]);
 
     let signal = CancellationToken::new();
     let cancel_soon = signal.clone();
@@ -128,17 +138,13 @@ fn a_cancellation_is_logged() {
             .with_signal(signal)
             .with_cancel_grace(Duration::from_millis(10)),
     );
-    line_with(&logs, "the call was cancelled and the tool stopped");
+    line_with(&logs, "the call was cancelled and the tool stopped", &[]);
 }
 
 #[test]
 fn a_panic_is_logged_as_an_error_with_its_message() {
     let logs = logs_of(call(json!({"how": "panic"})), CallContext::new());
-    let line = line_with(&logs, "the tool panicked");
-    assert!(
-        line.contains("ERROR") && line.contains("the work exploded"),
-        "{line}"
-    );
+    line_with(&logs, "the tool panicked", &["ERROR", "the work exploded"]);
 }
 
 #[test]
@@ -146,29 +152,37 @@ fn a_hooks_block_is_logged_with_its_reason() {
     let ctx = CallContext::new()
         .with_before_hook(|_| async { Ok(HookDecision::Block("not on a Sunday".into())) });
     let logs = logs_of(call(json!({})), ctx);
-    let line = line_with(&logs, "the before hook blocked the call");
-    assert!(line.contains("not on a Sunday"), "{line}");
+    line_with(
+        &logs,
+        "the before hook blocked the call",
+        &["not on a Sunday"],
+    );
 }
 
 #[test]
 fn a_repair_is_logged_with_what_changed() {
     let ctx = CallContext::new().with_repair(RepairPolicy::all());
     let logs = logs_of(ToolCall::new("call-7", "count", json!({"count": "3"})), ctx);
-    let line = logs
-        .lines()
-        .find(|line| line.contains("the arguments were repaired"))
-        .unwrap_or_else(|| panic!("no repair logged:\n{logs}"));
-    assert!(line.contains("call_id=call-7 tool=count"), "{line}");
-    for part in ["path=count", "sent=\"3\"", "used=3"] {
-        assert!(line.contains(part), "{part:?} missing from {line:?}");
-    }
+    logged(
+        &logs,
+        "the arguments were repaired",
+        &[
+            "call_id=call-7 tool=count",
+            "path=count",
+            "sent=\"3\"",
+            "used=3",
+        ],
+    );
 }
 
 #[test]
 fn an_internal_errors_full_message_reaches_the_logs_only() {
     let logs = logs_of(call(json!({"how": "internal"})), CallContext::new());
-    let line = line_with(&logs, "internal tool error");
-    assert!(line.contains("the ledger is locked by pid 42"), "{line}");
+    line_with(
+        &logs,
+        "internal tool error",
+        &["the ledger is locked by pid 42"],
+    );
 }
 
 #[test]

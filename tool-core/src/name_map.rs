@@ -53,6 +53,7 @@ impl Hasher for NameHasher {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::hash::BuildHasher;
 
     #[test]
     fn names_that_differ_only_in_length_or_tail_are_told_apart() {
@@ -65,5 +66,13 @@ mod tests {
             assert_eq!(map.get(*name), Some(&index), "{name:?}");
         }
         assert_eq!(map.get("missing"), None);
+        // The map finds them even through collisions; the hash itself must
+        // tell them apart too (the length is mixed into the last word, so
+        // "a" and "a\0" differ), or every lookup of one walks past the other.
+        let hashes: std::collections::HashSet<u64> = names
+            .iter()
+            .map(|name| map.hasher().hash_one(name))
+            .collect();
+        assert_eq!(hashes.len(), names.len());
     }
 }

@@ -677,11 +677,7 @@ fn version_prints_the_crate_version() {
 fn format_help_lists_every_format() {
     let out = run(&["definitions", "--help"]);
     out.assert_clean();
-    let listed = out
-        .stdout
-        .split_once("Possible values:")
-        .map(|(_, rest)| rest)
-        .unwrap_or_else(|| panic!("no possible values: {}", out.stdout));
+    let listed = after(&out.stdout, "Possible values:");
     for format in ProviderFormat::ALL {
         assert!(
             listed.contains(&format!("- {}: ", format.name())),
@@ -691,14 +687,17 @@ fn format_help_lists_every_format() {
     }
     // The short help lists them too.
     let short = run(&["definitions", "-h"]);
-    let listed = short
-        .stdout
-        .split_once("[possible values: ")
-        .map(|(_, rest)| rest)
-        .unwrap_or_else(|| panic!("no possible values: {}", short.stdout));
+    let listed = after(&short.stdout, "[possible values: ");
     for format in ProviderFormat::ALL {
         assert!(listed.contains(format.name()), "{format}: {}", short.stdout);
     }
+}
+
+/// What `help` says after `heading`.
+fn after<'a>(help: &'a str, heading: &str) -> &'a str {
+    help.split_once(heading)
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no possible values: {help}"))
 }
 
 #[test]
@@ -859,15 +858,7 @@ fn call_reads_the_root_from_the_environment() {
 /// its stdout and stderr piped.
 fn spawn_mcp_http(args: &[&str], env: &[(&str, &str)]) -> std::process::Child {
     let args = [&["mcp"], args].concat();
-    let mut command = support::command(&args, Path::new("."));
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    command.spawn().expect("the binary starts")
+    support::spawn_serving(&args, Path::new("."), env)
 }
 
 /// Runs `mcp ARGS` to its exit: status and stderr.

@@ -17,15 +17,7 @@ const TIMEOUT: Duration = Duration::from_secs(20);
 /// of stderr, stops it: those lines, and all it wrote to stdout.
 fn first_log_lines(args: &[&str], env: &[(&str, &str)], count: usize) -> (Vec<String>, String) {
     let dir = tempfile::tempdir().unwrap();
-    let mut command = support::command(args, dir.path());
-    command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let mut child = command.spawn().expect("the binary starts");
+    let mut child = support::spawn_serving(args, dir.path(), env);
     let (stderr, reader) = lines(child.stderr.take().unwrap());
     let logged: Vec<String> = (0..count)
         .map(|_| {

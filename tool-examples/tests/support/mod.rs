@@ -45,6 +45,19 @@ pub fn spawn(args: &[&str], dir: &Path, stderr: Stdio) -> Child {
         .expect("the binary starts")
 }
 
+/// Starts the binary with `args` in `dir` and the variables `env` set,
+/// for commands that serve until stopped: stdin empty, stdout and stderr
+/// piped.
+pub fn spawn_serving(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Child {
+    let mut command = command(args, dir);
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .envs(env.iter().copied());
+    command.spawn().expect("the binary starts")
+}
+
 /// Sends each line of `source` (its `\n` kept) on the channel returned, from
 /// a thread of its own that ends at end of input or once the receiver is
 /// gone; output that is not UTF-8 panics that thread, which ends the
