@@ -156,7 +156,7 @@ where
         let answers = in_flight
             .answering
             .await
-            .unwrap_or_else(task_failed_answers);
+            .unwrap_or_else(|error| ChunkAnswers::task_failed(&error).finished());
         let (answered, errors) = write_answers(&mut output, answers).await?;
         if let Some(progress) = &progress {
             progress.answered(answered, errors);
@@ -267,7 +267,6 @@ async fn write_answers<W: AsyncWrite + Unpin>(
     answers: ChunkAnswers,
 ) -> std::io::Result<(u64, u64)> {
     let (mut answered, mut errors) = (0, 0);
-    let mut line = Vec::new();
     let mut next = Some(answers);
     while let Some(answers) = next.take() {
         answered += answers.written;
@@ -276,26 +275,23 @@ async fn write_answers<W: AsyncWrite + Unpin>(
             match answer {
                 Answers::Written(bytes) => output.write_all(&bytes).await?,
                 Answers::Waiting(task) => {
-                    let result = finished(output, task).await?;
-                    line.clear();
-                    answered += 1;
-                    match result {
+                    let one = match finished(output, task).await? {
                         Ok(result) => {
-                            errors += u64::from(result.is_error);
-                            write_result(&mut line, &result);
+                            let mut one = ChunkAnswers::default();
+                            one.add(&result);
+                            one
                         }
-                        Err(error) => {
-                            errors += 1;
-                            write_answer(&mut line, &task_failed(&error));
-                        }
-                    }
-                    output.write_all(&line).await?;
+                        Err(error) => ChunkAnswers::task_failed(&error),
+                    };
+                    answered += one.written;
+                    errors += one.errors;
+                    output.write_all(&one.pending).await?;
                 }
                 Answers::Rest(task) => {
                     next = Some(
                         finished(output, task)
                             .await?
-                            .unwrap_or_else(task_failed_answers),
+                            .unwrap_or_else(|error| ChunkAnswers::task_failed(&error).finished()),
                     );
                 }
             }
@@ -429,21 +425,21 @@ impl ChunkAnswers {
         self
     }
 
+    /// The answer in place of a call's or a chunk's task that failed (an
+    /// error, counted as one), not yet made a part.
+    fn task_failed(error: &tokio::task::JoinError) -> Self {
+        let mut answers = ChunkAnswers::default();
+        let message = format!("a call's task failed: {error}");
+        answers.call_of(Line::Answer(
+            serde_json::json!({ "error": message }).to_string(),
+        ));
+        answers
+    }
+
     fn close_pending(&mut self) {
         if !self.pending.is_empty() {
             let bytes = std::mem::take(&mut self.pending);
             self.parts.push(Answers::Written(bytes));
         }
     }
-}
-
-/// The answer in place of a chunk whose task failed.
-fn task_failed_answers(error: tokio::task::JoinError) -> ChunkAnswers {
-    let mut answers = ChunkAnswers::default();
-    answers.call_of(Line::Answer(task_failed(&error)));
-    answers.finished()
-}
-
-fn task_failed(error: &tokio::task::JoinError) -> String {
-    serde_json::json!({"error": format!("a call's task failed: {error}")}).to_string()
 }
