@@ -1,0 +1,61 @@
+# Sourced by every check in interop/checks/: where things are, and starting
+# and stopping servers so that nothing outlives the check.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK="$ROOT/target/interop"
+PY="$WORK/venv/bin/python"
+BIN="$ROOT/target/debug/tool-examples"
+NODE_DIR="$ROOT/interop/node"
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+# A scratch directory of this check's own, removed when it ends.
+SCRATCH=$(mktemp -d "$WORK/scratch.XXXXXX")
+PIDS=()
+
+cleanup() {
+  local pid
+  for pid in "${PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${PIDS[@]}"; do
+    wait "$pid" 2>/dev/null || true
+  done
+  rm -rf "$SCRATCH"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "FAILED: $*" >&2
+  exit 1
+}
+
+# A TCP port free on loopback now.
+free_port() {
+  "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_mcp NAME ARGS...: `tool-examples mcp ARGS...` in the background,
+# logging to $SCRATCH/NAME.log; waits until it says where it serves and sets
+# ADDRESS (host:port) and SERVER_PID. Give `--http 127.0.0.1:0` for any port.
+start_mcp() {
+  local name=$1
+  shift
+  local log="$SCRATCH/$name.log"
+  "$BIN" mcp "$@" >"$log" 2>&1 &
+  SERVER_PID=$!
+  PIDS+=("$SERVER_PID")
+  local tries=0
+  until grep -q 'serving MCP on http://' "$log"; do
+    tries=$((tries + 1))
+    if [[ $tries -gt 200 ]] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+      cat "$log" >&2
+      fail "$name did not start"
+    fi
+    sleep 0.05
+  done
+  ADDRESS=$(grep -o 'serving MCP on http://[^/]*' "$log" | head -1 | sed 's|.*http://||')
+}
+
+# The log of a server started by start_mcp.
+log_of() {
+  echo "$SCRATCH/$1.log"
+}

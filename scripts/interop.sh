@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The interop suite: the project against the real programs its users run,
+# which `cargo test` (Rust toolchain only) cannot hold: the official MCP
+# Python SDK (pip `mcp`), the official TypeScript SDK (npm
+# `@modelcontextprotocol/sdk`) and nginx (Debian's package). It installs what
+# it needs (into target/interop and interop/node/node_modules, nginx with
+# apt-get when it is absent), builds the tool-examples binary, and runs every
+# check in interop/checks/. A program that cannot be had fails the suite:
+# nothing is skipped.
+#
+# Usage: scripts/interop.sh [CHECK...]   (CHECK: a file name in interop/checks/,
+#                                         without .sh; none runs them all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+work="$root/target/interop"
+mkdir -p "$work"
+
+step() { printf '\n== %s\n' "$*" >&2; }
+
+step "setup: Python SDK (interop/python/requirements.txt)"
+if [[ ! -x "$work/venv/bin/python" ]]; then
+  python3 -m venv "$work/venv"
+fi
+"$work/venv/bin/pip" install --quiet --disable-pip-version-check -r interop/python/requirements.txt
+
+step "setup: TypeScript SDK (interop/node/package-lock.json)"
+(cd interop/node && npm ci --silent --no-audit --no-fund)
+
+step "setup: nginx"
+if ! command -v nginx >/dev/null 2>&1 && [[ ! -x /usr/sbin/nginx ]]; then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx-light >/dev/null \
+    || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx >/dev/null
+fi
+command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
+  echo "interop: nginx is needed and could not be installed" >&2
+  exit 1
+}
+
+step "setup: the tool-examples binary"
+cargo build --quiet -p tool-examples
+
+checks=("$@")
+if [[ ${#checks[@]} -eq 0 ]]; then
+  for file in interop/checks/*.sh; do
+    checks+=("$(basename "$file" .sh)")
+  done
+fi
+
+failed=()
+for check in "${checks[@]}"; do
+  step "check: $check"
+  log="$work/$check.log"
+  started=$(date +%s)
+  if timeout 600 bash "interop/checks/$check.sh" >"$log" 2>&1; then
+    echo "PASS $check ($(( $(date +%s) - started )) s)" >&2
+  else
+    echo "FAIL $check ($(( $(date +%s) - started )) s); its output:" >&2
+    sed 's/^/    /' "$log" >&2
+    failed+=("$check")
+  fi
+done
+
+echo >&2
+if [[ ${#failed[@]} -gt 0 ]]; then
+  echo "interop: ${#failed[@]} of ${#checks[@]} checks failed: ${failed[*]}" >&2
+  exit 1
+fi
+echo "interop: all ${#checks[@]} checks passed" >&2
