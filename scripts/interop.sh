@@ -32,8 +32,7 @@ if ! command -v nginx >/dev/null 2>&1 && [[ ! -x /usr/sbin/nginx ]]; then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx-light >/dev/null \
-    || DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq nginx >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null
 fi
 command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
   echo "interop: nginx is needed and could not be installed" >&2

@@ -9,8 +9,8 @@
 //!   cancelled.
 //! - [`label`](label::label): the benchmarks' medium parameter struct as a
 //!   tool, for the throughput measurements.
-//! - [`walkthrough`], [`call`] and [`cli`]: the binary's commands;
-//!   [`logging`]: where and how it logs.
+//! - [`walkthrough`], [`call`], [`serve`] and [`cli`]: the binary's
+//!   commands; [`logging`]: where and how it logs.
 
 pub mod call;
 pub mod cli;
@@ -20,6 +20,7 @@ pub mod label;
 pub mod list;
 pub mod logging;
 pub mod read;
+pub mod serve;
 pub mod upper;
 pub mod upstream;
 pub mod wait;

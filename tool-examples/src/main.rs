@@ -7,6 +7,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tool_core::ExecutionMode;
 use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
+use tool_examples::serve::{
+    HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token, serve_http, with_env_list,
+};
 use tool_examples::upstream::add_upstreams;
 use tool_examples::{call, example_registry, logging, walkthrough};
 
@@ -69,23 +72,31 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             http,
             token_file,
             allowed_hosts,
+            allowed_origins,
             upstreams,
             allow_unauthenticated,
+            stateless,
+            repair,
+            limits,
         }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
             // The clients live as long as the server: they hold the upstreams.
             let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
+            let server = tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
             let Some(address) = http else {
-                return runtime.block_on(tool_mcp::serve_stdio(tools));
+                return runtime.block_on(tool_mcp::serve_stdio(server));
             };
             let options = HttpOptions {
                 address,
                 token: bearer_token(token_file.as_deref())?,
-                allowed_hosts: allowed_hosts_with_env(allowed_hosts)?,
+                allowed_hosts: with_env_list(allowed_hosts, HOSTS_VARIABLE)?,
+                allowed_origins: with_env_list(allowed_origins, ORIGINS_VARIABLE)?,
                 allow_unauthenticated,
+                stateless,
+                limits,
             };
-            runtime.block_on(serve_http(tools, options))
+            runtime.block_on(serve_http(server, options))
         }
         Command::Call(CallArgs {
             root: Root { dir: root },
@@ -122,7 +133,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
     }
 }
 
-/// What every call of `call` runs with: repair when asked for.
+/// What every call of `call` and `mcp` runs with: repair when asked for.
 fn call_context(repair: bool) -> tool_core::CallContext {
     let ctx = tool_core::CallContext::new();
     if repair {
@@ -136,155 +147,4 @@ fn rooted_registry(root: &std::path::Path) -> std::io::Result<tool_core::ToolReg
     example_registry(root).map_err(|error| {
         std::io::Error::new(error.kind(), format!("--root {}: {error}", root.display()))
     })
-}
-
-/// Where the token came from, to say so at startup.
-struct Token {
-    value: String,
-    source: String,
-}
-
-struct HttpOptions {
-    address: std::net::SocketAddr,
-    token: Option<Token>,
-    allowed_hosts: Vec<String>,
-    allow_unauthenticated: bool,
-}
-
-const TOKEN_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN";
-const HOSTS_VARIABLE: &str = "TOOL_EXAMPLES_ALLOWED_HOSTS";
-
-/// The bearer token: from `--token-file` when given, else from
-/// `TOOL_EXAMPLES_TOKEN`, else none. Surrounding whitespace (the file's last
-/// newline) is not part of it; an empty one is a mistake, not "no token".
-fn bearer_token(file: Option<&std::path::Path>) -> std::io::Result<Option<Token>> {
-    let (value, source) = match file {
-        Some(path) => {
-            let context = |error: std::io::Error| {
-                std::io::Error::new(
-                    error.kind(),
-                    format!("--token-file {}: {error}", path.display()),
-                )
-            };
-            let value = std::fs::read_to_string(path).map_err(context)?;
-            (value, format!("--token-file {}", path.display()))
-        }
-        None => match std::env::var(TOKEN_VARIABLE) {
-            Ok(value) => (value, TOKEN_VARIABLE.to_owned()),
-            Err(std::env::VarError::NotPresent) => return Ok(None),
-            Err(std::env::VarError::NotUnicode(_)) => {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    format!("{TOKEN_VARIABLE} is not UTF-8"),
-                ));
-            }
-        },
-    };
-    let value = value.trim();
-    if value.is_empty() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!("{source}: the token is empty"),
-        ));
-    }
-    if let Some(path) = file {
-        warn_if_others_can_read(path);
-    }
-    Ok(Some(Token {
-        value: value.to_owned(),
-        source,
-    }))
-}
-
-/// A token file others may read is a token others may use: say so.
-fn warn_if_others_can_read(path: &std::path::Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if let Ok(metadata) = std::fs::metadata(path)
-            && metadata.permissions().mode() & 0o077 != 0
-        {
-            tracing::warn!(
-                "--token-file {}: other users may read it (chmod 600 it)",
-                path.display()
-            );
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-}
-
-/// `--allowed-host`s, then those of `TOOL_EXAMPLES_ALLOWED_HOSTS`.
-fn allowed_hosts_with_env(mut hosts: Vec<String>) -> std::io::Result<Vec<String>> {
-    match std::env::var(HOSTS_VARIABLE) {
-        Ok(list) => hosts.extend(
-            list.split(',')
-                .map(str::trim)
-                .filter(|host| !host.is_empty())
-                .map(str::to_owned),
-        ),
-        Err(std::env::VarError::NotPresent) => {}
-        Err(std::env::VarError::NotUnicode(_)) => {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                format!("{HOSTS_VARIABLE} is not UTF-8"),
-            ));
-        }
-    }
-    Ok(hosts)
-}
-
-/// Serves over HTTP until Ctrl-C, logging where, for which hosts
-/// and with what authentication. A non-loopback address with no token is
-/// refused before anything is bound, unless --allow-unauthenticated.
-async fn serve_http(tools: tool_core::ToolRegistry, options: HttpOptions) -> std::io::Result<()> {
-    let address = options.address;
-    if options.token.is_none() && !options.allow_unauthenticated && !address.ip().is_loopback() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            format!(
-                "refusing to serve MCP on {address} without a token: that address can be \
-                 reached from other machines, and whoever reaches it could call every tool. \
-                 Give a token with --token-file PATH or {TOKEN_VARIABLE}, or pass \
-                 --allow-unauthenticated if that is meant"
-            ),
-        ));
-    }
-    let mut server = tool_mcp::HttpServer::bind(tools, address)
-        .await?
-        .with_allowed_hosts(options.allowed_hosts);
-    // Whoever reaches a non-loopback address without a token may call every
-    // tool: that is said as a warning, not as news.
-    let (authentication, open_to_all) = match options.token {
-        Some(token) => {
-            server = server.with_bearer_token(token.value);
-            (format!("bearer token from {}", token.source), false)
-        }
-        None if address.ip().is_loopback() => ("none (loopback only)".to_owned(), false),
-        None => {
-            server = server.allow_unauthenticated();
-            let warning =
-                "NONE (--allow-unauthenticated): whoever reaches this address can call every tool";
-            (warning.to_owned(), true)
-        }
-    };
-    let hosts = server.accepted_hosts()?;
-    tracing::info!(
-        "serving MCP on http://{}/mcp (Ctrl-C to stop)",
-        server.local_addr()?
-    );
-    tracing::info!("accepting Host: {hosts} (name others with --allowed-host)");
-    if open_to_all {
-        tracing::warn!("authentication: {authentication}");
-    } else {
-        tracing::info!("authentication: {authentication}");
-    }
-    let shutdown = tokio_util::sync::CancellationToken::new();
-    let on_signal = shutdown.clone();
-    tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_signal.cancel();
-        }
-    });
-    server.run(shutdown).await
 }

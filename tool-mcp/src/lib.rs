@@ -32,22 +32,27 @@ mod handler;
 mod http;
 
 pub use handler::McpServer;
-pub use http::{HttpServer, serve_http};
+pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};
 
 use rmcp::ServiceExt;
-use tool_core::ToolRegistry;
 use tracing::Instrument;
 
-/// Serves `registry` over stdio (stdin and stdout carry JSON-RPC) until the
-/// client closes stdin. Nothing else may write to stdout meanwhile: logs go
-/// wherever the application's `tracing` subscriber writes, which must not
-/// be stdout.
-pub async fn serve_stdio(registry: ToolRegistry) -> std::io::Result<()> {
+/// Serves `server` (a [`ToolRegistry`](tool_core::ToolRegistry), or an
+/// [`McpServer`] with the options its calls run with) over stdio (stdin
+/// and stdout carry JSON-RPC) until the client closes stdin. Nothing else
+/// may write to stdout meanwhile: logs go wherever the application's
+/// `tracing` subscriber writes, which must not be stdout.
+///
+/// A line that is not JSON is skipped, as rmcp and the other official SDKs
+/// do on stdio (an answer to it could not be paired with anything);
+/// `tools/call` params that are not an object get JSON-RPC's -32602.
+pub async fn serve_stdio(server: impl Into<McpServer>) -> std::io::Result<()> {
+    let server: McpServer = server.into();
     // One client, one session: its span marks every line logged while it
     // is set up and ended.
     let span = tracing::info_span!("mcp_session", transport = "stdio");
     async move {
-        let running = McpServer::new(registry)
+        let running = server
             .serve(rmcp::transport::stdio())
             .await
             .map_err(std::io::Error::other)?;

@@ -2,12 +2,14 @@
 //! first line is what `-h` shows.
 
 use super::format::Format;
-use super::{HTTP_VARIABLE, ROOT_VARIABLE, TOKEN_FILE_VARIABLE};
+use super::{HTTP_VARIABLE, ROOT_VARIABLE, STATELESS_VARIABLE, TOKEN_FILE_VARIABLE};
 use crate::upstream::UpstreamSpec;
 use clap::Args;
 use clap::builder::NonEmptyStringValueParser;
 use std::net::SocketAddr;
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// `--root`, which `call` and `mcp` share: where the `Files` tools are
 /// rooted.
@@ -94,6 +96,126 @@ pub struct McpArgs {
     /// Serve a non-loopback address without a token (else refused)
     #[arg(long, requires = "http")]
     pub allow_unauthenticated: bool,
+    /// A browser origin allowed besides those of the allowed hosts (repeatable)
+    ///
+    /// As https://app.example.com, with the port when it is not the scheme's default. Requests
+    /// that send no Origin (every client but a browser) are not affected.
+    #[arg(
+        long = "allowed-origin",
+        value_name = "ORIGIN",
+        requires = "http",
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub allowed_origins: Vec<String>,
+    /// Serve without sessions, for several processes behind a balancer
+    ///
+    /// Clients of every protocol revision are served request by request, so any process can
+    /// answer any request: an ordinary round-robin balancer works. Without it, clients before
+    /// revision 2026-07-28 get a session that lives in this process, and need sticky routing.
+    #[arg(long, requires = "http", env = STATELESS_VARIABLE, hide_env_values = true)]
+    pub stateless: bool,
+    /// Repair near-miss arguments of the calls served, visibly
+    ///
+    /// As `call --repair` does: each repair is told to the model in the result.
+    #[arg(long)]
+    pub repair: bool,
+    #[command(flatten)]
+    pub limits: HttpLimits,
+}
+
+/// The HTTP server's limits, each with its variable; the defaults are the
+/// library's (`tool_mcp::HttpServer`).
+#[derive(Args, Clone, Debug, PartialEq, Eq)]
+#[command(next_help_heading = "HTTP limits")]
+pub struct HttpLimits {
+    /// Sessions open at once; one more initialize gets 503 [default: 256]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_SESSIONS",
+        hide_env_values = true
+    )]
+    pub max_sessions: Option<NonZeroUsize>,
+    /// Requests in flight in the whole server, sessions or not; one more gets 429 [default: 256]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_IN_FLIGHT",
+        hide_env_values = true
+    )]
+    pub max_in_flight: Option<NonZeroUsize>,
+    /// Requests in flight in one session; one more gets 429 [default: 32]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_IN_FLIGHT_PER_SESSION",
+        hide_env_values = true
+    )]
+    pub max_in_flight_per_session: Option<NonZeroUsize>,
+    /// Connections not yet past the Host and token checks; one more is closed [default: 256]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_PENDING_CONNECTIONS",
+        hide_env_values = true
+    )]
+    pub max_pending_connections: Option<NonZeroUsize>,
+    /// The largest request body; larger gets 413 [default: 4194304]
+    #[arg(
+        long,
+        value_name = "BYTES",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_BODY_BYTES",
+        hide_env_values = true
+    )]
+    pub max_body_bytes: Option<NonZeroUsize>,
+    /// Idle time after which a session ends [default: 600]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "http",
+        env = "TOOL_EXAMPLES_SESSION_IDLE_TIMEOUT",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub session_idle_timeout: Option<Duration>,
+    /// Time a client has to send a request's headers, and then its body [default: 30]
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "http",
+        env = "TOOL_EXAMPLES_READ_TIMEOUT",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub read_timeout: Option<Duration>,
+    /// On SIGTERM or SIGINT, time the calls in flight have to finish [default: 30]
+    ///
+    /// No new connection is accepted meanwhile; calls still running then are cancelled, and
+    /// answered as cancelled, and the server exits 0.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "http",
+        env = "TOOL_EXAMPLES_SHUTDOWN_GRACE",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub shutdown_grace: Option<Duration>,
+}
+
+/// A number of seconds, such as `30` or `0.5`.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds, such as 30 or 0.5"))?;
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("'{text}' is not a number of seconds from 0 up, such as 30 or 0.5"))
 }
 
 /// `completions`: a script for the user's shell.

@@ -7,9 +7,10 @@
 macro_rules! mcp_environment {
     () => {
         "Environment:
-  TOOL_EXAMPLES_TOKEN           the bearer token, when --token-file is not given
-  TOOL_EXAMPLES_ALLOWED_HOSTS   more allowed hosts, comma-separated
-  TOOL_EXAMPLES_UPSTREAM_TOKEN  the bearer token sent to HTTP upstreams"
+  TOOL_EXAMPLES_TOKEN            the bearer token, when --token-file is not given
+  TOOL_EXAMPLES_ALLOWED_HOSTS    more allowed hosts, comma-separated
+  TOOL_EXAMPLES_ALLOWED_ORIGINS  more allowed origins, comma-separated
+  TOOL_EXAMPLES_UPSTREAM_TOKEN   the bearer token sent to HTTP upstreams"
     };
 }
 
@@ -70,9 +71,12 @@ pub const MCP_AFTER: &str = concat!(
     mcp_environment!(),
     "
 
-Over HTTP, a request body may have 4 MiB (else 413) and must arrive within 30 s (else 408), as \
-must its headers; at most 256 sessions are open at once (else 503), a session ends after 10 idle \
-minutes (then 404), and a session may have 32 requests in flight (else 429)."
+Over HTTP, GET /healthz answers 200 ok with no token and whatever the Host. A body that is not \
+JSON-RPC gets JSON-RPC's own error (-32700 or -32600) with 400. The HTTP limits above answer \
+413 (body too large), 408 (body too slow), 503 (too many sessions; with Retry-After), 404 (a \
+session that ended) and 429 (too many requests in flight; with Retry-After). On SIGTERM or \
+SIGINT the server stops accepting connections, lets calls finish within --shutdown-grace, \
+answers the rest as cancelled, and exits 0."
 );
 
 /// `completions --help`.

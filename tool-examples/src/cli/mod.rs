@@ -11,7 +11,7 @@ mod format;
 pub mod help;
 mod refused;
 
-pub use commands::{CallArgs, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
+pub use commands::{CallArgs, CompletionsArgs, DefinitionsArgs, HttpLimits, McpArgs, Root};
 pub use format::Format;
 
 use crate::logging::LogFormat;
@@ -23,6 +23,8 @@ pub const ROOT_VARIABLE: &str = "TOOL_EXAMPLES_ROOT";
 pub const HTTP_VARIABLE: &str = "TOOL_EXAMPLES_HTTP";
 /// `--token-file` of `mcp`: where a deployment mounts its secret.
 pub const TOKEN_FILE_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN_FILE";
+/// `--stateless` of `mcp`: a deployment behind a balancer sets it once.
+pub const STATELESS_VARIABLE: &str = "TOOL_EXAMPLES_STATELESS";
 
 /// The whole command line. Without a command, the walkthrough runs: the
 /// seed's first promise is that `cargo run -p tool-examples` shows it.

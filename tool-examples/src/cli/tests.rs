@@ -7,7 +7,14 @@ use tool_core::providers::ProviderFormat;
 /// The deployment variables change what a bare command line means; these
 /// tests read the command line alone.
 fn assert_no_deployment_variables() {
-    for name in [ROOT_VARIABLE, HTTP_VARIABLE, TOKEN_FILE_VARIABLE] {
+    for name in [
+        ROOT_VARIABLE,
+        HTTP_VARIABLE,
+        TOKEN_FILE_VARIABLE,
+        STATELESS_VARIABLE,
+        "TOOL_EXAMPLES_MAX_IN_FLIGHT",
+        "TOOL_EXAMPLES_MAX_SESSIONS",
+    ] {
         assert!(
             std::env::var_os(name).is_none(),
             "unset {name} to run the command-line tests"
@@ -49,14 +56,32 @@ fn definitions(format: ProviderFormat) -> Option<Command> {
 
 /// `mcp` with only a root and maybe an address.
 fn mcp(root: &str, http: Option<&str>) -> Option<Command> {
-    Some(Command::Mcp(McpArgs {
+    Some(Command::Mcp(mcp_args(root, http)))
+}
+
+/// The flags of `mcp` with only a root and maybe an address.
+fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
+    McpArgs {
         root: Root { dir: root.into() },
         http: http.map(|address| address.parse().unwrap()),
         token_file: None,
         allowed_hosts: Vec::new(),
+        allowed_origins: Vec::new(),
         upstreams: Vec::new(),
         allow_unauthenticated: false,
-    }))
+        stateless: false,
+        repair: false,
+        limits: HttpLimits {
+            max_sessions: None,
+            max_in_flight: None,
+            max_in_flight_per_session: None,
+            max_pending_connections: None,
+            max_body_bytes: None,
+            session_idle_timeout: None,
+            read_timeout: None,
+            shutdown_grace: None,
+        },
+    }
 }
 
 #[test]
@@ -180,12 +205,11 @@ fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
             "docs=http://10.0.0.9:8080/mcp",
         ]),
         Some(Command::Mcp(McpArgs {
-            root: Root { dir: ".".into() },
-            http: Some("0.0.0.0:8080".parse().unwrap()),
             token_file: Some("/run/token".into()),
             allowed_hosts: vec!["mcp.example.com".into(), "10.0.0.5:8080".into()],
             upstreams: vec![UpstreamSpec::parse("docs=http://10.0.0.9:8080/mcp").unwrap()],
             allow_unauthenticated: true,
+            ..mcp_args(".", Some("0.0.0.0:8080"))
         }))
     );
     let upstream = error(&["call", "--upstream", " "]).to_string();
@@ -262,4 +286,76 @@ fn mistakes_are_clap_usage_errors() {
 #[test]
 fn the_help_names_the_default_log_filter() {
     assert!(help::LOGGING.contains(crate::logging::DEFAULT_FILTER));
+}
+
+#[test]
+fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
+    assert_no_deployment_variables();
+    let expected = McpArgs {
+        allowed_origins: vec!["https://app.example.com".into()],
+        stateless: true,
+        repair: true,
+        limits: HttpLimits {
+            max_sessions: Some(8.try_into().unwrap()),
+            max_in_flight: Some(64.try_into().unwrap()),
+            max_in_flight_per_session: Some(4.try_into().unwrap()),
+            max_pending_connections: Some(16.try_into().unwrap()),
+            max_body_bytes: Some(1024.try_into().unwrap()),
+            session_idle_timeout: Some(std::time::Duration::from_secs(60)),
+            read_timeout: Some(std::time::Duration::from_millis(2500)),
+            shutdown_grace: Some(std::time::Duration::ZERO),
+        },
+        ..mcp_args(".", Some("127.0.0.1:0"))
+    };
+    assert_eq!(
+        command(&[
+            "mcp",
+            "--http=127.0.0.1:0",
+            "--allowed-origin",
+            "https://app.example.com",
+            "--stateless",
+            "--repair",
+            "--max-sessions=8",
+            "--max-in-flight",
+            "64",
+            "--max-in-flight-per-session=4",
+            "--max-pending-connections=16",
+            "--max-body-bytes=1024",
+            "--session-idle-timeout=60",
+            "--read-timeout=2.5",
+            "--shutdown-grace=0",
+        ]),
+        Some(Command::Mcp(expected))
+    );
+    // Repair needs no HTTP: stdio serves with it too.
+    assert_eq!(
+        command(&["mcp", "--repair"]),
+        Some(Command::Mcp(McpArgs {
+            repair: true,
+            ..mcp_args(".", None)
+        }))
+    );
+    for (args, says) in [
+        (&["mcp", "--stateless"][..], "--http <ADDR>"),
+        (&["mcp", "--max-in-flight=3"][..], "--http <ADDR>"),
+        (
+            &["mcp", "--http=127.0.0.1:0", "--max-in-flight=0"][..],
+            "zero",
+        ),
+        (
+            &["mcp", "--http=127.0.0.1:0", "--max-sessions=-1"][..],
+            "invalid digit",
+        ),
+        (
+            &["mcp", "--http=127.0.0.1:0", "--shutdown-grace=soon"][..],
+            "'soon' is not a number of seconds, such as 30 or 0.5",
+        ),
+        (
+            &["mcp", "--http=127.0.0.1:0", "--read-timeout=-1"][..],
+            "'-1' is not a number of seconds from 0 up",
+        ),
+    ] {
+        let message = error(args).to_string();
+        assert!(message.contains(says), "{args:?}: {message}");
+    }
 }

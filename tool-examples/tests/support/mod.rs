@@ -13,13 +13,23 @@ const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// The variables that change what the binary does or logs: a test sets
 /// the ones it is about, and the developer's own never leak in.
-pub const DEPLOYMENT_VARIABLES: [&str; 7] = [
+pub const DEPLOYMENT_VARIABLES: [&str; 17] = [
     "TOOL_EXAMPLES_ROOT",
     "TOOL_EXAMPLES_HTTP",
     "TOOL_EXAMPLES_TOKEN_FILE",
     "TOOL_EXAMPLES_TOKEN",
     "TOOL_EXAMPLES_ALLOWED_HOSTS",
+    "TOOL_EXAMPLES_ALLOWED_ORIGINS",
     "TOOL_EXAMPLES_UPSTREAM_TOKEN",
+    "TOOL_EXAMPLES_STATELESS",
+    "TOOL_EXAMPLES_MAX_SESSIONS",
+    "TOOL_EXAMPLES_MAX_IN_FLIGHT",
+    "TOOL_EXAMPLES_MAX_IN_FLIGHT_PER_SESSION",
+    "TOOL_EXAMPLES_MAX_PENDING_CONNECTIONS",
+    "TOOL_EXAMPLES_MAX_BODY_BYTES",
+    "TOOL_EXAMPLES_SESSION_IDLE_TIMEOUT",
+    "TOOL_EXAMPLES_READ_TIMEOUT",
+    "TOOL_EXAMPLES_SHUTDOWN_GRACE",
     "RUST_LOG",
 ];
 

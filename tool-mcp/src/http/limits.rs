@@ -1,5 +1,6 @@
 //! Limits with plain HTTP answers: the request body (size, time to arrive),
-//! sessions open at once, and calls in flight per session.
+//! sessions open at once, requests in flight (in the process and per
+//! session), and connections not yet past the checks.
 
 use super::Refusal;
 use http_body_util::BodyExt;
@@ -19,8 +20,11 @@ pub(super) struct Limits {
     pub max_sessions: usize,
     pub session_idle_timeout: Duration,
     pub max_calls_per_session: usize,
+    pub max_in_flight: usize,
+    pub max_pending_connections: usize,
     pub header_read_timeout: Duration,
     pub body_read_timeout: Duration,
+    pub shutdown_grace: Duration,
 }
 
 impl Default for Limits {
@@ -30,8 +34,11 @@ impl Default for Limits {
             max_sessions: 256,
             session_idle_timeout: Duration::from_secs(10 * 60),
             max_calls_per_session: 32,
+            max_in_flight: 256,
+            max_pending_connections: 256,
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(30),
         }
     }
 }
@@ -139,58 +146,148 @@ impl SessionSlots {
     }
 }
 
-/// JSON-RPC requests in flight, per session.
+/// JSON-RPC requests in flight: in the whole process (stateless requests,
+/// which name no session, included), and per session.
 pub(super) struct CallSlots {
-    max: usize,
-    in_flight: Arc<Mutex<HashMap<String, usize>>>,
+    max_total: usize,
+    max_per_session: usize,
+    counts: Arc<Mutex<Counts>>,
+    /// Woken whenever the last request in flight ends, for a shutdown
+    /// waiting for the calls to finish.
+    idle: Arc<tokio::sync::Notify>,
 }
 
-/// One request in flight in a session, until dropped (with the response
-/// body, once the answer is sent or the client is gone).
+#[derive(Default)]
+struct Counts {
+    total: usize,
+    per_session: HashMap<String, usize>,
+}
+
+/// One request in flight, until dropped (with the response body, once the
+/// answer is sent or the client is gone).
 pub(super) struct InFlight {
-    session: String,
-    in_flight: Arc<Mutex<HashMap<String, usize>>>,
+    session: Option<String>,
+    counts: Arc<Mutex<Counts>>,
+    idle: Arc<tokio::sync::Notify>,
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        let mut in_flight = lock(&self.in_flight);
-        if let Some(count) = in_flight.get_mut(&self.session) {
+        let mut counts = lock(&self.counts);
+        counts.total -= 1;
+        if let Some(session) = &self.session
+            && let Some(count) = counts.per_session.get_mut(session)
+        {
             *count -= 1;
             if *count == 0 {
-                in_flight.remove(&self.session);
+                counts.per_session.remove(session);
             }
+        }
+        if counts.total == 0 {
+            self.idle.notify_waiters();
         }
     }
 }
 
 impl CallSlots {
-    pub(super) fn new(max: usize) -> Self {
+    pub(super) fn new(max_total: usize, max_per_session: usize) -> Self {
         CallSlots {
-            max,
-            in_flight: Arc::default(),
+            max_total,
+            max_per_session,
+            counts: Arc::default(),
+            idle: Arc::default(),
         }
     }
 
-    /// A slot for one more request in `session`, or the 429 to answer.
-    pub(super) fn start(&self, session: &str) -> Result<InFlight, Refusal> {
-        let mut in_flight = lock(&self.in_flight);
-        let count = in_flight.entry(session.to_owned()).or_insert(0);
-        if *count >= self.max {
+    /// A slot for one more request (of `session`, when it names one), or
+    /// the 429 to answer.
+    pub(super) fn start(&self, session: Option<&str>) -> Result<InFlight, Refusal> {
+        let mut counts = lock(&self.counts);
+        if counts.total >= self.max_total {
             return Err(busy(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "Too Many Requests: this session already has {} requests in flight, \
-                     the most this server allows; retry when one has been answered\n",
-                    self.max
+                    "Too Many Requests: {} requests are in flight on this server, the most it \
+                     allows; retry when one has been answered\n",
+                    self.max_total
                 ),
             ));
         }
-        *count += 1;
+        if let Some(session) = session {
+            let count = counts.per_session.entry(session.to_owned()).or_insert(0);
+            if *count >= self.max_per_session {
+                if *count == 0 {
+                    counts.per_session.remove(session);
+                }
+                return Err(busy(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "Too Many Requests: this session already has {} requests in flight, \
+                         the most this server allows; retry when one has been answered\n",
+                        self.max_per_session
+                    ),
+                ));
+            }
+            *count += 1;
+        }
+        counts.total += 1;
         Ok(InFlight {
-            session: session.to_owned(),
-            in_flight: Arc::clone(&self.in_flight),
+            session: session.map(str::to_owned),
+            counts: Arc::clone(&self.counts),
+            idle: Arc::clone(&self.idle),
         })
+    }
+
+    /// How many requests are in flight now.
+    pub(super) fn in_flight(&self) -> usize {
+        lock(&self.counts).total
+    }
+
+    /// Waits until no request is in flight.
+    pub(super) async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            tokio::pin!(notified);
+            // Registered before looking, so an end in between is not missed.
+            notified.as_mut().enable();
+            if self.in_flight() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Connections that have not yet sent a request that passed the checks
+/// (`Host`, `Origin`, the token): a client that opens many and sends
+/// nothing, or nothing valid, holds at most this many sockets, not a file
+/// descriptor and a task per connection it can open.
+#[derive(Clone)]
+pub(super) struct PendingConnections(Arc<tokio::sync::Semaphore>);
+
+/// A connection's place among the pending ones, given back when it is
+/// first admitted (or closed).
+#[derive(Default)]
+pub(super) struct Admission(Mutex<Option<tokio::sync::OwnedSemaphorePermit>>);
+
+impl PendingConnections {
+    pub(super) fn new(max: usize) -> Self {
+        PendingConnections(Arc::new(tokio::sync::Semaphore::new(max)))
+    }
+
+    /// A place for a new connection, or `None` when every place is taken
+    /// (the connection is then closed unanswered).
+    pub(super) fn admit(&self) -> Option<Admission> {
+        let permit = Arc::clone(&self.0).try_acquire_owned().ok()?;
+        Some(Admission(Mutex::new(Some(permit))))
+    }
+}
+
+impl Admission {
+    /// The connection has sent a request that passed the checks: it no
+    /// longer counts as pending.
+    pub(super) fn passed(&self) {
+        lock(&self.0).take();
     }
 }
 

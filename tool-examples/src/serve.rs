@@ -1,0 +1,236 @@
+//! `mcp --http`: the options of the HTTP server from the command line and
+//! the environment, the token, and the signals that stop it.
+
+use crate::cli::HttpLimits;
+use std::io;
+use std::net::SocketAddr;
+use std::path::Path;
+use tokio_util::sync::CancellationToken;
+use tool_mcp::{HttpServer, McpServer};
+
+/// The bearer token, when `--token-file` is not given.
+pub const TOKEN_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN";
+/// More allowed hosts, comma-separated.
+pub const HOSTS_VARIABLE: &str = "TOOL_EXAMPLES_ALLOWED_HOSTS";
+/// More allowed origins, comma-separated.
+pub const ORIGINS_VARIABLE: &str = "TOOL_EXAMPLES_ALLOWED_ORIGINS";
+
+/// Where the token came from, to say so at startup.
+pub struct Token {
+    value: String,
+    source: String,
+}
+
+/// Everything `mcp --http` serves with, read and checked.
+pub struct HttpOptions {
+    /// Where to listen.
+    pub address: SocketAddr,
+    /// The bearer token, if any.
+    pub token: Option<Token>,
+    /// `--allowed-host`s and those of the environment.
+    pub allowed_hosts: Vec<String>,
+    /// `--allowed-origin`s and those of the environment.
+    pub allowed_origins: Vec<String>,
+    /// `--allow-unauthenticated`.
+    pub allow_unauthenticated: bool,
+    /// `--stateless`.
+    pub stateless: bool,
+    /// The limits given; the library's defaults for the others.
+    pub limits: HttpLimits,
+}
+
+/// The bearer token: from `--token-file` when given, else from
+/// `TOOL_EXAMPLES_TOKEN`, else none. Surrounding whitespace (the file's last
+/// newline) is not part of it; an empty one is a mistake, not "no token".
+pub fn bearer_token(file: Option<&Path>) -> io::Result<Option<Token>> {
+    let (value, source) = match file {
+        Some(path) => {
+            let context = |error: io::Error| {
+                io::Error::new(
+                    error.kind(),
+                    format!("--token-file {}: {error}", path.display()),
+                )
+            };
+            let value = std::fs::read_to_string(path).map_err(context)?;
+            (value, format!("--token-file {}", path.display()))
+        }
+        None => match std::env::var(TOKEN_VARIABLE) {
+            Ok(value) => (value, TOKEN_VARIABLE.to_owned()),
+            Err(std::env::VarError::NotPresent) => return Ok(None),
+            Err(std::env::VarError::NotUnicode(_)) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{TOKEN_VARIABLE} is not UTF-8"),
+                ));
+            }
+        },
+    };
+    let value = value.trim();
+    if value.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("{source}: the token is empty"),
+        ));
+    }
+    if let Some(path) = file {
+        warn_if_others_can_read(path, "--token-file");
+    }
+    Ok(Some(Token {
+        value: value.to_owned(),
+        source,
+    }))
+}
+
+/// A secret file others may read is a secret others may use: say so.
+pub fn warn_if_others_can_read(path: &Path, flag: &str) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(metadata) = std::fs::metadata(path)
+            && metadata.permissions().mode() & 0o077 != 0
+        {
+            tracing::warn!(
+                "{flag} {}: other users may read it (chmod 600 it)",
+                path.display()
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (path, flag);
+}
+
+/// `values` given as flags, then those of the comma-separated `variable`.
+pub fn with_env_list(mut values: Vec<String>, variable: &str) -> io::Result<Vec<String>> {
+    match std::env::var(variable) {
+        Ok(list) => values.extend(
+            list.split(',')
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+                .map(str::to_owned),
+        ),
+        Err(std::env::VarError::NotPresent) => {}
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{variable} is not UTF-8"),
+            ));
+        }
+    }
+    Ok(values)
+}
+
+/// Serves over HTTP until SIGTERM or SIGINT, logging where, for which
+/// hosts and with what authentication; then stops as the grace period
+/// says and returns `Ok`. A non-loopback address with no token is refused
+/// before anything is bound, unless `--allow-unauthenticated`.
+pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<()> {
+    let address = options.address;
+    if options.token.is_none() && !options.allow_unauthenticated && !address.ip().is_loopback() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "refusing to serve MCP on {address} without a token: that address can be \
+                 reached from other machines, and whoever reaches it could call every tool. \
+                 Give a token with --token-file PATH or {TOKEN_VARIABLE}, or pass \
+                 --allow-unauthenticated if that is meant"
+            ),
+        ));
+    }
+    let mut http = HttpServer::bind(server, address)
+        .await?
+        .with_allowed_hosts(options.allowed_hosts)
+        .with_allowed_origins(options.allowed_origins);
+    http = with_limits(http, &options.limits);
+    if options.stateless {
+        http = http.stateless();
+    }
+    // Whoever reaches a non-loopback address without a token may call every
+    // tool: that is said as a warning, not as news.
+    let (authentication, open_to_all) = match options.token {
+        Some(token) => {
+            http = http.with_bearer_token(token.value);
+            (format!("bearer token from {}", token.source), false)
+        }
+        None if address.ip().is_loopback() => ("none (loopback only)".to_owned(), false),
+        None => {
+            http = http.allow_unauthenticated();
+            let warning =
+                "NONE (--allow-unauthenticated): whoever reaches this address can call every tool";
+            (warning.to_owned(), true)
+        }
+    };
+    let hosts = http.accepted_hosts()?;
+    tracing::info!(
+        "serving MCP on http://{}/mcp (SIGTERM or Ctrl-C to stop)",
+        http.local_addr()?
+    );
+    tracing::info!("accepting Host: {hosts} (name others with --allowed-host)");
+    if open_to_all {
+        tracing::warn!("authentication: {authentication}");
+    } else {
+        tracing::info!("authentication: {authentication}");
+    }
+    if options.stateless {
+        tracing::info!("stateless: no sessions; any process behind a balancer can answer");
+    }
+    let shutdown = CancellationToken::new();
+    tokio::spawn(cancel_on_signal(shutdown.clone()));
+    http.run(shutdown).await
+}
+
+fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
+    if let Some(sessions) = limits.max_sessions {
+        http = http.with_max_sessions(sessions.get());
+    }
+    if let Some(requests) = limits.max_in_flight {
+        http = http.with_max_in_flight(requests.get());
+    }
+    if let Some(requests) = limits.max_in_flight_per_session {
+        http = http.with_max_calls_per_session(requests.get());
+    }
+    if let Some(connections) = limits.max_pending_connections {
+        http = http.with_max_pending_connections(connections.get());
+    }
+    if let Some(bytes) = limits.max_body_bytes {
+        http = http.with_max_body_bytes(bytes.get());
+    }
+    if let Some(timeout) = limits.session_idle_timeout {
+        http = http.with_session_idle_timeout(timeout);
+    }
+    if let Some(timeout) = limits.read_timeout {
+        http = http
+            .with_header_read_timeout(timeout)
+            .with_body_read_timeout(timeout);
+    }
+    if let Some(grace) = limits.shutdown_grace {
+        http = http.with_shutdown_grace(grace);
+    }
+    http
+}
+
+/// Cancels `shutdown` at the first SIGTERM (what an orchestrator sends) or
+/// SIGINT (Ctrl-C).
+async fn cancel_on_signal(shutdown: CancellationToken) {
+    let signal = stop_signal().await;
+    tracing::info!("{signal}: stopping");
+    shutdown.cancel();
+}
+
+#[cfg(unix)]
+async fn stop_signal() -> &'static str {
+    use tokio::signal::unix::{SignalKind, signal};
+    let Ok(mut terminate) = signal(SignalKind::terminate()) else {
+        let _ = tokio::signal::ctrl_c().await;
+        return "SIGINT";
+    };
+    tokio::select! {
+        _ = terminate.recv() => "SIGTERM",
+        _ = tokio::signal::ctrl_c() => "SIGINT",
+    }
+}
+
+#[cfg(not(unix))]
+async fn stop_signal() -> &'static str {
+    let _ = tokio::signal::ctrl_c().await;
+    "Ctrl-C"
+}

@@ -1,0 +1,152 @@
+//! What stands between a request and rmcp: the health answer, the checks
+//! (`Host`, `Origin`, the token, the path), the body and its limits.
+
+use super::auth::BearerToken;
+use super::hosts::HostPolicy;
+use super::limits::{self, Admission, CallSlots, Limits, SessionSlots};
+use super::message::Message;
+use super::{HttpResponse, MCP_PATH, Refusal, Service};
+use http_body_util::{BodyExt, Full};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{ALLOW, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use tracing::Instrument;
+
+/// The path a probe asks whether the process serves: 200 `ok`, with no
+/// token and whatever the `Host`.
+pub const HEALTH_PATH: &str = "/healthz";
+
+pub(super) struct Gate {
+    pub hosts: HostPolicy,
+    pub token: Option<BearerToken>,
+    pub limits: Limits,
+    /// `None` when stateless: no session is ever opened.
+    pub sessions: Option<SessionSlots>,
+    pub calls: CallSlots,
+}
+
+impl Gate {
+    pub(super) async fn answer(
+        &self,
+        service: &Service,
+        request: Request<Incoming>,
+        admission: &Admission,
+    ) -> HttpResponse {
+        if request.uri().path() == HEALTH_PATH {
+            return health(request.method());
+        }
+        // A span per request, naming its session: the lines of one
+        // client's session can be picked out of many clients' at debug.
+        let span = tracing::debug_span!(
+            "mcp_http",
+            method = %request.method(),
+            session = tracing::field::Empty,
+        );
+        if let Some(session) = session_of(request.headers()) {
+            span.record("session", session);
+        }
+        async {
+            match self.check(service, request, admission).await {
+                Ok(response) => response,
+                Err(Refusal(response)) => {
+                    // Not above debug: whoever can reach the port could fill
+                    // the logs with refusals.
+                    tracing::debug!(status = response.status().as_u16(), "refused");
+                    *response
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn check(
+        &self,
+        service: &Service,
+        request: Request<Incoming>,
+        admission: &Admission,
+    ) -> Result<HttpResponse, Refusal> {
+        self.hosts.check(request.headers())?;
+        if request.uri().path() != MCP_PATH {
+            return Err(Refusal::new(
+                StatusCode::NOT_FOUND,
+                "not found: MCP is served at /mcp\n".to_owned(),
+            ));
+        }
+        if let Some(token) = &self.token {
+            token.check(request.headers())?;
+        }
+        admission.passed();
+        if request.method() != Method::POST {
+            let closing = request.method() == Method::DELETE;
+            let mut response = service.handle(request).await;
+            if closing && response.status().is_success() {
+                tracing::info!("MCP session closed by the client");
+                // rmcp says 202 Accepted; the session is already gone, and
+                // the Python SDK warns on anything but 200 or 204.
+                *response.status_mut() = StatusCode::OK;
+            }
+            return Ok(response);
+        }
+        let (parts, body) = request.into_parts();
+        let body = limits::read_body(body, &parts.headers, &self.limits).await?;
+        let message = Message::of(&body)?;
+        let session = session_of(&parts.headers);
+        let opening = match (&self.sessions, session, message) {
+            (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
+            _ => None,
+        };
+        let in_flight = match message {
+            Message::Request | Message::Initialize => Some(self.calls.start(session)?),
+            Message::Other => None,
+        };
+        let response = service
+            .handle(Request::from_parts(parts, Full::new(body)))
+            .await;
+        // Answered: a new session is in rmcp's map now, and counted there.
+        if opening.is_some()
+            && let Some(session) = session_of(response.headers())
+        {
+            tracing::info!(session, "MCP session opened");
+        }
+        drop(opening);
+        Ok(match in_flight {
+            // The request stays in flight until its answer has been sent
+            // (or the client has gone): the guard goes with the body.
+            Some(in_flight) => response.map(|body| {
+                body.map_frame(move |frame| {
+                    let _in_flight = &in_flight;
+                    frame
+                })
+                .boxed()
+            }),
+            None => response,
+        })
+    }
+}
+
+/// 200 `ok` to GET and HEAD: it says only that the process answers, so it
+/// needs no token and takes any `Host` (a probe uses the backend's own
+/// address). A stopping server has closed its listener, so a probe fails
+/// then, and a balancer stops sending it work.
+fn health(method: &Method) -> HttpResponse {
+    if method != Method::GET && method != Method::HEAD {
+        return *Refusal::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method Not Allowed: GET /healthz\n".to_owned(),
+        )
+        .with_header(ALLOW, HeaderValue::from_static("GET, HEAD"))
+        .0;
+    }
+    let mut response = Response::new(Full::new(Bytes::from_static(b"ok\n")).boxed());
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// The `Mcp-Session-Id` of a request or of the answer that opened it.
+fn session_of(headers: &hyper::HeaderMap) -> Option<&str> {
+    headers.get("mcp-session-id")?.to_str().ok()
+}

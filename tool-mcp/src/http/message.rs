@@ -1,0 +1,163 @@
+//! What a POST body is, read once and cheaply (the fields the gate needs,
+//! the rest skipped without being built), and JSON-RPC's own answers to a
+//! body that is not a message.
+
+use super::Refusal;
+use hyper::StatusCode;
+use hyper::header::{CONTENT_TYPE, HeaderValue};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::json;
+
+/// What a POST carries, as far as the gate cares.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Message {
+    Initialize,
+    /// A JSON-RPC request other than `initialize`, or a batch.
+    Request,
+    /// A notification or a response: never limited (a cancellation must
+    /// always get through).
+    Other,
+}
+
+/// The fields of a JSON-RPC message the gate reads.
+#[derive(Deserialize)]
+struct Peek<'a> {
+    #[serde(default)]
+    id: Option<IgnoredAny>,
+    #[serde(default, borrow)]
+    method: Option<std::borrow::Cow<'a, str>>,
+    #[serde(default)]
+    result: Option<IgnoredAny>,
+    #[serde(default)]
+    error: Option<IgnoredAny>,
+}
+
+impl Message {
+    /// Reads `body`; a body that is not JSON-RPC is answered here, as
+    /// JSON-RPC says: -32700 for text that is not JSON, -32600 for JSON that
+    /// is not a message (rmcp would answer both with a plain-text 415).
+    pub(super) fn of(body: &[u8]) -> Result<Message, Refusal> {
+        if body.trim_ascii_start().first() == Some(&b'[') {
+            // A batch (MCP 2025-03-26): rmcp decides.
+            return match serde_json::from_slice::<IgnoredAny>(body) {
+                Ok(_) => Ok(Message::Request),
+                Err(error) => Err(parse_error(&error)),
+            };
+        }
+        let peek: Peek<'_> = match serde_json::from_slice(body) {
+            Ok(peek) => peek,
+            Err(error) if error.is_data() => {
+                return Err(invalid_request(
+                    "the body is JSON but not a JSON-RPC message (an object with \
+                     \"jsonrpc\": \"2.0\" and a method, or a result or error)",
+                ));
+            }
+            Err(error) => return Err(parse_error(&error)),
+        };
+        match (peek.method.as_deref(), peek.id.is_some()) {
+            (Some("initialize"), true) => Ok(Message::Initialize),
+            (Some(_), true) => Ok(Message::Request),
+            (Some(_), false) => Ok(Message::Other),
+            (None, _) if peek.result.is_some() || peek.error.is_some() => Ok(Message::Other),
+            (None, _) => Err(invalid_request(
+                "the message has no method, and is not a response (no result or error)",
+            )),
+        }
+    }
+}
+
+/// -32700, for a body that is not JSON.
+fn parse_error(error: &serde_json::Error) -> Refusal {
+    json_rpc_error(-32700, &format!("Parse error: {error}"))
+}
+
+/// -32600, for JSON that is not a JSON-RPC message.
+fn invalid_request(why: &str) -> Refusal {
+    json_rpc_error(-32600, &format!("Invalid Request: {why}"))
+}
+
+/// A JSON-RPC error response with a null id (the request's could not be
+/// read), as HTTP 400: the streamable HTTP transport answers a POST it
+/// cannot accept with 400, "optionally" a JSON-RPC error
+/// (<https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server>).
+fn json_rpc_error(code: i32, message: &str) -> Refusal {
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
+    Refusal::new(StatusCode::BAD_REQUEST, body.to_string())
+        .with_header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(body: &str) -> serde_json::Value {
+        let Err(Refusal(response)) = Message::of(body.as_bytes()) else {
+            panic!("{body} was accepted");
+        };
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
+        let body = futures_body(*response);
+        serde_json::from_slice(&body).expect("a JSON-RPC error")
+    }
+
+    fn futures_body(response: super::super::HttpResponse) -> Vec<u8> {
+        use http_body_util::BodyExt;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        runtime
+            .block_on(response.into_body().collect())
+            .unwrap()
+            .to_bytes()
+            .to_vec()
+    }
+
+    fn accepted(body: &str) -> Message {
+        match Message::of(body.as_bytes()) {
+            Ok(message) => message,
+            Err(Refusal(response)) => panic!("{body} was refused: {}", response.status()),
+        }
+    }
+
+    #[test]
+    fn messages_are_told_apart() {
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        assert_eq!(accepted(initialize), Message::Initialize);
+        let call = r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"arguments":{"x":[1,{"y":null}]}}}"#;
+        assert_eq!(accepted(call), Message::Request);
+        let cancelled = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#;
+        assert_eq!(accepted(cancelled), Message::Other);
+        let response = r#"{"jsonrpc":"2.0","id":3,"result":{}}"#;
+        assert_eq!(accepted(response), Message::Other);
+        assert_eq!(accepted(r#" [{"jsonrpc":"2.0"}]"#), Message::Request);
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_a_parse_error() {
+        let error = refused(r#"{"jsonrpc":"2.0","id":2,"#);
+        assert_eq!(error["error"]["code"], -32700);
+        assert_eq!(error["id"], serde_json::Value::Null);
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Parse error: EOF while parsing"),
+            "{error}"
+        );
+        assert_eq!(refused("[1,")["error"]["code"], -32700);
+        assert_eq!(refused("")["error"]["code"], -32700);
+    }
+
+    #[test]
+    fn json_that_is_not_a_message_is_an_invalid_request() {
+        for body in [
+            "\"hello\"",
+            "42",
+            r#"{"jsonrpc":"2.0","id":1}"#,
+            r#"{"method":7,"id":1}"#,
+        ] {
+            assert_eq!(refused(body)["error"]["code"], -32600, "{body}");
+        }
+    }
+}

@@ -1,0 +1,310 @@
+//! MCP over streamable HTTP: rmcp's service, mounted on a hyper HTTP/1
+//! server at `/mcp`, on a socket of the caller's choosing, behind the checks
+//! that make it safe to expose: `Host` and `Origin` (against DNS
+//! rebinding), a bearer token, and limits with plain HTTP answers.
+
+mod auth;
+mod gate;
+mod hosts;
+mod limits;
+mod message;
+mod serve;
+
+pub use gate::HEALTH_PATH;
+
+use crate::McpServer;
+use hosts::HostPolicy;
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::{Response, StatusCode};
+use limits::Limits;
+use rmcp::transport::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+/// The path the MCP endpoint answers on.
+pub const MCP_PATH: &str = "/mcp";
+
+type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
+type Service = StreamableHttpService<McpServer, LocalSessionManager>;
+
+/// A bound MCP HTTP server, not yet serving: bind first to learn the port
+/// (bind to port 0 for any free one), set its options, then
+/// [`run`](Self::run).
+///
+/// ```no_run
+/// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+/// let token = std::fs::read_to_string("/run/secrets/mcp-token")?;
+/// tool_mcp::HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
+///     .await?
+///     .with_bearer_token(token.trim())
+///     .with_allowed_hosts(["mcp.example.com"])
+///     .stateless()
+///     .run(tokio_util::sync::CancellationToken::new())
+///     .await
+/// # }
+/// ```
+///
+/// What every request meets, in order:
+///
+/// 1. `GET /healthz` is answered 200 `ok` at once, whatever the `Host` and
+///    with no token: it tells only that the process serves.
+/// 2. `Host` must be an accepted host, else 403 naming the accepted ones:
+///    `localhost`, `127.0.0.1` and `[::1]` always; the address bound, unless
+///    it is every interface's (`0.0.0.0`, `::`); the hosts named with
+///    [`with_allowed_hosts`](Self::with_allowed_hosts); and, bound to every
+///    interface with none named, any IP address of this machine.
+/// 3. `Origin`, when sent (browsers do), must name an accepted host (any
+///    port) or be named with [`with_allowed_origins`](Self::with_allowed_origins),
+///    else 403, as the MCP transport specification asks.
+/// 4. With a token, `Authorization: Bearer <token>`, else 401 with
+///    `WWW-Authenticate: Bearer realm="mcp"`.
+/// 5. A POST body of at most 4 MiB (413) that arrives within 30 s (408);
+///    request headers must arrive within 30 s too, or the connection is
+///    closed. A body that is not JSON gets JSON-RPC's parse error (-32700),
+///    JSON that is not a JSON-RPC message its invalid request (-32600),
+///    both with HTTP 400.
+/// 6. At most 256 sessions at once: an `initialize` beyond that gets 503
+///    with `Retry-After`. A session unused for 10 minutes ends; requests
+///    naming it then get 404, and the client starts a new one.
+/// 7. At most 256 JSON-RPC requests in flight in the process, sessions or
+///    not, and 32 in one session: one more gets 429 with `Retry-After`
+///    (notifications, such as cancellations, always pass).
+///
+/// And every connection: at most 256 may be open that have not yet sent a
+/// request that passed 2 to 4 (one more is closed at once), so a client
+/// cannot hold sockets and memory without the token.
+///
+/// ## Sessions, or none
+///
+/// By default a client on a revision before 2026-07-28 gets a session (its
+/// `Mcp-Session-Id`), held in this process: behind a balancer, its requests
+/// must all reach this process (sticky routing). [`stateless`](Self::stateless)
+/// serves such clients without sessions, so any number of processes can
+/// stand behind an ordinary round-robin balancer. Clients on 2026-07-28
+/// never have sessions.
+///
+/// ## Stopping
+///
+/// When `shutdown` is cancelled the server stops accepting connections,
+/// lets the requests in flight finish for up to the grace period (30 s;
+/// [`with_shutdown_grace`](Self::with_shutdown_grace)), then cancels the
+/// calls still running, which are answered `cancelled`, ends the sessions
+/// and returns.
+pub struct HttpServer {
+    listener: TcpListener,
+    server: McpServer,
+    token: Option<String>,
+    allow_unauthenticated: bool,
+    allowed_hosts: Vec<String>,
+    allowed_origins: Vec<String>,
+    limits: Limits,
+    stateless: bool,
+}
+
+impl HttpServer {
+    /// Binds `address` for `server`: a [`ToolRegistry`](tool_core::ToolRegistry),
+    /// or an [`McpServer`] built with the options its calls run with.
+    pub async fn bind(server: impl Into<McpServer>, address: SocketAddr) -> std::io::Result<Self> {
+        Ok(HttpServer {
+            listener: TcpListener::bind(address).await?,
+            server: server.into(),
+            token: None,
+            allow_unauthenticated: false,
+            allowed_hosts: Vec::new(),
+            allowed_origins: Vec::new(),
+            limits: Limits::default(),
+            stateless: false,
+        })
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.listener.local_addr()
+    }
+
+    /// Serves clients of every revision without sessions: each request is
+    /// whole in itself, so it can reach any process behind a balancer.
+    /// Answers are JSON, or an event stream when the call reports progress
+    /// before its result; a client cancels a call by closing its request
+    /// (`notifications/cancelled` cannot reach a request of another
+    /// process, and is not needed). There is then no server-to-client
+    /// stream outside a request (`GET /mcp` gets 405), and no session limit.
+    pub fn stateless(mut self) -> Self {
+        self.stateless = true;
+        self
+    }
+
+    /// Requires `Authorization: Bearer <token>` on every request, compared
+    /// in constant time. The token must be visible ASCII without spaces;
+    /// read it from a file or the environment, not from a command line,
+    /// which other users of the machine can see. This is a static token,
+    /// not MCP's OAuth authorization flow: the 401 challenge names no
+    /// protected resource metadata.
+    pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// Serves a non-loopback address without a token, which [`run`](Self::run)
+    /// otherwise refuses to: anyone who can reach the address can then call
+    /// every tool.
+    pub fn allow_unauthenticated(mut self) -> Self {
+        self.allow_unauthenticated = true;
+        self
+    }
+
+    /// The host names (`name` or `name:port`) clients will use in `Host`,
+    /// besides the loopback names and the address bound. Naming any turns
+    /// off "any IP address of this machine" on an all-interfaces address.
+    pub fn with_allowed_hosts(
+        mut self,
+        hosts: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.allowed_hosts.extend(hosts.into_iter().map(Into::into));
+        self
+    }
+
+    /// Browser origins (`https://app.example.com`, port included when not
+    /// the scheme's default) accepted besides those naming an accepted host.
+    pub fn with_allowed_origins(
+        mut self,
+        origins: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.allowed_origins
+            .extend(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// The largest request body accepted (default 4 MiB); larger gets 413.
+    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
+        self.limits.max_body_bytes = bytes;
+        self
+    }
+
+    /// How many sessions may be open at once (default 256); one more
+    /// `initialize` gets 503 with `Retry-After`.
+    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
+        self.limits.max_sessions = sessions;
+        self
+    }
+
+    /// How long a session may go unused before it ends (default 10
+    /// minutes); its id then gets 404, as the MCP spec says for a session
+    /// that ended.
+    pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.session_idle_timeout = timeout;
+        self
+    }
+
+    /// How many JSON-RPC requests one session may have in flight (default
+    /// 32); one more gets 429 with `Retry-After`.
+    pub fn with_max_calls_per_session(mut self, calls: usize) -> Self {
+        self.limits.max_calls_per_session = calls;
+        self
+    }
+
+    /// How many JSON-RPC requests the whole server may have in flight,
+    /// whether they belong to a session or not (default 256); one more gets
+    /// 429 with `Retry-After`.
+    pub fn with_max_in_flight(mut self, requests: usize) -> Self {
+        self.limits.max_in_flight = requests;
+        self
+    }
+
+    /// How many connections may be open that have not yet sent a request
+    /// past the `Host`, `Origin` and token checks (default 256); a
+    /// connection beyond that is closed as soon as it is accepted.
+    pub fn with_max_pending_connections(mut self, connections: usize) -> Self {
+        self.limits.max_pending_connections = connections;
+        self
+    }
+
+    /// How long calls in flight may go on once `shutdown` is cancelled
+    /// (default 30 s); those still running then are cancelled and answered
+    /// `cancelled`.
+    pub fn with_shutdown_grace(mut self, grace: Duration) -> Self {
+        self.limits.shutdown_grace = grace;
+        self
+    }
+
+    /// How long a client has to send a request's headers (default 30 s),
+    /// and how long an open connection may sit idle between requests; then
+    /// the connection is closed.
+    pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.header_read_timeout = timeout;
+        self
+    }
+
+    /// How long a client has to send a request's body (default 30 s); then
+    /// 408 and the connection is closed.
+    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
+        self.limits.body_read_timeout = timeout;
+        self
+    }
+
+    /// The `Host` values accepted, for people: `localhost, 127.0.0.1,
+    /// [::1], and any IP address of this machine`. An error when a named
+    /// host is not a host name.
+    pub fn accepted_hosts(&self) -> std::io::Result<String> {
+        Ok(self.host_policy()?.describe())
+    }
+
+    fn host_policy(&self) -> std::io::Result<HostPolicy> {
+        HostPolicy::new(
+            self.local_addr()?,
+            &self.allowed_hosts,
+            &self.allowed_origins,
+        )
+    }
+
+    /// Serves until `shutdown` is cancelled, then stops as
+    /// [`with_shutdown_grace`](Self::with_shutdown_grace) says. Refuses to
+    /// start (an `InvalidInput` error saying why) on a non-loopback address
+    /// with no token unless [`allow_unauthenticated`](Self::allow_unauthenticated),
+    /// and on a token or a named host that cannot be used.
+    pub async fn run(self, shutdown: CancellationToken) -> std::io::Result<()> {
+        serve::run(self, shutdown).await
+    }
+}
+
+/// The answer to a request that is not served: a status and a line of
+/// text saying why (boxed, as a response is large).
+struct Refusal(Box<HttpResponse>);
+
+impl Refusal {
+    fn new(status: StatusCode, text: String) -> Refusal {
+        let mut response = Response::new(Full::new(Bytes::from(text)).boxed());
+        *response.status_mut() = status;
+        response.headers_mut().insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        Refusal(Box::new(response))
+    }
+
+    fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Refusal {
+        self.0.headers_mut().insert(name, value);
+        self
+    }
+}
+
+/// Serves `registry` over streamable HTTP at `http://<address>/mcp` until
+/// `shutdown` is cancelled, with the default limits and no token: a
+/// non-loopback `address` is refused (use [`HttpServer`] to give a token).
+pub async fn serve_http(
+    registry: impl Into<McpServer>,
+    address: SocketAddr,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    HttpServer::bind(registry, address)
+        .await?
+        .run(shutdown)
+        .await
+}
