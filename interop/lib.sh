@@ -44,7 +44,7 @@ start_mcp() {
   SERVER_PID=$!
   PIDS+=("$SERVER_PID")
   local tries=0
-  until grep -q 'serving MCP on http://' "$log"; do
+  until grep -qs 'serving MCP on http://' "$log"; do
     tries=$((tries + 1))
     if [[ $tries -gt 200 ]] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
       cat "$log" >&2
@@ -58,4 +58,9 @@ start_mcp() {
 # The log of a server started by start_mcp.
 log_of() {
   echo "$SCRATCH/$1.log"
+}
+
+# http_get URL: the body of a GET, or a failure (no curl needed).
+http_get() {
+  "$PY" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"
 }

@@ -161,7 +161,7 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     };
     let hosts = http.accepted_hosts()?;
     tracing::info!(
-        "serving MCP on http://{}/mcp (SIGTERM or Ctrl-C to stop)",
+        "serving MCP on http://{}/mcp (Ctrl-C to stop)",
         http.local_addr()?
     );
     tracing::info!("accepting Host: {hosts} (name others with --allowed-host)");

@@ -418,3 +418,120 @@ async fn mcp_over_http_on_all_interfaces_wants_the_token() {
     let status = wait_for_exit(&mut child).await;
     assert!(status.success() || cfg!(not(unix)), "{status}");
 }
+
+/// `tool-examples mcp --http ARGS` on a free loopback port: the child, its
+/// address, and its stderr (read to the end on a task).
+async fn serve_http_child(args: &[&str]) -> (Child, SocketAddr, tokio::task::JoinHandle<String>) {
+    let mut all = vec!["--http", "127.0.0.1:0"];
+    all.extend_from_slice(args);
+    let mut child = spawn_mcp(&all, Stdio::null());
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut first_line = String::new();
+    bounded("the address is printed", stderr.read_line(&mut first_line))
+        .await
+        .expect("stderr reads");
+    let address = first_line
+        .trim_end()
+        .split_once("serving MCP on http://")
+        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
+        .parse()
+        .expect("a socket address");
+    (child, address, drain(stderr))
+}
+
+/// Sends SIGTERM, as an orchestrator stopping the process does.
+#[cfg(unix)]
+fn terminate(child: &Child) {
+    let pid = child.id().expect("still running").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -TERM {pid}: {sent}");
+}
+
+/// A `wait` call sent on `client`, answered on a task of its own; waits
+/// until the server has it.
+async fn wait_in_flight(client: &Client, ms: u64) -> tokio::task::JoinHandle<CallToolResult> {
+    let peer = client.peer().clone();
+    let answer = tokio::spawn(async move {
+        peer.call_tool(call("wait", json!({"ms": ms})))
+            .await
+            .expect("the call is answered")
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    answer
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_lets_calls_finish_then_exits_0() {
+    let (mut child, address, stderr) = serve_http_child(&[]).await;
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
+    let client: Client = bounded("initialize", client_info().serve(transport))
+        .await
+        .expect("initialize succeeds");
+    let waiting = wait_in_flight(&client, 1200).await;
+
+    terminate(&child);
+    let result = bounded("the call in flight is answered", waiting)
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    assert_eq!(result.content[0].as_text().unwrap().text, "waited 1200 ms");
+    let status = wait_for_exit(&mut child).await;
+    assert!(status.success(), "{status}");
+    let stderr = bounded("stderr closes", stderr).await.unwrap();
+    assert!(stderr.contains("SIGTERM: stopping"), "{stderr}");
+    drop(client);
+}
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_past_the_shutdown_grace_are_answered_cancelled() {
+    let (mut child, address, stderr) = serve_http_child(&["--shutdown-grace", "0.3"]).await;
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
+    let client: Client = bounded("initialize", client_info().serve(transport))
+        .await
+        .expect("initialize succeeds");
+    let waiting = wait_in_flight(&client, 20_000).await;
+
+    terminate(&child);
+    let result = bounded("the call in flight is answered", waiting)
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let said = &result.content[0].as_text().unwrap().text;
+    assert!(said.contains("cancelled after"), "{said}");
+    let status = wait_for_exit(&mut child).await;
+    assert!(status.success(), "{status}");
+    let stderr = bounded("stderr closes", stderr).await.unwrap();
+    assert!(stderr.contains("the grace period is over"), "{stderr}");
+    drop(client);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mcp_repair_repairs_the_calls_it_serves() {
+    for (args, repaired) in [(&[][..], false), (&["--repair"][..], true)] {
+        let (mut child, address, _stderr) = serve_http_child(args).await;
+        let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
+        let client: Client = bounded("initialize", client_info().serve(transport))
+            .await
+            .expect("initialize succeeds");
+        // "5" for 5: a near miss that repair fixes, visibly.
+        let result = call_json(&client, "wait", json!({"ms": "5"})).await;
+        assert_eq!(result["isError"], !repaired, "{args:?}: {result}");
+        if repaired {
+            let text = result["content"].to_string();
+            assert!(text.contains("waited 5 ms"), "{result}");
+            assert!(
+                text.to_lowercase().contains("repair"),
+                "the repair is told: {result}"
+            );
+        }
+        drop(client);
+        child.start_kill().unwrap();
+        let _ = child.wait().await;
+    }
+}

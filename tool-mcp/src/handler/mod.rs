@@ -36,8 +36,8 @@ use tracing::Instrument;
 ///
 /// /// Add two numbers
 /// #[tool]
-/// async fn add(a: i64, b: i64) -> i64 {
-///     a + b
+/// async fn add(a: i64, b: i64) -> String {
+///     (a + b).to_string()
 /// }
 ///
 /// let mut tools = ToolRegistry::new();

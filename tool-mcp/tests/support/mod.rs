@@ -55,7 +55,23 @@ impl Running {
 }
 
 pub async fn start_at(address: &str, options: impl FnOnce(HttpServer) -> HttpServer) -> Running {
-    let server = HttpServer::bind(registry(), address.parse().unwrap())
+    start_tools_at(registry(), address, options).await
+}
+
+/// `tools` served on a free loopback port, with `options`.
+pub async fn start_with(
+    tools: ToolRegistry,
+    options: impl FnOnce(HttpServer) -> HttpServer,
+) -> Running {
+    start_tools_at(tools, "127.0.0.1:0", options).await
+}
+
+async fn start_tools_at(
+    tools: ToolRegistry,
+    address: &str,
+    options: impl FnOnce(HttpServer) -> HttpServer,
+) -> Running {
+    let server = HttpServer::bind(tools, address.parse().unwrap())
         .await
         .expect("binds");
     let address = server.local_addr().unwrap();

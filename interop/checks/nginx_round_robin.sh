@@ -1,0 +1,66 @@
+# Several processes behind an ordinary balancer: three `tool-examples mcp
+# --http --stateless` behind nginx with plain round robin and no affinity.
+# The official clients on both revisions (Python default and legacy, the
+# TypeScript SDK) must work through it, every process must have served
+# calls, and /healthz must answer through it. Then the same three without
+# --stateless: a legacy client's session lives in one process, so round
+# robin must break it (the other processes answer 404 for its session, and
+# the SDK says "Session terminated"), which is why README.md says
+# sticky routing is needed there.
+source "$(dirname "$0")/../lib.sh"
+
+start_backends() {
+  local kind=$1
+  shift
+  BACKENDS=""
+  for n in 1 2 3; do
+    RUST_LOG=warn,tool_examples=info,tool_mcp=debug start_mcp "$kind-$n" --http 127.0.0.1:0 "$@"
+    BACKENDS+="server $ADDRESS; "
+  done
+}
+
+start_nginx() {
+  local name=$1
+  NGINX_PORT=$(free_port)
+  mkdir -p "$SCRATCH/$name"
+  sed -e "s|@SCRATCH@|$SCRATCH/$name|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@BACKENDS@|$BACKENDS|g" \
+    "$ROOT/interop/nginx/round_robin.conf" >"$SCRATCH/$name/nginx.conf"
+  "$NGINX" -c "$SCRATCH/$name/nginx.conf" -e "$SCRATCH/$name/nginx-error.log" &
+  PIDS+=("$!")
+  local tries=0
+  until http_get "http://127.0.0.1:$NGINX_PORT/healthz" >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    [[ $tries -lt 100 ]] || fail "nginx did not start: $(cat "$SCRATCH/$name/nginx-error.log")"
+    sleep 0.05
+  done
+}
+
+calls_served() {
+  grep -c 'tool_mcp::handler: answered' "$(log_of "$1")" || true
+}
+
+echo "-- stateless backends behind round robin"
+start_backends stateless --stateless
+start_nginx stateless
+url="http://127.0.0.1:$NGINX_PORT/mcp"
+[[ $(http_get "http://127.0.0.1:$NGINX_PORT/healthz") == ok ]] || fail "/healthz through nginx"
+for mode in auto legacy; do
+  "$PY" "$ROOT/interop/python/calls.py" "$url" "$mode" || fail "Python SDK ($mode) through nginx"
+done
+(cd "$NODE_DIR" && node calls.mjs "$url") || fail "TypeScript SDK through nginx"
+for n in 1 2 3; do
+  served=$(calls_served "stateless-$n")
+  echo "backend $n answered $served calls"
+  [[ $served -gt 0 ]] || fail "backend $n never answered a call: round robin did not reach it"
+done
+
+echo "-- backends with sessions behind the same round robin"
+start_backends sessions
+start_nginx sessions
+url="http://127.0.0.1:$NGINX_PORT/mcp"
+if "$PY" "$ROOT/interop/python/calls.py" "$url" legacy >"$SCRATCH/sessions.out" 2>&1; then
+  fail "a legacy session survived round robin across processes; README.md says it cannot"
+fi
+grep -q -i -E 'session (terminated|not found)' "$SCRATCH/sessions.out" \
+  || fail "sessions behind round robin failed, but not for the reason README.md gives: $(tail -5 "$SCRATCH/sessions.out")"
+echo "as documented: legacy sessions need sticky routing, --stateless does not"
