@@ -123,20 +123,13 @@ fn call(name: &str, arguments: Value) -> CallToolRequestParams {
     CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
 }
 
-async fn serve(
-    tools: ToolRegistry,
-    options: impl FnOnce(tool_mcp::HttpServer) -> tool_mcp::HttpServer,
-) -> Running {
-    start_with(tools, options).await
-}
-
 /// Every result a 2026-07-28 client gets says `resultType: "complete"`;
 /// an older client never sees the field.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn results_carry_result_type_on_2026_07_28_only() {
     bounded(async {
         for stateless in [false, true] {
-            let server = serve(tools(), |server| {
+            let server = start_with(tools(), |server| {
                 if stateless {
                     server.stateless()
                 } else {
@@ -179,7 +172,7 @@ async fn results_carry_result_type_on_2026_07_28_only() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn structured_content_always_fits_the_output_schema() {
     bounded(async {
-        let server = serve(tools(), |server| server).await;
+        let server = start_with(tools(), |server| server).await;
         let url = format!("http://{}/mcp", server.address);
         for revision in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
             let client = connect(&url, revision.clone()).await;
@@ -247,7 +240,7 @@ async fn structured_content_always_fits_the_output_schema() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn params_that_are_not_objects_are_invalid_params() {
     bounded(async {
-        let server = serve(tools(), |server| server).await;
+        let server = start_with(tools(), |server| server).await;
         let session = open_session(&server, &[]).await;
         let headers = [("Mcp-Session-Id", session.as_str())];
         for (arguments, says) in [
@@ -266,10 +259,14 @@ async fn params_that_are_not_objects_are_invalid_params() {
         ] {
             let answer = send(
                 server.address,
-                post(&server.host(), &headers, &call_text(5, "echo", arguments)),
+                post(
+                    &server.host(),
+                    &headers,
+                    &support::call(5, "echo", arguments),
+                ),
             )
             .await;
-            let error = sse_json(&answer.body);
+            let error = answer_json(&answer);
             assert_eq!(error["id"], 5, "{answer:?}");
             assert_eq!(
                 error["error"]["code"],
@@ -283,32 +280,13 @@ async fn params_that_are_not_objects_are_invalid_params() {
     .await;
 }
 
-fn call_text(id: u32, name: &str, arguments: &str) -> String {
-    support::call(id, name, arguments)
-}
-
-/// The JSON of the last `data:` line of an event stream, or the body as
-/// it is when it is JSON.
-fn sse_json(body: &str) -> Value {
-    if let Ok(value) = serde_json::from_str(body) {
-        return value;
-    }
-    let data = body
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .rfind(|data| !data.is_empty())
-        .unwrap_or_else(|| panic!("no data in {body:?}"));
-    serde_json::from_str(data).unwrap()
-}
-
 /// A body that is not JSON, or JSON that is not JSON-RPC: JSON-RPC's own
 /// errors, as JSON with HTTP 400, in either mode.
 #[tokio::test]
 async fn bodies_that_are_not_json_rpc_get_json_rpc_errors() {
     bounded(async {
         for stateless in [false, true] {
-            let server = serve(tools(), |server| {
+            let server = start_with(tools(), |server| {
                 if stateless {
                     server.stateless()
                 } else {
@@ -341,7 +319,7 @@ async fn bodies_that_are_not_json_rpc_get_json_rpc_errors() {
 #[tokio::test]
 async fn ending_a_session_answers_200() {
     bounded(async {
-        let server = serve(tools(), |server| server).await;
+        let server = start_with(tools(), |server| server).await;
         let session = open_session(&server, &[]).await;
         let request = format!(
             "DELETE /mcp HTTP/1.1\r\nHost: {}\r\nMcp-Session-Id: {session}\r\nConnection: close\r\n\r\n",

@@ -40,18 +40,6 @@ async fn call_in_flight(
     answer
 }
 
-/// The result of a call answered over an event stream.
-fn result_of(answer: &Answer) -> serde_json::Value {
-    let data = answer
-        .body
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .map(str::trim)
-        .rfind(|data| !data.is_empty())
-        .unwrap_or_else(|| panic!("no answer in {answer:?}"));
-    serde_json::from_str(data).unwrap()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_in_flight_finish_and_new_connections_are_refused() {
     bounded(async {
@@ -72,7 +60,7 @@ async fn calls_in_flight_finish_and_new_connections_are_refused() {
         assert!(refused.is_err(), "a stopping server accepts no connection");
 
         let answer = napping.await.unwrap();
-        let result = result_of(&answer);
+        let result = answer_json(&answer);
         assert_eq!(
             result["result"]["content"][0]["text"], "rested",
             "{answer:?}"
@@ -97,7 +85,7 @@ async fn calls_still_running_after_the_grace_are_cancelled_and_answered() {
 
         server.shutdown.cancel();
         let answer = watching.await.unwrap();
-        let result = result_of(&answer);
+        let result = answer_json(&answer);
         // The tool saw its signal and answered; the call was not dropped.
         assert_eq!(result["id"], 7, "{answer:?}");
         assert_eq!(

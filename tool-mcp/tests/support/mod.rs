@@ -218,3 +218,19 @@ pub async fn bounded<F: std::future::Future>(future: F) -> F::Output {
         .await
         .expect("within the ceiling")
 }
+
+/// The JSON of an answer's body: the body itself when it is JSON, else the
+/// last `data:` line of its event stream (where the result comes).
+pub fn answer_json(answer: &Answer) -> serde_json::Value {
+    if let Ok(value) = serde_json::from_str(&answer.body) {
+        return value;
+    }
+    let data = answer
+        .body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|data| !data.is_empty())
+        .unwrap_or_else(|| panic!("no JSON in {answer:?}"));
+    serde_json::from_str(data).unwrap()
+}
