@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use tool_core::ExecutionMode;
 use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
-use tool_examples::upstream::add_upstreams;
+use tool_examples::token_file::warn_if_others_can_read;
+use tool_examples::upstream::{UpstreamSettings, add_upstreams};
 use tool_examples::{call, example_registry, logging, walkthrough};
 
 /// The binary's allocator: mimalloc. `call` parses a chunk of calls on one
@@ -75,7 +76,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
             // The clients live as long as the server: they hold the upstreams.
-            let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
+            let _clients = runtime.block_on(add_upstreams(
+                &mut tools,
+                &upstreams,
+                &UpstreamSettings::default(),
+            ))?;
             let Some(address) = http else {
                 return runtime.block_on(tool_mcp::serve_stdio(tools));
             };
@@ -95,7 +100,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
         }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
-            let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
+            let _clients = runtime.block_on(add_upstreams(
+                &mut tools,
+                &upstreams,
+                &UpstreamSettings::default(),
+            ))?;
             let mode = if sequential {
                 ExecutionMode::Sequential
             } else {
@@ -188,30 +197,12 @@ fn bearer_token(file: Option<&std::path::Path>) -> std::io::Result<Option<Token>
         ));
     }
     if let Some(path) = file {
-        warn_if_others_can_read(path);
+        warn_if_others_can_read(&source, path);
     }
     Ok(Some(Token {
         value: value.to_owned(),
         source,
     }))
-}
-
-/// A token file others may read is a token others may use: say so.
-fn warn_if_others_can_read(path: &std::path::Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if let Ok(metadata) = std::fs::metadata(path)
-            && metadata.permissions().mode() & 0o077 != 0
-        {
-            tracing::warn!(
-                "--token-file {}: other users may read it (chmod 600 it)",
-                path.display()
-            );
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
 }
 
 /// `--allowed-host`s, then those of `TOOL_EXAMPLES_ALLOWED_HOSTS`.
