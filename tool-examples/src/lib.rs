@@ -10,7 +10,9 @@
 //! - [`label`](label::label): the benchmarks' medium parameter struct as a
 //!   tool, for the throughput measurements.
 //! - [`walkthrough`], [`call`], [`serve`] and [`cli`]: the binary's
-//!   commands; [`logging`]: where and how it logs.
+//!   commands; [`logging`]: where and how it logs; [`upstream`]: other MCP
+//!   servers' tools beside these; [`token_file`]: bearer tokens read from
+//!   files.
 
 pub mod call;
 pub mod cli;
@@ -21,6 +23,7 @@ pub mod list;
 pub mod logging;
 pub mod read;
 pub mod serve;
+pub mod token_file;
 pub mod upper;
 pub mod upstream;
 pub mod wait;

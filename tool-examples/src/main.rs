@@ -82,7 +82,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
             // The clients live as long as the server: they hold the upstreams.
-            let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
+            let _clients = runtime.block_on(add_upstreams(
+                &mut tools,
+                &upstreams.servers,
+                &upstreams.settings(),
+            ))?;
             let server = tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
             let Some(address) = http else {
                 return runtime.block_on(tool_mcp::serve_stdio(server));
@@ -106,7 +110,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
         }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
-            let _clients = runtime.block_on(add_upstreams(&mut tools, &upstreams))?;
+            let _clients = runtime.block_on(add_upstreams(
+                &mut tools,
+                &upstreams.servers,
+                &upstreams.settings(),
+            ))?;
             let mode = if sequential {
                 ExecutionMode::Sequential
             } else {

@@ -2,6 +2,7 @@
 //! the environment, the token, and the signals that stop it.
 
 use crate::cli::HttpLimits;
+use crate::token_file::read_token_file;
 use std::io;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -43,60 +44,32 @@ pub struct HttpOptions {
 /// `TOOL_EXAMPLES_TOKEN`, else none. Surrounding whitespace (the file's last
 /// newline) is not part of it; an empty one is a mistake, not "no token".
 pub fn bearer_token(file: Option<&Path>) -> io::Result<Option<Token>> {
-    let (value, source) = match file {
-        Some(path) => {
-            let context = |error: io::Error| {
-                io::Error::new(
-                    error.kind(),
-                    format!("--token-file {}: {error}", path.display()),
-                )
-            };
-            let value = std::fs::read_to_string(path).map_err(context)?;
-            (value, format!("--token-file {}", path.display()))
+    if let Some(path) = file {
+        let source = format!("--token-file {}", path.display());
+        let value = read_token_file(&source, path)?;
+        return Ok(Some(Token { value, source }));
+    }
+    let value = match std::env::var(TOKEN_VARIABLE) {
+        Ok(value) => value,
+        Err(std::env::VarError::NotPresent) => return Ok(None),
+        Err(std::env::VarError::NotUnicode(_)) => {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("{TOKEN_VARIABLE} is not UTF-8"),
+            ));
         }
-        None => match std::env::var(TOKEN_VARIABLE) {
-            Ok(value) => (value, TOKEN_VARIABLE.to_owned()),
-            Err(std::env::VarError::NotPresent) => return Ok(None),
-            Err(std::env::VarError::NotUnicode(_)) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!("{TOKEN_VARIABLE} is not UTF-8"),
-                ));
-            }
-        },
     };
     let value = value.trim();
     if value.is_empty() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!("{source}: the token is empty"),
+            format!("{TOKEN_VARIABLE}: the token is empty"),
         ));
-    }
-    if let Some(path) = file {
-        warn_if_others_can_read(path, "--token-file");
     }
     Ok(Some(Token {
         value: value.to_owned(),
-        source,
+        source: TOKEN_VARIABLE.to_owned(),
     }))
-}
-
-/// A secret file others may read is a secret others may use: say so.
-pub fn warn_if_others_can_read(path: &Path, flag: &str) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if let Ok(metadata) = std::fs::metadata(path)
-            && metadata.permissions().mode() & 0o077 != 0
-        {
-            tracing::warn!(
-                "{flag} {}: other users may read it (chmod 600 it)",
-                path.display()
-            );
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = (path, flag);
 }
 
 /// `values` given as flags, then those of the comma-separated `variable`.

@@ -3,19 +3,25 @@
 //! (`docs__read`). A server is a URL (streamable HTTP) or a command line
 //! (stdio), optionally named: `docs=http://10.0.0.5:8080/mcp`,
 //! `files=tool-examples mcp --root /srv`.
+//!
+//! A stdio upstream starts with a minimal environment
+//! ([`tool_mcp::client::INHERITED_ENV`]) plus the `--upstream-env`
+//! variables ([`UpstreamEnv`]), never this program's own settings and
+//! secrets. An HTTP upstream is sent its own token, read from its
+//! `--upstream-token-file` ([`TokenFile`]), else
+//! [`UPSTREAM_TOKEN_VARIABLE`]'s. A remote call that takes longer than
+//! [`tool_mcp::client::DEFAULT_CALL_TIMEOUT`] is answered `timed out`.
 
+use crate::token_file::read_token_file;
 use std::io;
-use std::time::Duration;
+use std::path::PathBuf;
 use tool_core::ToolRegistry;
 use tool_mcp::client::{McpClient, Upstream};
 
 /// The environment variable holding the bearer token for HTTP upstreams
-/// (never a flag: a command line is visible to every user of the machine).
+/// that have no `--upstream-token-file` of their own (never a flag: a
+/// command line is visible to every user of the machine).
 pub const UPSTREAM_TOKEN_VARIABLE: &str = "TOOL_EXAMPLES_UPSTREAM_TOKEN";
-
-/// How long a remote call may take before it is answered `timed out`: a
-/// server that hangs must not hang the caller.
-pub const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(120);
 
 /// One `--upstream` value, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,8 +82,10 @@ impl UpstreamSpec {
         Ok(UpstreamSpec { prefix, target })
     }
 
-    fn upstream(&self, token: Option<&str>) -> Upstream {
-        let upstream = match &self.target {
+    /// The library's upstream: an HTTP one with `token`, a command with the
+    /// `env` variables, in order.
+    fn upstream(&self, token: Option<&str>, env: &[UpstreamEnv]) -> Upstream {
+        match &self.target {
             Target::Url(url) => {
                 let upstream = Upstream::http(url.clone());
                 match token {
@@ -85,10 +93,167 @@ impl UpstreamSpec {
                     None => upstream,
                 }
             }
-            Target::Command(program, args) => Upstream::command(program, args),
-        };
-        upstream.with_timeout(UPSTREAM_TIMEOUT)
+            Target::Command(program, args) => {
+                env.iter()
+                    .fold(
+                        Upstream::command(program, args),
+                        |upstream, variable| match variable {
+                            UpstreamEnv::Set(name, value) => upstream.with_env(name, value),
+                            UpstreamEnv::Inherit(name) => upstream.with_inherited_env(name),
+                        },
+                    )
+            }
+        }
     }
+}
+
+/// One `--upstream-env` value: a variable every stdio upstream gets besides
+/// the minimal environment ([`tool_mcp::client::INHERITED_ENV`]), for what
+/// a server needs (its API key, a proxy) and is not given by default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UpstreamEnv {
+    /// `NAME=VALUE`: set to this value.
+    Set(String, String),
+    /// `NAME`: this program's own value, when it has one, so a secret need
+    /// not be written on the command line.
+    Inherit(String),
+}
+
+impl UpstreamEnv {
+    /// Reads `NAME=VALUE` or `NAME`: clap's value parser of
+    /// `--upstream-env`. NAME is a portable variable name (letters, digits
+    /// and `_`, not starting with a digit); VALUE is everything after the
+    /// first `=`, and may be empty.
+    ///
+    /// ```
+    /// use tool_examples::upstream::UpstreamEnv;
+    ///
+    /// assert_eq!(
+    ///     UpstreamEnv::parse("LOG_LEVEL=debug").unwrap(),
+    ///     UpstreamEnv::Set("LOG_LEVEL".into(), "debug".into())
+    /// );
+    /// assert_eq!(
+    ///     UpstreamEnv::parse("URL=http://x/?a=b").unwrap(),
+    ///     UpstreamEnv::Set("URL".into(), "http://x/?a=b".into())
+    /// );
+    /// assert_eq!(
+    ///     UpstreamEnv::parse("GITHUB_TOKEN").unwrap(),
+    ///     UpstreamEnv::Inherit("GITHUB_TOKEN".into())
+    /// );
+    /// assert_eq!(
+    ///     UpstreamEnv::parse("=x").unwrap_err(),
+    ///     "'=x' names no variable: give NAME=VALUE, or NAME to pass this program's own value on"
+    /// );
+    /// assert_eq!(
+    ///     UpstreamEnv::parse("MY VAR=1").unwrap_err(),
+    ///     "'MY VAR' is not a variable name: use letters, digits and _, not starting with a digit"
+    /// );
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let (name, value) = match text.split_once('=') {
+            Some((name, value)) => (name, Some(value)),
+            None => (text, None),
+        };
+        if name.is_empty() {
+            return Err(format!(
+                "'{text}' names no variable: give NAME=VALUE, or NAME to pass this program's own \
+                 value on"
+            ));
+        }
+        let portable = name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        if !portable {
+            return Err(format!(
+                "'{name}' is not a variable name: use letters, digits and _, not starting with a \
+                 digit"
+            ));
+        }
+        Ok(match value {
+            Some(value) => UpstreamEnv::Set(name.to_owned(), value.to_owned()),
+            None => UpstreamEnv::Inherit(name.to_owned()),
+        })
+    }
+}
+
+/// One `--upstream-token-file` value: the file holding the bearer token of
+/// one HTTP upstream, so that each can have its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TokenFile {
+    /// The upstream's name: the prefix of its tools, as `--upstream` gives
+    /// it (`docs` for `--upstream docs=http://...`).
+    pub upstream: String,
+    /// The file; its content, without surrounding whitespace, is the token.
+    pub path: PathBuf,
+}
+
+impl TokenFile {
+    /// Reads `NAME=FILE`: clap's value parser of `--upstream-token-file`.
+    /// Only the shape is checked here; the file is read when the upstreams
+    /// are connected ([`add_upstreams`]), which also checks that NAME is an
+    /// HTTP upstream.
+    ///
+    /// ```
+    /// use tool_examples::upstream::TokenFile;
+    ///
+    /// let file = TokenFile::parse("docs=/run/secrets/docs-token").unwrap();
+    /// assert_eq!(file.upstream, "docs");
+    /// assert_eq!(file.path, std::path::Path::new("/run/secrets/docs-token"));
+    /// assert_eq!(
+    ///     TokenFile::parse("/run/secrets/docs-token").unwrap_err(),
+    ///     "'/run/secrets/docs-token' names no upstream: give NAME=FILE, NAME being the \
+    ///      upstream's name as --upstream gives it"
+    /// );
+    /// assert_eq!(
+    ///     TokenFile::parse("docs=").unwrap_err(),
+    ///     "'docs=' names no file: give NAME=FILE"
+    /// );
+    /// ```
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let Some((name, path)) = text.split_once('=').filter(|(name, _)| is_name(name)) else {
+            return Err(format!(
+                "'{text}' names no upstream: give NAME=FILE, NAME being the upstream's name as \
+                 --upstream gives it"
+            ));
+        };
+        if path.is_empty() {
+            return Err(format!("'{text}' names no file: give NAME=FILE"));
+        }
+        Ok(TokenFile {
+            upstream: name.to_owned(),
+            path: PathBuf::from(path),
+        })
+    }
+
+    /// How errors and warnings name it: as it was given.
+    fn label(&self) -> String {
+        format!(
+            "--upstream-token-file {}={}",
+            self.upstream,
+            self.path.display()
+        )
+    }
+}
+
+/// What the upstreams get besides their `--upstream` values: the
+/// variables of every stdio upstream (`--upstream-env`, in order, a later
+/// one winning) and the token files of HTTP upstreams
+/// (`--upstream-token-file`).
+///
+/// ```
+/// use tool_examples::upstream::{TokenFile, UpstreamEnv, UpstreamSettings};
+///
+/// let settings = UpstreamSettings {
+///     env: vec![UpstreamEnv::parse("HTTPS_PROXY").unwrap()],
+///     token_files: vec![TokenFile::parse("docs=/run/secrets/docs-token").unwrap()],
+/// };
+/// assert_ne!(settings, UpstreamSettings::default());
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UpstreamSettings {
+    /// Added to every stdio upstream's environment.
+    pub env: Vec<UpstreamEnv>,
+    /// At most one per HTTP upstream.
+    pub token_files: Vec<TokenFile>,
 }
 
 fn is_name(text: &str) -> bool {
@@ -122,29 +287,108 @@ fn derived_prefix(target: &Target) -> String {
 }
 
 /// Connects to every upstream and registers its tools in `registry` under
-/// its prefix (a prefix given twice gets `_2`, `_3`, ...). The clients are
-/// returned: keep them for as long as the registry serves (dropping the
-/// last handle of a stdio server stops it).
+/// its prefix (a prefix given twice gets `_2`, `_3`, ...), each with what
+/// `settings` gives it. The token files are checked and read before any
+/// upstream is started: one naming no upstream, or a stdio one, or an
+/// upstream that already has one, is an error naming it; so is an empty
+/// or unreadable file. The clients are returned: keep them for as long as
+/// the registry serves (dropping the last handle of a stdio server stops
+/// it).
+///
+/// ```no_run
+/// use tool_core::ToolRegistry;
+/// use tool_examples::upstream::{TokenFile, UpstreamSettings, UpstreamSpec, add_upstreams};
+///
+/// # async fn run() -> std::io::Result<()> {
+/// let specs = [
+///     UpstreamSpec::parse("docs=https://docs.example.com/mcp").unwrap(),
+///     UpstreamSpec::parse("git=mcp-git --repo .").unwrap(),
+/// ];
+/// let settings = UpstreamSettings {
+///     token_files: vec![TokenFile::parse("docs=/run/secrets/docs-token").unwrap()],
+///     ..UpstreamSettings::default()
+/// };
+/// let mut tools = ToolRegistry::new();
+/// let _clients = add_upstreams(&mut tools, &specs, &settings).await?;
+/// # Ok(())
+/// # }
+/// ```
 pub async fn add_upstreams(
     registry: &mut ToolRegistry,
     specs: &[UpstreamSpec],
+    settings: &UpstreamSettings,
 ) -> io::Result<Vec<McpClient>> {
-    let token = upstream_token()?;
-    let mut clients = Vec::with_capacity(specs.len());
-    let mut prefixes: Vec<String> = Vec::new();
+    let mut prefixes: Vec<String> = Vec::with_capacity(specs.len());
     for spec in specs {
         let prefix = unique(&spec.prefix, &prefixes);
-        let client = McpClient::connect(spec.upstream(token.as_deref()))
-            .await
-            .map_err(|error| io::Error::other(format!("--upstream {}: {error}", spec.prefix)))?;
-        let count = client
-            .register_into(registry, Some(&prefix))
-            .map_err(|error| io::Error::other(format!("--upstream {}: {error}", spec.prefix)))?;
-        tracing::info!("upstream {prefix}: {count} tools, as {prefix}__<name>");
         prefixes.push(prefix);
+    }
+    let tokens = tokens(specs, &prefixes, &settings.token_files, upstream_token()?)?;
+    let mut clients = Vec::with_capacity(specs.len());
+    for ((spec, prefix), token) in specs.iter().zip(&prefixes).zip(&tokens) {
+        let upstream = spec.upstream(token.as_deref(), &settings.env);
+        let client = McpClient::connect(upstream)
+            .await
+            .map_err(|error| io::Error::other(format!("--upstream {prefix}: {error}")))?;
+        let count = client
+            .register_into(registry, Some(prefix))
+            .map_err(|error| io::Error::other(format!("--upstream {prefix}: {error}")))?;
+        tracing::info!("upstream {prefix}: {count} tools, as {prefix}__<name>");
         clients.push(client);
     }
     Ok(clients)
+}
+
+/// Each upstream's token, by position: its own file's, else (HTTP only)
+/// `shared`, [`UPSTREAM_TOKEN_VARIABLE`]'s.
+fn tokens(
+    specs: &[UpstreamSpec],
+    prefixes: &[String],
+    files: &[TokenFile],
+    shared: Option<String>,
+) -> io::Result<Vec<Option<String>>> {
+    let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
+    let mut own: Vec<Option<&TokenFile>> = vec![None; specs.len()];
+    for file in files {
+        let Some(index) = prefixes.iter().position(|prefix| *prefix == file.upstream) else {
+            let names = if prefixes.is_empty() {
+                "there is none".to_owned()
+            } else {
+                format!("the upstreams are {}", prefixes.join(", "))
+            };
+            return Err(invalid(format!(
+                "{}: no --upstream is named {} ({names})",
+                file.label(),
+                file.upstream
+            )));
+        };
+        if let Target::Command(..) = specs[index].target {
+            return Err(invalid(format!(
+                "{}: {} is a stdio upstream (a command), which is sent no token; give it \
+                 variables with --upstream-env",
+                file.label(),
+                file.upstream
+            )));
+        }
+        if let Some(first) = own[index] {
+            return Err(invalid(format!(
+                "{}: {} already has a token file ({})",
+                file.label(),
+                file.upstream,
+                first.path.display()
+            )));
+        }
+        own[index] = Some(file);
+    }
+    specs
+        .iter()
+        .zip(own)
+        .map(|(spec, file)| match (file, &spec.target) {
+            (Some(file), _) => read_token_file(&file.label(), &file.path).map(Some),
+            (None, Target::Url(_)) => Ok(shared.clone()),
+            (None, Target::Command(..)) => Ok(None),
+        })
+        .collect()
 }
 
 fn unique(prefix: &str, taken: &[String]) -> String {
@@ -166,5 +410,56 @@ fn upstream_token() -> io::Result<Option<String>> {
             io::ErrorKind::InvalidInput,
             format!("{UPSTREAM_TOKEN_VARIABLE} is not UTF-8"),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_http_upstream_s_own_file_wins_over_the_shared_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("docs-token");
+        std::fs::write(&path, "docs-own\n").unwrap();
+        let specs = [
+            UpstreamSpec::parse("docs=http://127.0.0.1:9/mcp").unwrap(),
+            UpstreamSpec::parse("wiki=https://wiki.example/mcp").unwrap(),
+            UpstreamSpec::parse("git=mcp-git --repo .").unwrap(),
+        ];
+        let prefixes: Vec<String> = specs.iter().map(|spec| spec.prefix.clone()).collect();
+        let files = [TokenFile {
+            upstream: "docs".to_owned(),
+            path,
+        }];
+        assert_eq!(
+            tokens(&specs, &prefixes, &files, Some("shared".to_owned())).unwrap(),
+            [Some("docs-own".to_owned()), Some("shared".to_owned()), None]
+        );
+        assert_eq!(
+            tokens(&specs, &prefixes, &[], None).unwrap(),
+            [None, None, None]
+        );
+    }
+
+    #[test]
+    fn a_token_file_names_an_upstream_by_the_prefix_its_tools_get() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("token");
+        std::fs::write(&path, "second").unwrap();
+        // Two upstreams named alike: the second one's tools are docs_2__*.
+        let specs = [
+            UpstreamSpec::parse("docs=http://127.0.0.1:9/mcp").unwrap(),
+            UpstreamSpec::parse("docs=http://127.0.0.1:10/mcp").unwrap(),
+        ];
+        let prefixes = ["docs".to_owned(), "docs_2".to_owned()];
+        let files = [TokenFile {
+            upstream: "docs_2".to_owned(),
+            path,
+        }];
+        assert_eq!(
+            tokens(&specs, &prefixes, &files, None).unwrap(),
+            [None, Some("second".to_owned())]
+        );
     }
 }

@@ -73,7 +73,7 @@ fn json_log_lines_are_json_objects_on_stderr_and_stdout_stays_empty() {
         assert_eq!(messages[2], "authentication: none (loopback only)");
         for event in &events {
             assert_eq!(event["level"], "INFO");
-            assert_eq!(event["target"], "tool_examples");
+            assert_eq!(event["target"], "tool_examples::serve");
         }
     }
 }
@@ -87,7 +87,7 @@ fn text_log_lines_are_for_people() {
     // No colour codes when stderr is no terminal.
     assert!(!line.contains('\u{1b}'), "{line:?}");
     assert!(
-        line.contains(" INFO tool_examples: serving MCP on http://127.0.0.1:"),
+        line.contains(" INFO tool_examples::serve: serving MCP on http://127.0.0.1:"),
         "{line}"
     );
 }

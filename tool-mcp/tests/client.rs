@@ -1,11 +1,13 @@
 //! `tool_mcp::client` against our own server: in-process over streamable
 //! HTTP (`HttpServer` on loopback, where the server's counters can be read
-//! directly), and over stdio with this very test binary as the server: run
-//! with `TOOL_MCP_CLIENT_TEST_SERVER=1` and `--exact stdio_server_child`,
-//! the `stdio_server_child` test serves the fixture registry on stdin and
-//! stdout instead of returning at once (libtest's own `running 1 test`
-//! line on stdout is not JSON, and rmcp skips it), so no binary target is
-//! needed.
+//! directly; behind a TLS terminator for `https`), and in child processes
+//! that are this very test binary: run with `TOOL_MCP_CLIENT_TEST_SERVER`
+//! set and `--exact stdio_server_child`, the `stdio_server_child` test
+//! serves instead of returning at once: the fixture registry on stdin and
+//! stdout (`1`; libtest's own `running 1 test` line on stdout is not JSON,
+//! and rmcp skips it), a registry whose tool reports the process's
+//! environment (`env`), or the fixture over HTTP on an address
+//! (`http 127.0.0.1:PORT`), so no binary target is needed.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult,
@@ -14,6 +16,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
@@ -25,7 +28,7 @@ use tool_core::{
     CallContext, Content, DynamicTool, ToolCall, ToolOutput, ToolRegistry, ToolResultMessage,
     audio, execute_tool_call, image, resource_link, text,
 };
-use tool_mcp::client::{ClientError, McpClient, Upstream};
+use tool_mcp::client::{ClientError, DEFAULT_CALL_TIMEOUT, INHERITED_ENV, McpClient, Upstream};
 use tool_mcp::{HttpServer, McpServer};
 
 const CHILD_ENV: &str = "TOOL_MCP_CLIENT_TEST_SERVER";
@@ -519,7 +522,17 @@ fn stdio_server_child() {
         .build()
         .unwrap();
     let registry = fixture(&Seen::default());
-    if std::env::var(CHILD_ENV).as_deref() == Ok("changing") {
+    let mode = std::env::var(CHILD_ENV).unwrap_or_default();
+    if let Some(address) = mode.strip_prefix("http ") {
+        runtime.block_on(async {
+            let server = HttpServer::bind(registry, address.parse().unwrap())
+                .await
+                .unwrap();
+            let _ = server.run(CancellationToken::new()).await;
+        });
+    } else if mode == "env" {
+        let _ = runtime.block_on(tool_mcp::serve_stdio(environment_registry()));
+    } else if mode == "changing" {
         runtime.block_on(async {
             let server = Changing {
                 inner: McpServer::new(registry),
@@ -677,6 +690,372 @@ async fn list_changed_refreshes_the_registered_tools() {
             "Tool echo failed: no longer offered by the server"
         );
         assert_eq!(client.refresh().await.unwrap(), 8);
+    })
+    .await;
+}
+
+// --- servers that die, environments, https --------------------------------
+
+/// A tool reporting the environment it runs in, for the `env` child.
+fn environment_registry() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools
+        .register(DynamicTool::new(
+            "env",
+            "This process's environment",
+            |_args, _ctx| async {
+                let variables: Map<String, Value> = std::env::vars_os()
+                    .map(|(name, value)| {
+                        (
+                            name.to_string_lossy().into_owned(),
+                            Value::String(value.to_string_lossy().into_owned()),
+                        )
+                    })
+                    .collect();
+                Ok(ToolOutput::text("env").with_details(Value::Object(variables)))
+            },
+        ))
+        .unwrap();
+    tools
+}
+
+/// This test binary serving the fixture over HTTP at `address`, in a
+/// process of its own that dies with the handle.
+async fn http_child(address: SocketAddr) -> tokio::process::Child {
+    let child = tokio::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "stdio_server_child", "--test-threads=2"])
+        .env(CHILD_ENV, format!("http {address}"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    // Serving once a connection is taken.
+    let start = Instant::now();
+    while tokio::net::TcpStream::connect(address).await.is_err() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "the server child listens"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    child
+}
+
+/// A loopback address free now.
+fn free_address() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap()
+}
+
+/// Starts `srv__wait`-like `name` in the background with a long timeout of
+/// its own, and returns once the server has begun it (its first progress).
+fn start_waiting(
+    tools: &ToolRegistry,
+    name: &str,
+    timeout: Duration,
+) -> (tokio::task::JoinHandle<ToolResultMessage>, Arc<AtomicUsize>) {
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let started = Arc::clone(&waiting);
+    let ctx = CallContext::new()
+        .with_timeout(timeout)
+        .with_progress(move |_| {
+            started.fetch_add(1, Ordering::SeqCst);
+        });
+    let tools = tools.clone();
+    let name = name.to_owned();
+    let running = tokio::spawn(async move { call_with(&tools, &name, json!({}), ctx).await });
+    (running, waiting)
+}
+
+/// Far longer than the answer may take: the call's own timeout, so a call
+/// that is not failed fast ends as `timed out` instead of hanging.
+const CALL_TIMEOUT: Duration = Duration::from_secs(60);
+/// The bound a dead server's calls must be answered in: well under
+/// [`CALL_TIMEOUT`], and loose enough for a loaded machine.
+const FAIL_FAST_BOUND: Duration = Duration::from_secs(10);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_http_server_killed_mid_call_fails_the_call_at_once() {
+    bounded(async {
+        let address = free_address();
+        let mut server = http_child(address).await;
+        let client = McpClient::connect(
+            Upstream::http(format!("http://{address}/mcp")).with_timeout(CALL_TIMEOUT),
+        )
+        .await
+        .expect("connects");
+        let mut tools = ToolRegistry::new();
+        client.register_into(&mut tools, None).unwrap();
+
+        let (running, waiting) = start_waiting(&tools, "wait", CALL_TIMEOUT);
+        eventually("the server begins the call", || {
+            waiting.load(Ordering::SeqCst) == 1
+        })
+        .await;
+        server.start_kill().unwrap();
+        let _ = server.wait().await;
+        let result = tokio::time::timeout(FAIL_FAST_BOUND, running)
+            .await
+            .unwrap_or_else(|_| panic!("no answer within {FAIL_FAST_BOUND:?} of the kill"))
+            .unwrap();
+        assert!(result.is_error, "{result:?}");
+        assert_eq!(
+            first_text(&result),
+            "Tool wait failed: the MCP server closed the connection; the next call connects again"
+        );
+
+        // The connection was marked: the next call connects again, to the
+        // server started anew at the same address.
+        let _server = http_child(address).await;
+        let result = call(&tools, "echo", json!({"value": "again"})).await;
+        assert_eq!(result.content, vec![text("again")], "{result:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_response_stream_closed_before_the_answer_fails_the_call_soon() {
+    bounded(async {
+        let seen = Seen::default();
+        let http = serve_http(fixture(&seen), "127.0.0.1:0".parse().unwrap()).await;
+        let address = http.address;
+        let client = McpClient::connect(Upstream::http(url(&http)).with_timeout(CALL_TIMEOUT))
+            .await
+            .expect("connects");
+        let mut tools = ToolRegistry::new();
+        client.register_into(&mut tools, None).unwrap();
+
+        let (running, waiting) = start_waiting(&tools, "wait", CALL_TIMEOUT);
+        eventually("the server begins the call", || {
+            waiting.load(Ordering::SeqCst) == 1
+        })
+        .await;
+        // The server shuts down: its streams end cleanly, unanswered, and
+        // it listens no more, so resuming fails.
+        drop(http);
+        let result = tokio::time::timeout(FAIL_FAST_BOUND, running)
+            .await
+            .unwrap_or_else(|_| panic!("no answer within {FAIL_FAST_BOUND:?} of the shutdown"))
+            .unwrap();
+        assert_eq!(
+            first_text(&result),
+            "Tool wait failed: the MCP server closed the connection; the next call connects again"
+        );
+
+        let _back = serve_http(fixture(&seen), address).await;
+        let result = call(&tools, "echo", json!({"value": "back"})).await;
+        assert_eq!(result.content, vec![text("back")], "{result:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remote_calls_have_a_default_timeout_that_can_be_changed_or_turned_off() {
+    assert_eq!(DEFAULT_CALL_TIMEOUT, Duration::from_secs(120));
+    bounded(async {
+        let seen = Seen::default();
+        let http = serve_http(fixture(&seen), "127.0.0.1:0".parse().unwrap()).await;
+        let timeout_of = |upstream: Upstream| async {
+            let client = McpClient::connect(upstream).await.expect("connects");
+            let mut tools = ToolRegistry::new();
+            client.register_into(&mut tools, None).unwrap();
+            tools.get("echo").unwrap().timeout()
+        };
+        assert_eq!(
+            timeout_of(Upstream::http(url(&http))).await,
+            Some(DEFAULT_CALL_TIMEOUT)
+        );
+        assert_eq!(
+            timeout_of(Upstream::http(url(&http)).with_timeout(Duration::from_secs(7))).await,
+            Some(Duration::from_secs(7))
+        );
+        assert_eq!(
+            timeout_of(Upstream::http(url(&http)).without_timeout()).await,
+            None
+        );
+    })
+    .await;
+}
+
+/// The `env` child's environment, as its tool reports it.
+async fn child_environment(upstream: Upstream) -> Map<String, Value> {
+    let client = McpClient::connect(upstream).await.expect("starts");
+    let mut tools = ToolRegistry::new();
+    client.register_into(&mut tools, None).unwrap();
+    let result = call(&tools, "env", json!({})).await;
+    client.close().await;
+    match result.details {
+        Some(Value::Object(variables)) => variables,
+        other => panic!("the env tool answers an object, not {other:?}"),
+    }
+}
+
+fn env_child() -> Upstream {
+    Upstream::command(
+        std::env::current_exe().unwrap(),
+        ["--exact", "stdio_server_child", "--test-threads=2"],
+    )
+    .with_env(CHILD_ENV, "env")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_started_server_sees_only_the_minimal_environment_and_its_own() {
+    bounded(async {
+        // `cargo test` sets CARGO_PKG_NAME for the test; run by hand, it
+        // may be unset, and then the child must not have it either.
+        let inherited = std::env::var("CARGO_PKG_NAME").ok();
+        let variables = child_environment(
+            env_child()
+                .with_env("UPSTREAM_SETTING", "on")
+                .with_env("HOME", "/nowhere")
+                .with_inherited_env("CARGO_PKG_NAME")
+                .with_inherited_env("TOOL_MCP_SURELY_UNSET_VARIABLE"),
+        )
+        .await;
+
+        let mut expected: Map<String, Value> = INHERITED_ENV
+            .iter()
+            .filter_map(|name| Some(((*name).to_owned(), json!(std::env::var(name).ok()?))))
+            .collect();
+        expected.insert(CHILD_ENV.to_owned(), json!("env"));
+        expected.insert("UPSTREAM_SETTING".to_owned(), json!("on"));
+        expected.insert("HOME".to_owned(), json!("/nowhere"));
+        if let Some(name) = inherited {
+            expected.insert("CARGO_PKG_NAME".to_owned(), json!(name));
+        }
+        // The process's own additions: libtest and the Rust runtime set
+        // none, so the environment is exactly what was given.
+        let got: BTreeMap<String, Value> = variables.into_iter().collect();
+        let want: BTreeMap<String, Value> = expected.into_iter().collect();
+        assert_eq!(got, want);
+    })
+    .await;
+}
+
+/// A certificate authority made for one test, and a server certificate it
+/// signed for `localhost` and 127.0.0.1.
+struct TestPki {
+    ca_pem: String,
+    server_chain: Vec<tokio_rustls::rustls::pki_types::CertificateDer<'static>>,
+    server_key: tokio_rustls::rustls::pki_types::PrivateKeyDer<'static>,
+}
+
+fn test_pki() -> TestPki {
+    use rcgen::{
+        BasicConstraints, CertificateParams, DnType, IsCa, Issuer, KeyPair, KeyUsagePurpose,
+    };
+    let mut ca = CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    ca.distinguished_name
+        .push(DnType::CommonName, "tool-mcp test CA");
+    ca.key_usages = vec![
+        KeyUsagePurpose::KeyCertSign,
+        KeyUsagePurpose::DigitalSignature,
+    ];
+    let ca_key = KeyPair::generate().unwrap();
+    let ca_certificate = ca.self_signed(&ca_key).unwrap();
+    let issuer = Issuer::new(ca, ca_key);
+
+    let mut server =
+        CertificateParams::new(vec!["localhost".to_owned(), "127.0.0.1".to_owned()]).unwrap();
+    server
+        .distinguished_name
+        .push(DnType::CommonName, "localhost");
+    server.use_authority_key_identifier_extension = true;
+    let server_key = KeyPair::generate().unwrap();
+    let server_certificate = server.signed_by(&server_key, &issuer).unwrap();
+    TestPki {
+        ca_pem: ca_certificate.pem(),
+        server_chain: vec![server_certificate.der().clone()],
+        server_key: tokio_rustls::rustls::pki_types::PrivatePkcs8KeyDer::from(
+            server_key.serialize_der(),
+        )
+        .into(),
+    }
+}
+
+/// TLS on a loopback port of its own, each connection carried to the
+/// plain HTTP server at `behind` (as a reverse proxy in front of a
+/// server does); stops with the returned handle.
+async fn tls_terminator(
+    pki: &TestPki,
+    behind: SocketAddr,
+) -> (SocketAddr, tokio::task::JoinHandle<()>) {
+    let config = tokio_rustls::rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(pki.server_chain.clone(), pki.server_key.clone_key())
+        .unwrap();
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let task = tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let acceptor = acceptor.clone();
+            tokio::spawn(async move {
+                // A client that refuses the certificate ends the handshake.
+                let Ok(mut tls) = acceptor.accept(tcp).await else {
+                    return;
+                };
+                let Ok(mut plain) = tokio::net::TcpStream::connect(behind).await else {
+                    return;
+                };
+                let _ = tokio::io::copy_bidirectional(&mut tls, &mut plain).await;
+            });
+        }
+    });
+    (address, task)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_https_server_signed_by_a_given_root_is_reached() {
+    bounded(async {
+        let pki = test_pki();
+        let seen = Seen::default();
+        let http = serve_http(fixture(&seen), "127.0.0.1:0".parse().unwrap()).await;
+        let (tls, terminator) = tls_terminator(&pki, http.address).await;
+        let url = format!("https://localhost:{}/mcp", tls.port());
+
+        let client = McpClient::connect(
+            Upstream::http(&url)
+                .with_bearer_token("t0ken")
+                .with_root_certificate(pki.ca_pem.clone()),
+        )
+        .await
+        .expect("connects over https");
+        let mut tools = ToolRegistry::new();
+        client.register_into(&mut tools, None).unwrap();
+        let result = call(&tools, "echo", json!({"value": "sealed"})).await;
+        assert_eq!(result.content, vec![text("sealed")], "{result:?}");
+        assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
+
+        // Without the root, the certificate is refused: the roots are
+        // checked, not waved through.
+        let error =
+            McpClient::connect(Upstream::http(&url).with_connect_timeout(Duration::from_secs(10)))
+                .await
+                .expect_err("an unknown issuer is refused");
+        assert!(matches!(error, ClientError::Connect(_)), "{error}");
+        let message = error.to_string();
+        assert!(
+            message
+                .starts_with("cannot connect to the MCP server: cannot send initialize request: ")
+                && message.ends_with("invalid peer certificate: UnknownIssuer"),
+            "{message}"
+        );
+        assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
+
+        // Text that is not a certificate is named as such.
+        let error =
+            McpClient::connect(Upstream::http(&url).with_root_certificate("not a certificate"))
+                .await
+                .expect_err("no certificate, no client");
+        assert_eq!(
+            error.to_string(),
+            "cannot connect to the MCP server: root certificate 1 of 1 holds no certificate \
+             (expected -----BEGIN CERTIFICATE-----)"
+        );
+        terminator.abort();
     })
     .await;
 }

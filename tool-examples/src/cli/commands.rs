@@ -3,7 +3,7 @@
 
 use super::format::Format;
 use super::{HTTP_VARIABLE, ROOT_VARIABLE, STATELESS_VARIABLE, TOKEN_FILE_VARIABLE};
-use crate::upstream::UpstreamSpec;
+use crate::upstream::{TokenFile, UpstreamEnv, UpstreamSettings, UpstreamSpec};
 use clap::Args;
 use clap::builder::NonEmptyStringValueParser;
 use std::net::SocketAddr;
@@ -26,6 +26,39 @@ pub struct Root {
     pub dir: PathBuf,
 }
 
+/// The other MCP servers whose tools `call` and `mcp` add to their own, and
+/// what those servers are given.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Upstreams {
+    /// Also serve or call another MCP server's tools, as PREFIX__name (repeatable)
+    ///
+    /// SERVER is [NAME=]URL (streamable HTTP) or [NAME=]"PROGRAM ARGS" (stdio); the prefix is
+    /// NAME, else the URL's host and port or the program's name.
+    #[arg(long = "upstream", value_name = "SERVER", value_parser = UpstreamSpec::parse)]
+    pub servers: Vec<UpstreamSpec>,
+    /// Set NAME in every stdio upstream's environment, or pass this program's NAME on (repeatable)
+    ///
+    /// A stdio upstream gets only PATH, HOME, LANG and TMPDIR from this program, and these.
+    #[arg(long = "upstream-env", value_name = "NAME[=VALUE]", value_parser = UpstreamEnv::parse)]
+    pub env: Vec<UpstreamEnv>,
+    /// Send the HTTP upstream NAME the bearer token read from FILE (repeatable)
+    ///
+    /// Surrounding whitespace is ignored. Without one, an HTTP upstream is sent
+    /// TOOL_EXAMPLES_UPSTREAM_TOKEN's, if set.
+    #[arg(long = "upstream-token-file", value_name = "NAME=FILE", value_parser = TokenFile::parse)]
+    pub token_files: Vec<TokenFile>,
+}
+
+impl Upstreams {
+    /// What [`add_upstreams`](crate::upstream::add_upstreams) gives the servers.
+    pub fn settings(&self) -> UpstreamSettings {
+        UpstreamSettings {
+            env: self.env.clone(),
+            token_files: self.token_files.clone(),
+        }
+    }
+}
+
 /// `call`: the JSON-lines runner.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct CallArgs {
@@ -40,12 +73,8 @@ pub struct CallArgs {
     /// {}; each repair is listed in the result's "repairs" and told to the model.
     #[arg(long)]
     pub repair: bool,
-    /// Also call another MCP server's tools, as PREFIX__name (repeatable)
-    ///
-    /// SERVER is [NAME=]URL (streamable HTTP) or [NAME=]"PROGRAM ARGS" (stdio); the prefix is
-    /// NAME, else the URL's host and port or the program's name.
-    #[arg(long = "upstream", value_name = "SERVER", value_parser = UpstreamSpec::parse)]
-    pub upstreams: Vec<UpstreamSpec>,
+    #[command(flatten)]
+    pub upstreams: Upstreams,
 }
 
 /// `definitions`: what a model is shown.
@@ -61,12 +90,8 @@ pub struct DefinitionsArgs {
 pub struct McpArgs {
     #[command(flatten)]
     pub root: Root,
-    /// Also serve another MCP server's tools, as PREFIX__name (repeatable)
-    ///
-    /// SERVER is [NAME=]URL (streamable HTTP) or [NAME=]"PROGRAM ARGS" (stdio); the prefix is
-    /// NAME, else the URL's host and port or the program's name.
-    #[arg(long = "upstream", value_name = "SERVER", value_parser = UpstreamSpec::parse)]
-    pub upstreams: Vec<UpstreamSpec>,
+    #[command(flatten)]
+    pub upstreams: Upstreams,
     /// Serve streamable HTTP on ADDR, such as 127.0.0.1:8080, instead of stdio
     #[arg(long, value_name = "ADDR", env = HTTP_VARIABLE, hide_env_values = true)]
     pub http: Option<SocketAddr>,

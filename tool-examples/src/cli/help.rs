@@ -10,7 +10,7 @@ macro_rules! mcp_environment {
   TOOL_EXAMPLES_TOKEN            the bearer token, when --token-file is not given
   TOOL_EXAMPLES_ALLOWED_HOSTS    more allowed hosts, comma-separated
   TOOL_EXAMPLES_ALLOWED_ORIGINS  more allowed origins, comma-separated
-  TOOL_EXAMPLES_UPSTREAM_TOKEN   the bearer token sent to HTTP upstreams"
+  TOOL_EXAMPLES_UPSTREAM_TOKEN   the bearer token sent to HTTP upstreams without a token file"
     };
 }
 
@@ -46,7 +46,7 @@ Blank lines are skipped. Exits 0 at end of input.";
 /// The variable of `call` that is no flag's.
 pub const CALL_ENVIRONMENT: &str = "\
 Environment:
-  TOOL_EXAMPLES_UPSTREAM_TOKEN  the bearer token sent to HTTP upstreams";
+  TOOL_EXAMPLES_UPSTREAM_TOKEN  the bearer token sent to HTTP upstreams without a token file";
 
 /// `definitions --help`.
 pub const DEFINITIONS: &str = "\

@@ -11,7 +11,9 @@ mod format;
 pub mod help;
 mod refused;
 
-pub use commands::{CallArgs, CompletionsArgs, DefinitionsArgs, HttpLimits, McpArgs, Root};
+pub use commands::{
+    CallArgs, CompletionsArgs, DefinitionsArgs, HttpLimits, McpArgs, Root, Upstreams,
+};
 pub use format::Format;
 
 use crate::logging::LogFormat;

@@ -44,7 +44,7 @@ fn call(root: &str, sequential: bool, repair: bool) -> Option<Command> {
         root: Root { dir: root.into() },
         sequential,
         repair,
-        upstreams: Vec::new(),
+        upstreams: Upstreams::default(),
     }))
 }
 
@@ -67,7 +67,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         token_file: None,
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
-        upstreams: Vec::new(),
+        upstreams: Upstreams::default(),
         allow_unauthenticated: false,
         stateless: false,
         repair: false,
@@ -207,7 +207,10 @@ fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
         Some(Command::Mcp(McpArgs {
             token_file: Some("/run/token".into()),
             allowed_hosts: vec!["mcp.example.com".into(), "10.0.0.5:8080".into()],
-            upstreams: vec![UpstreamSpec::parse("docs=http://10.0.0.9:8080/mcp").unwrap()],
+            upstreams: Upstreams {
+                servers: vec![UpstreamSpec::parse("docs=http://10.0.0.9:8080/mcp").unwrap()],
+                ..Upstreams::default()
+            },
             allow_unauthenticated: true,
             ..mcp_args(".", Some("0.0.0.0:8080"))
         }))
@@ -357,5 +360,42 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
     ] {
         let message = error(args).to_string();
         assert!(message.contains(says), "{args:?}: {message}");
+    }
+}
+
+#[test]
+fn upstreams_take_an_environment_and_token_files_in_call_and_mcp() {
+    assert_no_deployment_variables();
+    let upstreams = Upstreams {
+        servers: vec![UpstreamSpec::parse("docs=http://10.0.0.9:8080/mcp").unwrap()],
+        env: vec![
+            crate::upstream::UpstreamEnv::parse("DEBUG=1").unwrap(),
+            crate::upstream::UpstreamEnv::parse("GITHUB_TOKEN").unwrap(),
+        ],
+        token_files: vec![crate::upstream::TokenFile::parse("docs=/run/docs-token").unwrap()],
+    };
+    let flags = [
+        "--upstream",
+        "docs=http://10.0.0.9:8080/mcp",
+        "--upstream-env",
+        "DEBUG=1",
+        "--upstream-env=GITHUB_TOKEN",
+        "--upstream-token-file",
+        "docs=/run/docs-token",
+    ];
+    let Some(Command::Call(call)) = command(&[&["call"][..], &flags[..]].concat()) else {
+        panic!("call parses");
+    };
+    assert_eq!(call.upstreams, upstreams);
+    let Some(Command::Mcp(mcp)) = command(&[&["mcp"][..], &flags[..]].concat()) else {
+        panic!("mcp parses");
+    };
+    assert_eq!(mcp.upstreams, upstreams);
+    assert_eq!(mcp.upstreams.settings().token_files, upstreams.token_files);
+    for args in [
+        &["call", "--upstream-env", "1BAD=x"][..],
+        &["call", "--upstream-token-file", "docs"][..],
+    ] {
+        assert!(parse(args).is_err(), "{args:?}");
     }
 }

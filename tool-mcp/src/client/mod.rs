@@ -43,10 +43,21 @@
 //!
 //! A server that exits or drops the connection is started again (stdio) or
 //! reconnected (HTTP) on the next call; after a failed attempt the next one
-//! waits 100 ms, doubling up to 5 s. A server that hangs, or writes garbage
-//! instead of answering (rmcp skips lines that are not JSON), is bounded
-//! only by a timeout: give one with [`Upstream::with_timeout`] (each remote
-//! tool's [`Tool::timeout`](tool_core::Tool::timeout)) or the call's own.
+//! waits 100 ms, doubling up to 5 s. The calls it was answering fail at
+//! once, paired (`the MCP server closed the connection`): a stdio server's
+//! pipe closes, and an HTTP server's response stream that breaks before the
+//! answer is resumed once (at once when the connection broke, after the
+//! server's SSE `retry` wait when the stream ended cleanly) and then given
+//! up. A
+//! server that hangs, or writes garbage instead of answering (rmcp skips
+//! lines that are not JSON), is bounded only by a timeout:
+//! [`DEFAULT_CALL_TIMEOUT`] unless [`Upstream::with_timeout`] says otherwise
+//! (each remote tool's [`Tool::timeout`](tool_core::Tool::timeout)), or the
+//! call's own.
+//!
+//! A started server sees only the environment it needs ([`INHERITED_ENV`]
+//! and what [`Upstream::with_env`] and [`Upstream::with_inherited_env`]
+//! add), never this process's settings and secrets.
 //!
 //! When the server announces `notifications/tools/list_changed`, the client
 //! lists the tools again. The registry is the caller's and its definitions
@@ -80,6 +91,40 @@ pub const PREFIX_SEPARATOR: &str = "__";
 /// [`Upstream::with_connect_timeout`] says otherwise.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long a call of a server's tool may run, unless
+/// [`Upstream::with_timeout`] or [`Upstream::without_timeout`] says
+/// otherwise: a server that hangs, or whose host vanished without closing
+/// the connection, must not hold its callers for ever. Two minutes leave
+/// room for slow tools (a search, a build) and still free the caller.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The variables a started server gets from this process, those of them
+/// that are set: enough to find programs (`PATH`), a home and a temporary
+/// directory, and the language of messages. Nothing else is passed on, so
+/// this process's settings and secrets (tokens, the address it serves on)
+/// do not reach a program that has no use for them, and a server that reads
+/// the same variables as its client does not take them for its own. Add
+/// more with [`Upstream::with_env`] or [`Upstream::with_inherited_env`].
+#[cfg(not(windows))]
+pub const INHERITED_ENV: [&str; 4] = ["PATH", "HOME", "LANG", "TMPDIR"];
+
+/// The variables a started server gets from this process, those of them
+/// that are set: on Windows a program cannot start its sockets or find its
+/// system libraries without `SYSTEMROOT`, and has its home and temporary
+/// directories in `USERPROFILE`, `TEMP` and `TMP`. Nothing else is passed
+/// on; add more with [`Upstream::with_env`] or
+/// [`Upstream::with_inherited_env`].
+#[cfg(windows)]
+pub const INHERITED_ENV: [&str; 7] = [
+    "PATH",
+    "PATHEXT",
+    "SYSTEMROOT",
+    "USERPROFILE",
+    "TEMP",
+    "TMP",
+    "LANG",
+];
+
 /// Where an MCP server is: a command to start (it speaks MCP on its stdin
 /// and stdout), or a streamable HTTP endpoint.
 ///
@@ -89,8 +134,9 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 ///
 /// let local = Upstream::command("npx", ["-y", "@modelcontextprotocol/server-everything"])
 ///     .with_env("DEBUG", "0")
+///     .with_inherited_env("NPM_CONFIG_REGISTRY")
 ///     .with_timeout(Duration::from_secs(60));
-/// let remote = Upstream::http("http://127.0.0.1:8080/mcp").with_bearer_token("s3cret");
+/// let remote = Upstream::http("https://mcp.example.com/mcp").with_bearer_token("s3cret");
 /// // The token never shows in logs.
 /// assert!(!format!("{remote:?}").contains("s3cret"));
 /// # let _ = local;
@@ -107,19 +153,32 @@ enum Target {
     Command {
         program: OsString,
         args: Vec<OsString>,
-        envs: Vec<(OsString, OsString)>,
+        /// Applied in order, after [`INHERITED_ENV`]: a later one wins.
+        env: Vec<Variable>,
     },
     Http {
         url: String,
         bearer_token: Option<String>,
+        /// PEM text, each holding one or more CA certificates.
+        root_certificates: Vec<Vec<u8>>,
     },
+}
+
+/// One variable of a started server's environment.
+#[derive(Clone)]
+enum Variable {
+    Set(OsString, OsString),
+    /// This process's value, if it has one.
+    Inherited(OsString),
 }
 
 impl Upstream {
     /// A server started as `program args...`, speaking MCP on its stdin and
-    /// stdout; its stderr is this process's. It is killed when the client
-    /// (and every tool registered from it) is dropped, or when it must be
-    /// restarted.
+    /// stdout; its stderr is this process's. Its environment holds only
+    /// [`INHERITED_ENV`] and what [`with_env`](Self::with_env) and
+    /// [`with_inherited_env`](Self::with_inherited_env) add. It is killed
+    /// when the client (and every tool registered from it) is dropped, or
+    /// when it must be restarted.
     pub fn command<I, A>(program: impl Into<OsString>, args: I) -> Self
     where
         I: IntoIterator<Item = A>,
@@ -128,24 +187,28 @@ impl Upstream {
         Upstream::of(Target::Command {
             program: program.into(),
             args: args.into_iter().map(Into::into).collect(),
-            envs: Vec::new(),
+            env: Vec::new(),
         })
     }
 
-    /// A server at a streamable HTTP endpoint (`http://host:port/mcp`).
-    /// `https` needs a TLS backend in rmcp's reqwest: enable rmcp's
-    /// `reqwest` feature in your own `Cargo.toml`.
+    /// A server at a streamable HTTP endpoint (`http://host:port/mcp` or
+    /// `https://...`). An `https` server's certificate is checked against
+    /// the system's roots (rustls, through rustls-platform-verifier: the
+    /// operating system's store, or on Linux the CA bundle that
+    /// `SSL_CERT_FILE` / `SSL_CERT_DIR` or the distribution names); a private
+    /// CA is trusted with [`with_root_certificate`](Self::with_root_certificate).
     pub fn http(url: impl Into<String>) -> Self {
         Upstream::of(Target::Http {
             url: url.into(),
             bearer_token: None,
+            root_certificates: Vec::new(),
         })
     }
 
     fn of(target: Target) -> Self {
         Upstream {
             target,
-            timeout: None,
+            timeout: Some(DEFAULT_CALL_TIMEOUT),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
         }
     }
@@ -159,19 +222,95 @@ impl Upstream {
         self
     }
 
-    /// Sets an environment variable of the command. Does nothing for HTTP.
-    pub fn with_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
-        if let Target::Command { envs, .. } = &mut self.target {
-            envs.push((key.into(), value.into()));
+    /// Also trusts the CA certificates in `pem` (PEM text: one certificate
+    /// or a bundle, as in a `.crt` file) for this server's `https`, besides
+    /// the system's roots: for a server whose certificate a private CA
+    /// signed. Text that holds no certificate fails [`McpClient::connect`]
+    /// with a [`ClientError::Connect`] saying so. Does nothing for a command.
+    ///
+    /// ```no_run
+    /// use tool_mcp::client::{McpClient, Upstream};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let ca = std::fs::read("/etc/mcp/internal-ca.pem")?;
+    /// let client =
+    ///     McpClient::connect(Upstream::http("https://tools.internal/mcp").with_root_certificate(ca))
+    ///         .await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_root_certificate(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        if let Target::Http {
+            root_certificates, ..
+        } = &mut self.target
+        {
+            root_certificates.push(pem.into());
         }
         self
     }
 
-    /// How long a call of any of the server's tools may run: each remote
-    /// tool's [`Tool::timeout`](tool_core::Tool::timeout), so the executor answers `timed out after N
-    /// ms` and the server is told to cancel. None by default.
+    /// Sets a variable of the command's environment (over one of
+    /// [`INHERITED_ENV`], or one set before). Does nothing for HTTP.
+    pub fn with_env(mut self, key: impl Into<OsString>, value: impl Into<OsString>) -> Self {
+        if let Target::Command { env, .. } = &mut self.target {
+            env.push(Variable::Set(key.into(), value.into()));
+        }
+        self
+    }
+
+    /// Passes this process's variable `key` on to the command, when it is
+    /// set when the server is started (or restarted): for what a server
+    /// needs beyond [`INHERITED_ENV`], such as its own API key or a proxy,
+    /// without writing the value down. Does nothing for HTTP.
+    ///
+    /// ```
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// let github = Upstream::command("github-mcp-server", ["stdio"])
+    ///     .with_inherited_env("GITHUB_PERSONAL_ACCESS_TOKEN")
+    ///     .with_inherited_env("HTTPS_PROXY");
+    /// # let _ = github;
+    /// ```
+    pub fn with_inherited_env(mut self, key: impl Into<OsString>) -> Self {
+        if let Target::Command { env, .. } = &mut self.target {
+            env.push(Variable::Inherited(key.into()));
+        }
+        self
+    }
+
+    /// How long a call of any of the server's tools may run
+    /// ([`DEFAULT_CALL_TIMEOUT`] unless set): each remote tool's
+    /// [`Tool::timeout`](tool_core::Tool::timeout), so the executor answers
+    /// `timed out after N ms` and the server is told to cancel. A call's own
+    /// timeout, when shorter, ends it first.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// let slow_builds = Upstream::http("http://ci.internal:8080/mcp")
+    ///     .with_timeout(Duration::from_secs(30 * 60));
+    /// # let _ = slow_builds;
+    /// ```
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);
+        self
+    }
+
+    /// No timeout of the server's own: its calls run until they are
+    /// answered, cancelled, or the call's own timeout (a
+    /// [`CallContext`](tool_core::CallContext)'s) ends them. For servers
+    /// whose tools run for hours, when every caller sets a timeout of its
+    /// own; a server that hangs then holds a caller that does not.
+    ///
+    /// ```
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// let batch = Upstream::command("batch-mcp", ["--queue", "nightly"]).without_timeout();
+    /// # let _ = batch;
+    /// ```
+    pub fn without_timeout(mut self) -> Self {
+        self.timeout = None;
         self
     }
 
@@ -199,13 +338,28 @@ impl fmt::Debug for Upstream {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut debug = out.debug_struct("Upstream");
         match &self.target {
-            Target::Command { program, args, .. } => {
-                debug.field("program", program).field("args", args);
+            Target::Command { program, args, env } => {
+                // The variables' names only: their values may be secrets.
+                let names: Vec<&OsString> = env
+                    .iter()
+                    .map(|variable| match variable {
+                        Variable::Set(key, _) | Variable::Inherited(key) => key,
+                    })
+                    .collect();
+                debug
+                    .field("program", program)
+                    .field("args", args)
+                    .field("env", &names);
             }
-            Target::Http { url, bearer_token } => {
+            Target::Http {
+                url,
+                bearer_token,
+                root_certificates,
+            } => {
                 debug
                     .field("url", url)
-                    .field("bearer_token", &bearer_token.as_ref().map(|_| "<redacted>"));
+                    .field("bearer_token", &bearer_token.as_ref().map(|_| "<redacted>"))
+                    .field("root_certificates", &root_certificates.len());
             }
         }
         debug
