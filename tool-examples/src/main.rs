@@ -8,7 +8,8 @@ use std::sync::Arc;
 use tool_core::ExecutionMode;
 use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
 use tool_examples::serve::{
-    HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token, serve_http, with_env_list,
+    DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token,
+    serve_http, serve_stdio, with_env_list,
 };
 use tool_examples::upstream::add_upstreams;
 use tool_examples::{call, example_registry, logging, walkthrough};
@@ -77,6 +78,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             allow_unauthenticated,
             stateless,
             repair,
+            shutdown_grace,
             limits,
         }) => {
             let mut tools = rooted_registry(&root)?;
@@ -88,8 +90,15 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 &upstreams.settings(),
             ))?;
             let server = tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
+            let shutdown_grace = shutdown_grace.unwrap_or(DEFAULT_SHUTDOWN_GRACE);
             let Some(address) = http else {
-                return runtime.block_on(tool_mcp::serve_stdio(server));
+                let served = runtime.block_on(serve_stdio(server, shutdown_grace));
+                drop(_clients);
+                // Stopped by a signal, the client may still hold stdin open:
+                // tokio's reader of it is a blocking read that only the
+                // client can end, which a runtime dropped would wait for.
+                runtime.shutdown_background();
+                return served;
             };
             let options = HttpOptions {
                 address,
@@ -99,6 +108,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 allow_unauthenticated,
                 stateless,
                 limits,
+                shutdown_grace,
             };
             runtime.block_on(serve_http(server, options))
         }

@@ -6,6 +6,7 @@ use crate::token_file::read_token_file;
 use std::io;
 use std::net::SocketAddr;
 use std::path::Path;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tool_mcp::{HttpServer, McpServer};
 
@@ -38,6 +39,8 @@ pub struct HttpOptions {
     pub stateless: bool,
     /// The limits given; the library's defaults for the others.
     pub limits: HttpLimits,
+    /// How long the calls running may go on once a signal asks to stop.
+    pub shutdown_grace: Duration,
 }
 
 /// The bearer token: from `--token-file` when given, else from
@@ -117,6 +120,7 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     if options.stateless {
         http = http.stateless();
     }
+    http = http.with_shutdown_grace(options.shutdown_grace);
     // Whoever reaches a non-loopback address without a token may call every
     // tool: that is said as a warning, not as news.
     let (authentication, open_to_all) = match options.token {
@@ -146,9 +150,25 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     if options.stateless {
         tracing::info!("stateless: no sessions; any process behind a balancer can answer");
     }
+    http.run(shutdown_on_signal()).await
+}
+
+/// Serves over stdio until the client closes stdin, or until SIGTERM or
+/// SIGINT: then the calls running have `grace` to finish (the rest are
+/// cancelled and answered), and it returns `Ok`.
+pub async fn serve_stdio(server: McpServer, grace: Duration) -> io::Result<()> {
+    tool_mcp::serve_stdio_until(server, shutdown_on_signal(), grace).await
+}
+
+/// The grace period when none is given: as long as an orchestrator
+/// commonly waits between SIGTERM and SIGKILL.
+pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// A token cancelled at the first SIGTERM or SIGINT.
+fn shutdown_on_signal() -> CancellationToken {
     let shutdown = CancellationToken::new();
     tokio::spawn(cancel_on_signal(shutdown.clone()));
-    http.run(shutdown).await
+    shutdown
 }
 
 fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
@@ -174,9 +194,6 @@ fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
         http = http
             .with_header_read_timeout(timeout)
             .with_body_read_timeout(timeout);
-    }
-    if let Some(grace) = limits.shutdown_grace {
-        http = http.with_shutdown_grace(grace);
     }
     http
 }

@@ -535,3 +535,34 @@ async fn mcp_repair_repairs_the_calls_it_serves() {
         let _ = child.wait().await;
     }
 }
+
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_over_stdio_answers_the_calls_running_then_exits_0() {
+    let mut child = spawn_mcp(&["--shutdown-grace", "0.3"], Stdio::piped());
+    let stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stderr = drain(child.stderr.take().unwrap());
+    let client: Client = bounded("initialize", client_info().serve((stdout, stdin)))
+        .await
+        .expect("initialize succeeds");
+    let finishing = wait_in_flight(&client, 600).await;
+    let outlasting = wait_in_flight(&client, 20_000).await;
+
+    terminate(&child);
+    let finished = bounded("the short call is answered", finishing)
+        .await
+        .unwrap();
+    assert_eq!(finished.is_error, Some(false), "{finished:?}");
+    let cancelled = bounded("the long call is answered", outlasting)
+        .await
+        .unwrap();
+    assert_eq!(cancelled.is_error, Some(true), "{cancelled:?}");
+    let said = &cancelled.content[0].as_text().unwrap().text;
+    assert!(said.contains("cancelled after"), "{said}");
+    let status = wait_for_exit(&mut child).await;
+    assert!(status.success(), "{status}");
+    let stderr = bounded("stderr closes", stderr).await.unwrap();
+    assert!(stderr.contains("SIGTERM: stopping"), "{stderr}");
+    drop(client);
+}

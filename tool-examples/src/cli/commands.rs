@@ -144,6 +144,18 @@ pub struct McpArgs {
     /// As `call --repair` does: each repair is told to the model in the result.
     #[arg(long)]
     pub repair: bool,
+    /// On SIGTERM or SIGINT, time the calls running have to finish [default: 30]
+    ///
+    /// No new call is taken meanwhile (over HTTP, no new connection); calls still running then are
+    /// cancelled, and answered as cancelled, and the server exits 0.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        env = "TOOL_EXAMPLES_SHUTDOWN_GRACE",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub shutdown_grace: Option<Duration>,
     #[command(flatten)]
     pub limits: HttpLimits,
 }
@@ -218,19 +230,6 @@ pub struct HttpLimits {
         value_parser = parse_seconds
     )]
     pub read_timeout: Option<Duration>,
-    /// On SIGTERM or SIGINT, time the calls in flight have to finish [default: 30]
-    ///
-    /// No new connection is accepted meanwhile; calls still running then are cancelled, and
-    /// answered as cancelled, and the server exits 0.
-    #[arg(
-        long,
-        value_name = "SECONDS",
-        requires = "http",
-        env = "TOOL_EXAMPLES_SHUTDOWN_GRACE",
-        hide_env_values = true,
-        value_parser = parse_seconds
-    )]
-    pub shutdown_grace: Option<Duration>,
 }
 
 /// A number of seconds, such as `30` or `0.5`.

@@ -79,8 +79,8 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
             max_body_bytes: None,
             session_idle_timeout: None,
             read_timeout: None,
-            shutdown_grace: None,
         },
+        shutdown_grace: None,
     }
 }
 
@@ -306,8 +306,8 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
             max_body_bytes: Some(1024.try_into().unwrap()),
             session_idle_timeout: Some(std::time::Duration::from_secs(60)),
             read_timeout: Some(std::time::Duration::from_millis(2500)),
-            shutdown_grace: Some(std::time::Duration::ZERO),
         },
+        shutdown_grace: Some(std::time::Duration::ZERO),
         ..mcp_args(".", Some("127.0.0.1:0"))
     };
     assert_eq!(
@@ -330,11 +330,12 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
         ]),
         Some(Command::Mcp(expected))
     );
-    // Repair needs no HTTP: stdio serves with it too.
+    // Repair and the grace need no HTTP: stdio serves with them too.
     assert_eq!(
-        command(&["mcp", "--repair"]),
+        command(&["mcp", "--repair", "--shutdown-grace", "5"]),
         Some(Command::Mcp(McpArgs {
             repair: true,
+            shutdown_grace: Some(std::time::Duration::from_secs(5)),
             ..mcp_args(".", None)
         }))
     );

@@ -4,6 +4,7 @@
 mod malformed;
 mod progress;
 mod result;
+mod running;
 
 use progress::ProgressForwarder;
 use result::OutputSchemas;
@@ -14,6 +15,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use running::RunningCalls;
 use serde_json::Value;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -53,9 +55,7 @@ pub struct McpServer {
     output_schemas: Arc<OutputSchemas>,
     info: Implementation,
     options: CallContext,
-    /// Cancelled when the server stops and calls in flight must end: the
-    /// signal of every call is a child of it.
-    calls: CancellationToken,
+    calls: Arc<RunningCalls>,
 }
 
 impl From<ToolRegistry> for McpServer {
@@ -74,7 +74,7 @@ impl McpServer {
             output_schemas: Arc::default(),
             info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
             options: CallContext::new(),
-            calls: CancellationToken::new(),
+            calls: Arc::default(),
         };
         server.list_tools_again();
         server
@@ -103,17 +103,31 @@ impl McpServer {
         self
     }
 
-    /// Cancels the signal of every call in flight, and of those to come:
-    /// the executor answers them `cancelled`. For a server that must stop
-    /// now.
-    pub(crate) fn cancel_calls(&self) {
-        self.calls.cancel();
+    /// Stops taking calls: a new one is refused (a JSON-RPC error saying the
+    /// server is stopping), the running ones may finish for up to `grace`,
+    /// then those still running are cancelled, and answered `cancelled`
+    /// (the executor drops a tool that ignores its signal after the
+    /// options' [`cancel_grace`](CallContext::cancel_grace)). Returns once
+    /// every call is answered, or that much later. The transports stop this
+    /// way; call it yourself to stop a server you serve by other means.
+    ///
+    /// ```
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// use std::time::Duration;
+    /// let server = tool_mcp::McpServer::new(tool_core::ToolRegistry::new());
+    /// let serving = server.clone(); // what a transport serves
+    /// server.stop(Duration::from_secs(30)).await; // no call was running
+    /// # let _ = serving;
+    /// # });
+    /// ```
+    pub async fn stop(&self, grace: std::time::Duration) {
+        let answering = self.options.cancel_grace + std::time::Duration::from_secs(1);
+        self.calls.stop(grace, answering).await;
     }
 
-    /// How long a cancelled call may take to be answered: the executor's
-    /// grace for a tool that ignores its signal.
-    pub(crate) fn cancel_grace(&self) -> std::time::Duration {
-        self.options.cancel_grace
+    /// How many calls this server (and its clones) is running.
+    pub fn calls_running(&self) -> usize {
+        self.calls.count()
     }
 
     /// The listed tools (only the enabled ones) and their output schemas.
@@ -199,12 +213,19 @@ impl McpServer {
                 None,
             ));
         }
+        let Some(_running) = self.calls.start() else {
+            tracing::debug!("refused: the server is stopping");
+            return Err(ErrorData::internal_error(
+                "the server is stopping and takes no new calls; retry on another",
+                None,
+            ));
+        };
         let arguments = request
             .arguments
             .map_or_else(|| Value::Object(serde_json::Map::new()), Value::Object);
         let call = ToolCall::new(request_id(&context.id), request.name, arguments);
 
-        let signal = self.calls.child_token();
+        let signal = self.calls.signal();
         let mut ctx = self.options.clone().with_signal(signal.clone());
         let forwarder = context
             .meta

@@ -111,23 +111,15 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
     // No new connections: a balancer's next attempt goes elsewhere.
     drop(http.listener);
     tracing::info!(
-        in_flight = gate.calls.in_flight(),
-        "stopping: no new connections; waiting up to {} s for the calls in flight",
+        calls = calls_of.calls_running(),
+        "stopping: no new connections; waiting up to {} s for the calls running",
         limits.shutdown_grace.as_secs_f64()
     );
     stopping.cancel();
-    if tokio::time::timeout(limits.shutdown_grace, gate.calls.idle())
-        .await
-        .is_err()
-    {
-        tracing::warn!(
-            in_flight = gate.calls.in_flight(),
-            "stopping: the grace period is over; cancelling the calls still running"
-        );
-        calls_of.cancel_calls();
-        let answering = calls_of.cancel_grace() + FLUSH;
-        let _ = tokio::time::timeout(answering, gate.calls.idle()).await;
-    }
+    calls_of.stop(limits.shutdown_grace).await;
+    // Every call is answered: the answers still on their way get their
+    // connection's time to be written.
+    let _ = tokio::time::timeout(FLUSH, gate.calls.idle()).await;
     sessions_end.cancel();
     tracker.close();
     let _ = tokio::time::timeout(FLUSH, tracker.wait()).await;
