@@ -226,37 +226,54 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
     drop(client);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn call_reaches_upstream_tools_from_json_lines() {
-    let remote_root = tempfile::tempdir().unwrap();
-    let (_upstream, address) = upstream(remote_root.path()).await;
-    let mut call = binary()
-        .arg("call")
-        .arg("--upstream")
-        .arg(format!("http://{address}/mcp"))
+/// Runs `call` (the binary as `command` sets it up) on `lines`, one JSON
+/// line each, stdin then closed: its output once it exits.
+async fn run_call(mut command: Command, lines: &[Value]) -> std::process::Output {
+    let mut call = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .expect("call starts");
-    let prefix = format!("127_0_0_1_{}", address.port());
-    let line = json!({"id": "c1", "name": format!("{prefix}__upper"), "arguments": {"text": "pi"}});
     let mut stdin = call.stdin.take().unwrap();
-    stdin
-        .write_all(format!("{line}\n").as_bytes())
-        .await
-        .unwrap();
+    for line in lines {
+        stdin
+            .write_all(format!("{line}\n").as_bytes())
+            .await
+            .unwrap();
+    }
     drop(stdin);
-    let output = bounded("call answers", call.wait_with_output())
+    bounded("call answers", call.wait_with_output())
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// The answers of a `call` that exited 0, one per line.
+fn answers_of(output: &std::process::Output) -> Vec<Value> {
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let answer: Value = serde_json::from_slice(&output.stdout).expect("one JSON line");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn call_reaches_upstream_tools_from_json_lines() {
+    let remote_root = tempfile::tempdir().unwrap();
+    let (_upstream, address) = upstream(remote_root.path()).await;
+    let mut call = binary();
+    call.arg("call")
+        .arg("--upstream")
+        .arg(format!("http://{address}/mcp"));
+    let prefix = format!("127_0_0_1_{}", address.port());
+    let line = json!({"id": "c1", "name": format!("{prefix}__upper"), "arguments": {"text": "pi"}});
+    let answers = answers_of(&run_call(call, &[line]).await);
+    let answer = &answers[0];
     assert_eq!(answer["toolCallId"], "c1");
     assert_eq!(answer["toolName"], format!("{prefix}__upper"));
     assert_eq!(answer["content"], json!([{"type": "text", "text": "PI"}]));
@@ -487,47 +504,21 @@ async fn a_stdio_upstream_gets_none_of_this_programs_settings() {
         .local_addr()
         .unwrap()
         .port();
-    let mut call = binary()
-        .arg("call")
+    let mut call = binary();
+    call.arg("call")
         .arg("--upstream")
         .arg(format!("same={BIN} mcp"))
         .current_dir(workdir.path())
         .env("TOOL_EXAMPLES_ROOT", own_root.path())
         .env("TOOL_EXAMPLES_HTTP", format!("127.0.0.1:{port}"))
         .env("TOOL_EXAMPLES_TOKEN", "parent-secret")
-        .env("TOOL_EXAMPLES_UPSTREAM_TOKEN", "upstream-secret")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("call starts");
+        .env("TOOL_EXAMPLES_UPSTREAM_TOKEN", "upstream-secret");
     let lines = [
         json!({"id": "own", "name": "read", "arguments": {"path": "own.txt"}}),
         json!({"id": "far", "name": "same__read", "arguments": {"path": "work.txt"}}),
         json!({"id": "leak", "name": "same__read", "arguments": {"path": "own.txt"}}),
     ];
-    let mut stdin = call.stdin.take().unwrap();
-    for line in &lines {
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .unwrap();
-    }
-    drop(stdin);
-    let output = bounded("call answers", call.wait_with_output())
-        .await
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let answers: Vec<Value> = String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let answers = answers_of(&run_call(call, &lines).await);
     assert_eq!(answer_text(&answers, "own"), "this program's");
     // The upstream served on stdio, rooted where it was started.
     assert_eq!(answer_text(&answers, "far"), "the working directory's");
@@ -722,24 +713,9 @@ async fn the_shared_upstream_token_reaches_an_http_upstream_without_a_file() {
         call.arg("call")
             .arg("--upstream")
             .arg(format!("far=http://{address}/mcp"))
-            .env("TOOL_EXAMPLES_UPSTREAM_TOKEN", token)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true);
+            .env("TOOL_EXAMPLES_UPSTREAM_TOKEN", token);
         let line = line.clone();
-        async move {
-            let mut call = call.spawn().expect("call starts");
-            let mut stdin = call.stdin.take().unwrap();
-            stdin
-                .write_all(format!("{line}\n").as_bytes())
-                .await
-                .unwrap();
-            drop(stdin);
-            bounded("call answers", call.wait_with_output())
-                .await
-                .unwrap()
-        }
+        async move { run_call(call, &[line]).await }
     };
 
     let output = run("shared-token").await;

@@ -30,6 +30,7 @@
 pub mod client;
 mod handler;
 mod http;
+mod idle;
 
 pub use handler::McpServer;
 pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};

@@ -69,15 +69,6 @@ impl RunningCalls {
     }
 
     async fn idle(&self) {
-        loop {
-            let notified = self.idle.notified();
-            tokio::pin!(notified);
-            // Registered before looking, so an end in between is not missed.
-            notified.as_mut().enable();
-            if self.count() == 0 {
-                return;
-            }
-            notified.await;
-        }
+        crate::idle::until_idle(&self.idle, || self.count() == 0).await;
     }
 }

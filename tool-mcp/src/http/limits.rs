@@ -245,16 +245,7 @@ impl CallSlots {
 
     /// Waits until no request is in flight.
     pub(super) async fn idle(&self) {
-        loop {
-            let notified = self.idle.notified();
-            tokio::pin!(notified);
-            // Registered before looking, so an end in between is not missed.
-            notified.as_mut().enable();
-            if self.in_flight() == 0 {
-                return;
-            }
-            notified.await;
-        }
+        crate::idle::until_idle(&self.idle, || self.in_flight() == 0).await;
     }
 }
 
