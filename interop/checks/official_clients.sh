@@ -1,7 +1,8 @@
-# The official SDKs against `tool-examples mcp --http`, on every protocol
+# The official SDKs against `tool-examples mcp`, on every protocol
 # revision they speak: the Python SDK in its default mode (2026-07-28) and
 # its legacy mode (2025-11-25), the TypeScript SDK (2025-11-25), each
-# against a server with sessions and a --stateless one. Every call must come
+# against a server with sessions and a --stateless one, and the Python SDK
+# over stdio too. Every call must come
 # back as the SDK expects it (resultType on 2026-07-28 only, no
 # structuredContent that breaks the output schema), progress must arrive,
 # and each cancellation must reach the tool (its log says so).
@@ -26,5 +27,10 @@ for kind in sessions stateless; do
   before=$(cancellations "$kind")
   (cd "$NODE_DIR" && node calls.mjs "$url") || fail "TypeScript SDK against $kind"
   [[ $(cancellations "$kind") -gt $before ]] || fail "the TypeScript SDK's cancellation never reached the tool ($kind)"
+done
+echo "-- Python SDK over stdio, both modes"
+for mode in auto legacy; do
+  "$PY" "$ROOT/interop/python/calls.py" "stdio:$BIN mcp --root $SCRATCH" "$mode" \
+    || fail "Python SDK ($mode) over stdio"
 done
 echo "all clients passed"

@@ -1,8 +1,10 @@
 """The official Python SDK against `tool-examples mcp --http`: list the tools,
 call them, and check what comes back, as a user's client would.
 
-Usage: python calls.py URL MODE   (MODE: auto, which negotiates the newest
-revision both sides speak, or legacy, the initialize handshake)
+Usage: python calls.py SERVER MODE
+  SERVER: an http:// URL, or stdio:PROGRAM ARGS... (a server to start)
+  MODE: auto, which negotiates the newest revision both sides speak, or
+        legacy, the initialize handshake
 """
 
 import sys
@@ -10,10 +12,18 @@ import time
 
 import anyio
 from mcp.client.client import Client
+from mcp.client.stdio import StdioServerParameters
 
 
-async def main(url: str, mode: str) -> None:
-    async with Client(url, mode=mode) as client:
+def server_of(spec: str):
+    if spec.startswith("stdio:"):
+        program, *args = spec.removeprefix("stdio:").split()
+        return StdioServerParameters(command=program, args=args)
+    return spec
+
+
+async def main(spec: str, mode: str) -> None:
+    async with Client(server_of(spec), mode=mode) as client:
         version = client.session.protocol_version
         print("negotiated", version)
         expected = "2026-07-28" if mode == "auto" else "2025-11-25"
