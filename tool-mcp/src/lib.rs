@@ -62,11 +62,9 @@ pub async fn serve_stdio(server: impl Into<McpServer>) -> std::io::Result<()> {
 /// # async fn run(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
 /// use std::time::Duration;
 /// let shutdown = tokio_util::sync::CancellationToken::new();
-/// let on_signal = shutdown.clone();
-/// tokio::spawn(async move {
-///     let _ = tokio::signal::ctrl_c().await;
-///     on_signal.cancel();
-/// });
+/// // Cancelled by whatever stops the program: a signal handler, a parent.
+/// let stop = shutdown.clone();
+/// # stop.cancel();
 /// tool_mcp::serve_stdio_until(tools, shutdown, Duration::from_secs(30)).await
 /// # }
 /// ```

@@ -69,7 +69,9 @@
 //! registry with [`McpClient::register_into`].
 
 mod connection;
+mod progress;
 mod remote;
+mod start;
 mod validate;
 
 use connection::Connection;
