@@ -16,13 +16,25 @@
 //! is the median of the rounds' ratios.
 //!
 //! Memory: each server runs alone in a child process (this binary, with
-//! `--serve`); this process opens sessions to it, each calling `echo` once,
-//! and reads the child's `VmRSS` and open file descriptors from `/proc`.
+//! `--serve`); this process opens sessions to it, each calling `echo` once
+//! and then left idle, and reads the child's `VmRSS` and open file
+//! descriptors from `/proc`.
 //!
-//! Usage: `cargo bench -p tool-mcp --bench http_load [-- --quick] [--pooled]`
-//! (about 90 s; `--quick` about 15 s). `--pooled` gives each client a
-//! reqwest client that keeps its connections, where rmcp's default client
-//! opens a new one for every POST. Not part of `cargo test`.
+//! Without sessions (`--stateless`): ours is `HttpServer::stateless()`,
+//! rmcp's the same service with `legacy_session_mode(false)` and
+//! `json_response(true)`, which is what `stateless()` sets; a deployment of
+//! several processes behind a round-robin balancer runs this. The clients
+//! are measured twice: on 2025-06-18 (`initialize`, no session comes back,
+//! then each call a POST of its own with `MCP-Protocol-Version`) and on
+//! 2026-07-28 (`server/discover`, then calls that carry their revision).
+//! There are no sessions to weigh, so no memory table.
+//!
+//! Usage: `cargo bench -p tool-mcp --bench http_load [-- --quick] [--pooled]
+//! [--stateless | --memory]` (about 90 s, twice that with `--stateless`;
+//! `--quick` about 15 s; `--memory`: the memory table alone). `--pooled`
+//! gives each client a reqwest client that keeps its connections, where
+//! rmcp's default client opens a new one for every POST. Not part of
+//! `cargo test`.
 
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
@@ -32,8 +44,10 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, ClientConfig, ServerCapabilities, ServerConfig};
-use rmcp::service::RunningService;
+use rmcp::model::{
+    CallToolRequestParams, ClientConfig, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -115,6 +129,21 @@ impl Kind {
 /// Sessions our server admits at once here (its default is 256).
 const MAX_SESSIONS: usize = 100_000;
 
+/// Requests in flight our server admits at once here (its default is 256,
+/// as many as the most clients measured: one more in flight, as a client's
+/// next call overtakes the end of its last, would be a 429).
+const MAX_IN_FLIGHT: usize = 100_000;
+
+/// Connections not yet past the checks our server keeps here (its default
+/// is 256). reqwest's pool opens connections it may never send a request
+/// on (it races a new connection against the return of a busy one), and
+/// such a connection stays pending: with 1000 `--pooled` sessions open the
+/// default closed new clients' connections unanswered.
+const MAX_PENDING_CONNECTIONS: usize = 100_000;
+
+/// Whether both servers serve without sessions (`--stateless`).
+static STATELESS: AtomicBool = AtomicBool::new(false);
+
 const LOOPBACK: SocketAddr = SocketAddr::new(std::net::IpAddr::V4(Ipv4Addr::LOCALHOST), 0);
 
 /// Starts `kind`'s server on a free loopback port, as a task of the current
@@ -124,13 +153,18 @@ async fn start_server(kind: Kind, shutdown: CancellationToken) -> SocketAddr {
         Kind::Ours => {
             let mut tools = ToolRegistry::new();
             tools.register(EchoTool).expect("registers echo");
-            // The default admits 256 sessions at once (503 beyond): the
+            // The defaults admit 256 sessions at once (503 beyond): the
             // memory figures open more, and closed sessions leave rmcp's
             // map a moment after their DELETE is answered.
-            let server = HttpServer::bind(tools, LOOPBACK)
+            let mut server = HttpServer::bind(tools, LOOPBACK)
                 .await
                 .expect("binds loopback")
-                .with_max_sessions(MAX_SESSIONS);
+                .with_max_sessions(MAX_SESSIONS)
+                .with_max_in_flight(MAX_IN_FLIGHT)
+                .with_max_pending_connections(MAX_PENDING_CONNECTIONS);
+            if STATELESS.load(Ordering::Relaxed) {
+                server = server.stateless();
+            }
             let address = server.local_addr().expect("the bound address");
             tokio::spawn(server.run(shutdown));
             address
@@ -145,16 +179,24 @@ async fn start_server(kind: Kind, shutdown: CancellationToken) -> SocketAddr {
 }
 
 /// rmcp's service for [`RmcpEcho`] on the same hyper HTTP/1 loop as
-/// `tool_mcp::HttpServer` (src/http.rs), with rmcp's default configuration
-/// and none of its checks. Like src/http.rs it turns Nagle's algorithm off
-/// for accepted sockets (else a kept-alive connection waits ~40 ms for the
-/// client's delayed ACK on every call, and `--pooled` would compare unlike
-/// things).
+/// `tool_mcp::HttpServer` (src/http/serve.rs), with rmcp's default
+/// configuration (or, `--stateless`, the two settings `stateless()` makes)
+/// and none of its checks. Like src/http/serve.rs it turns Nagle's algorithm
+/// off for accepted sockets (else a kept-alive connection waits ~40 ms for
+/// the client's delayed ACK on every call, and `--pooled` would compare
+/// unlike things).
 async fn serve_rmcp(listener: TcpListener, shutdown: CancellationToken) {
+    let mut config =
+        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
+    if STATELESS.load(Ordering::Relaxed) {
+        config = config
+            .with_legacy_session_mode(false)
+            .with_json_response(true);
+    }
     let service = StreamableHttpService::new(
         || Ok(RmcpEcho::new()),
         Arc::new(LocalSessionManager::default()),
-        StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token()),
+        config,
     );
     loop {
         let (stream, _) = tokio::select! {
@@ -189,8 +231,9 @@ async fn serve_rmcp(listener: TcpListener, shutdown: CancellationToken) {
     }
 }
 
-/// `--serve ours|rmcp`: serves alone in this process (for the memory
-/// figures), prints `listening <address>`, and exits when stdin closes.
+/// `--serve ours|rmcp [--stateless]`: serves alone in this process (for
+/// the memory figures, and scripts/stateless-load.sh), prints `listening
+/// <address>`, and exits when stdin closes.
 fn serve_alone(kind: Kind) {
     let runtime = runtime();
     let shutdown = CancellationToken::new();
@@ -209,7 +252,34 @@ type Client = RunningService<RoleClient, ClientConfig>;
 /// client does not (`pool_max_idle_per_host(0)`).
 static POOLED: AtomicBool = AtomicBool::new(false);
 
-/// A client that has initialized its own session with the server at `address`.
+/// How clients start: rmcp's default `initialize` (it asks for its latest
+/// revision; the server answers with the one it picks), `initialize` asking
+/// for 2025-06-18, or `server/discover` on 2026-07-28, which never opens a
+/// session.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Revision {
+    Default,
+    Legacy,
+    Modern,
+}
+
+/// How clients start, a [`Revision`] as a number (for a static).
+static REVISION: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+fn revision() -> Revision {
+    match REVISION.load(Ordering::Relaxed) {
+        0 => Revision::Default,
+        1 => Revision::Legacy,
+        _ => Revision::Modern,
+    }
+}
+
+fn set_revision(revision: Revision) {
+    REVISION.store(revision as u8, Ordering::Relaxed);
+}
+
+/// A client that has started with the server at `address`: initialized its
+/// own session, or (stateless server, 2026-07-28) none.
 async fn connect(address: SocketAddr) -> Client {
     let uri = format!("http://{address}/mcp");
     let transport = if POOLED.load(Ordering::Relaxed) {
@@ -223,10 +293,74 @@ async fn connect(address: SocketAddr) -> Client {
     } else {
         StreamableHttpClientTransport::from_uri(uri)
     };
-    ClientConfig::default()
-        .serve(transport)
+    match revision() {
+        Revision::Default => ClientConfig::default().serve(transport).await,
+        Revision::Legacy => {
+            ClientConfig::default()
+                .with_protocol_version(ProtocolVersion::V_2025_06_18)
+                .serve(transport)
+                .await
+        }
+        Revision::Modern => {
+            ClientConfig::default()
+                .serve_with_lifecycle(
+                    transport,
+                    ClientLifecycleMode::Discover {
+                        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                    },
+                )
+                .await
+        }
+    }
+    .expect("the client starts")
+}
+
+/// What a client of `kind`'s server negotiates, and whether it gets a
+/// session: rmcp's client does not tell, so the headers of a bare
+/// `initialize`'s answer are read (the table's title must not claim
+/// "stateless" for a server that still hands out sessions).
+async fn describe_clients(kind: Kind, address: SocketAddr) -> String {
+    let client = connect(address).await;
+    let negotiated = client
+        .peer()
+        .peer_info()
+        .map_or("?".to_owned(), |info| info.protocol_version.to_string());
+    call_echo(&client, "probe").await;
+    close_all(vec![client]).await;
+    let session = match revision() {
+        Revision::Modern => "no session",
+        Revision::Default | Revision::Legacy => {
+            if initialize_opens_session(address).await {
+                "a session (Mcp-Session-Id)"
+            } else {
+                "no session"
+            }
+        }
+    };
+    format!("{} negotiates {negotiated}, {session}", kind.name())
+}
+
+/// Whether a bare `initialize` (2025-06-18) to `address` is answered with
+/// an `Mcp-Session-Id`.
+async fn initialize_opens_session(address: SocketAddr) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"0"}}}"#;
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(address)
         .await
-        .expect("the session initializes")
+        .expect("connects");
+    stream
+        .write_all(request.as_bytes())
+        .await
+        .expect("sends initialize");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    String::from_utf8_lossy(&answer)
+        .to_ascii_lowercase()
+        .contains("\r\nmcp-session-id:")
 }
 
 fn echo_call(value: &str) -> CallToolRequestParams {
@@ -316,6 +450,10 @@ struct Run {
     /// CPU time of the whole process (servers and clients) per second of
     /// the window: 2.0 is both cores busy.
     cores_busy: f64,
+    /// CPU time of every other process of the machine per second of the
+    /// window: a build running beside shows here, and the round can be
+    /// told apart and repeated.
+    others_busy: f64,
     /// Open file descriptors of the whole process mid-window.
     fds: usize,
 }
@@ -330,10 +468,12 @@ async fn run_once(address: SocketAddr, clients: usize, settings: &Settings) -> R
     }
     tokio::time::sleep_until(warm.into()).await;
     let cpu_start = cpu_seconds();
+    let machine_start = machine_cpu_seconds();
     tokio::time::sleep(settings.window / 2).await;
     let fds = open_fds("self");
     tokio::time::sleep_until(end.into()).await;
     let cpu = cpu_seconds() - cpu_start;
+    let machine = machine_cpu_seconds() - machine_start;
     let mut latencies = Vec::new();
     let mut done = Vec::with_capacity(clients);
     while let Some(finished) = running.join_next().await {
@@ -352,6 +492,7 @@ async fn run_once(address: SocketAddr, clients: usize, settings: &Settings) -> R
         p50: at(0.50),
         p99: at(0.99),
         cores_busy: cpu / settings.window.as_secs_f64(),
+        others_busy: (machine - cpu).max(0.0) / settings.window.as_secs_f64(),
         fds,
     }
 }
@@ -363,6 +504,16 @@ fn median(mut values: Vec<f64>) -> f64 {
         values[n / 2]
     } else {
         (values[n / 2 - 1] + values[n / 2]) / 2.0
+    }
+}
+
+/// The median of the rounds' ratios, and their range when there are several.
+fn spread(mut ratios: Vec<f64>) -> String {
+    ratios.sort_by(f64::total_cmp);
+    match ratios.as_slice() {
+        [only] => format!("{only:.2}"),
+        [first, .., last] => format!("{:.2} ({first:.2} – {last:.2})", median(ratios.clone())),
+        [] => "—".to_owned(),
     }
 }
 
@@ -384,10 +535,15 @@ async fn throughput(settings: &Settings) {
     let ours = start_server(Kind::Ours, shutdown.clone()).await;
     let rmcp = start_server(Kind::Rmcp, shutdown.clone()).await;
     println!(
-        "| clients | ours calls/s | rmcp calls/s | ratio | ours p50 / p99 | rmcp p50 / p99 | CPU busy (of {} cores), ours / rmcp | CPU µs per call, ours / rmcp | fds mid-run, ours / rmcp |",
+        "Clients: {}; {}.\n",
+        describe_clients(Kind::Ours, ours).await,
+        describe_clients(Kind::Rmcp, rmcp).await
+    );
+    println!(
+        "| clients | ours calls/s | rmcp calls/s | ratio | ours p50 / p99 | rmcp p50 / p99 | CPU busy (of {} cores), ours / rmcp | CPU µs per call, ours / rmcp | fds mid-run, ours / rmcp | other processes' CPU, ours / rmcp |",
         cores()
     );
-    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for &clients in settings.client_counts {
         let mut runs: [Vec<Run>; 2] = [Vec::new(), Vec::new()];
         let mut ratios = Vec::new();
@@ -413,6 +569,7 @@ async fn throughput(settings: &Settings) {
         let p99 = |side: usize| format_duration(median_duration(runs[side].iter().map(|r| r.p99)));
         let busy = |side: usize| median(runs[side].iter().map(|r| r.cores_busy).collect());
         let fds = |side: usize| median(runs[side].iter().map(|r| r.fds as f64).collect());
+        let others = |side: usize| median(runs[side].iter().map(|r| r.others_busy).collect());
         // CPU of the whole process (both sides of every call) per call.
         let cost = |side: usize| {
             median(
@@ -423,10 +580,10 @@ async fn throughput(settings: &Settings) {
             )
         };
         println!(
-            "| {clients} | {:.0} | {:.0} | {:.2} | {} / {} | {} / {} | {:.2} / {:.2} | {:.0} / {:.0} | {:.0} / {:.0} |",
+            "| {clients} | {:.0} | {:.0} | {} | {} / {} | {} / {} | {:.2} / {:.2} | {:.0} / {:.0} | {:.0} / {:.0} | {:.2} / {:.2} |",
             rate(0),
             rate(1),
-            median(ratios),
+            spread(ratios),
             p50(0),
             p99(0),
             p50(1),
@@ -437,6 +594,8 @@ async fn throughput(settings: &Settings) {
             cost(1),
             fds(0),
             fds(1),
+            others(0),
+            others(1),
         );
     }
     shutdown.cancel();
@@ -505,6 +664,20 @@ fn cpu_seconds() -> f64 {
     ticks as f64 / 100.0
 }
 
+/// Busy CPU time of the whole machine, every core, in seconds (`/proc/stat`:
+/// user, nice, system, irq, softirq and steal).
+fn machine_cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/stat").expect("/proc/stat");
+    let line = stat.lines().next().expect("the cpu line");
+    let ticks: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|field| field.parse().unwrap_or(0))
+        .collect();
+    let busy = ticks[0] + ticks[1] + ticks[2] + ticks[5] + ticks[6] + ticks[7];
+    busy as f64 / 100.0
+}
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
@@ -568,6 +741,8 @@ fn runtime() -> tokio::runtime::Runtime {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let stateless = args.iter().any(|arg| arg == "--stateless");
+    STATELESS.store(stateless, Ordering::Relaxed);
     if let Some(at) = args.iter().position(|arg| arg == "--serve") {
         let kind = match args.get(at + 1).map(String::as_str) {
             Some("ours") => Kind::Ours,
@@ -597,7 +772,12 @@ fn main() {
     };
     let started = Instant::now();
     println!(
-        "tools/call echo over streamable HTTP on loopback; {} CPU cores; {} round(s) per row, {:?} warmup + {:?} counted each, ours and rmcp alternating.",
+        "tools/call echo over streamable HTTP on loopback{}; {} CPU cores; {} round(s) per row, {:?} warmup + {:?} counted each, ours and rmcp alternating.",
+        if stateless {
+            ", both servers without sessions (ours: HttpServer::stateless(); rmcp: legacy_session_mode(false), json_response(true))"
+        } else {
+            ""
+        },
         cores(),
         settings.rounds,
         settings.warmup,
@@ -609,18 +789,39 @@ fn main() {
     );
     if POOLED.load(Ordering::Relaxed) {
         println!(
-            "Clients (--pooled): rmcp 3.11 StreamableHttpClientTransport::with_client on a default reqwest::Client each (keep-alive: POSTs reuse their connection), one session each.\n"
+            "Clients (--pooled): rmcp 3.11 StreamableHttpClientTransport::with_client on a default reqwest::Client each (keep-alive: POSTs reuse their connection).\n"
         );
     } else {
         println!(
-            "Clients: rmcp 3.11 StreamableHttpClientTransport::from_uri (reqwest with pool_max_idle_per_host(0): every POST opens a new TCP connection), one session each.\n"
+            "Clients: rmcp 3.11 StreamableHttpClientTransport::from_uri (reqwest with pool_max_idle_per_host(0): every POST opens a new TCP connection).\n"
         );
     }
     let runtime = runtime();
-    runtime.block_on(throughput(&settings));
-    println!(
-        "\nMemory per open idle session: each server alone in a child process (its VmRSS and /proc/<pid>/fd), sessions initialized from this process and each used for one call.\n"
-    );
-    runtime.block_on(memory(&settings));
+    if stateless {
+        for (revision, title) in [
+            (
+                Revision::Legacy,
+                "2025-06-18 clients: initialize (no session comes back), then each call a POST of its own",
+            ),
+            (
+                Revision::Modern,
+                "2026-07-28 clients: server/discover, then each call a POST of its own",
+            ),
+        ] {
+            set_revision(revision);
+            println!("{title}.");
+            runtime.block_on(throughput(&settings));
+            println!();
+        }
+        println!("No memory table: without sessions nothing stays open between calls.");
+    } else {
+        if !args.iter().any(|arg| arg == "--memory") {
+            runtime.block_on(throughput(&settings));
+        }
+        println!(
+            "\nMemory per open idle session: each server alone in a child process (its VmRSS and /proc/<pid>/fd), sessions initialized from this process by the clients above, each used for one call and then left idle.\n"
+        );
+        runtime.block_on(memory(&settings));
+    }
     println!("\n(total {:.0} s)", started.elapsed().as_secs_f64());
 }
