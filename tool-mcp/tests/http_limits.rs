@@ -37,6 +37,12 @@ async fn stateless_serves_legacy_clients_without_a_session() {
         .await;
         assert_eq!(echoed.status, 200, "{echoed:?}");
         assert_eq!(echoed.header("content-type"), Some("application/json"));
+        // Its length is known, and said: not sent chunked.
+        assert_eq!(echoed.header("transfer-encoding"), None, "{echoed:?}");
+        assert_eq!(
+            echoed.header("content-length"),
+            Some(echoed.body.len().to_string().as_str())
+        );
         let answer: serde_json::Value = serde_json::from_str(&echoed.body).unwrap();
         assert_eq!(answer["id"], 3);
         assert_eq!(answer["result"]["content"][0]["text"], "Pi");

@@ -107,12 +107,29 @@ pub fn mcp_call_tool_result(result: &ToolResultMessage) -> Value {
     let mut out = Map::new();
     out.insert("content".into(), json!(result.content));
     if let Some(details) = &result.details {
-        let structured = match details {
-            Value::Object(_) => details.clone(),
-            other => json!({"value": other}),
-        };
-        out.insert("structuredContent".into(), structured);
+        out.insert(
+            "structuredContent".into(),
+            mcp_structured_content(details.clone()),
+        );
     }
     out.insert("isError".into(), Value::Bool(result.is_error));
     Value::Object(out)
+}
+
+/// A result's details as MCP's `structuredContent`: an object as it is,
+/// anything else as `{"value": <details>}` (MCP wants an object; the
+/// `outputSchema` of [`mcp_tools`] is wrapped the same way).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::providers::mcp_structured_content;
+///
+/// assert_eq!(mcp_structured_content(json!({"n": 1})), json!({"n": 1}));
+/// assert_eq!(mcp_structured_content(json!([1, 2])), json!({"value": [1, 2]}));
+/// ```
+pub fn mcp_structured_content(details: Value) -> Value {
+    match details {
+        Value::Object(_) => details,
+        other => json!({"value": other}),
+    }
 }

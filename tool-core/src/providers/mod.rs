@@ -57,7 +57,7 @@ pub use diagnostic::{AdapterError, Converted, Diagnostic};
 pub use gemini::{
     gemini_function_call, gemini_function_response, gemini_tools, gemini_tools_legacy,
 };
-pub use mcp::{mcp_call_tool_result, mcp_tool_call, mcp_tools};
+pub use mcp::{mcp_call_tool_result, mcp_structured_content, mcp_tool_call, mcp_tools};
 pub use media::{content_text, media_note};
 pub use names::NameRule;
 pub use openai::{

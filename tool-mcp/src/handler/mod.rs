@@ -251,7 +251,7 @@ impl McpServer {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "answered"
         );
-        let result = result::call_tool_result(&result, &self.output_schemas)
+        let result = result::call_tool_result(result, &self.output_schemas)
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())
     }

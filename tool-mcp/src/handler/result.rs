@@ -2,10 +2,10 @@
 //! revision the client speaks and for the output schema the tool declared.
 
 use jsonschema::Validator;
-use rmcp::model::{CallToolResult, ContentBlock, ResultType, Tool};
+use rmcp::model::{CallToolResult, ContentBlock, Tool};
 use std::collections::HashMap;
-use tool_core::ToolResultMessage;
-use tool_core::providers::mcp_call_tool_result;
+use tool_core::providers::mcp_structured_content;
+use tool_core::{Content, ToolResultMessage};
 
 /// The compiled `outputSchema` of every listed tool that has one, by name:
 /// what a result's `structuredContent` must match.
@@ -57,15 +57,37 @@ impl OutputSchemas {
 ///   it is sent as an error result that says so, rather than as a result
 ///   the client must refuse.
 pub(super) fn call_tool_result(
-    result: &ToolResultMessage,
+    result: ToolResultMessage,
     schemas: &OutputSchemas,
 ) -> Result<CallToolResult, serde_json::Error> {
-    let mut shaped: CallToolResult = serde_json::from_value(mcp_call_tool_result(result))?;
-    shaped.result_type = Some(ResultType::COMPLETE);
+    let content = result
+        .content
+        .into_iter()
+        .map(content_block)
+        .collect::<Result<_, _>>()?;
+    // rmcp's constructors say `resultType: "complete"`.
+    let mut shaped = if result.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    shaped.structured_content = result.details.map(mcp_structured_content);
     if let Some(schema) = schemas.get(&result.tool_name) {
         conform(&mut shaped, schema, &result.tool_name);
     }
     Ok(shaped)
+}
+
+/// One content item as rmcp's: the common kinds built directly (a call's
+/// answer is on every request's path), the others read from tool-core's
+/// wire shape, which is MCP's.
+fn content_block(content: Content) -> Result<ContentBlock, serde_json::Error> {
+    Ok(match content {
+        Content::Text { text } => ContentBlock::text(text),
+        Content::Image { data, mime_type } => ContentBlock::image(data, mime_type),
+        Content::Audio { data, mime_type } => ContentBlock::audio(data, mime_type),
+        other => serde_json::from_value(serde_json::to_value(other)?)?,
+    })
 }
 
 /// Makes `result` keep the tool's output schema (see [`call_tool_result`]).

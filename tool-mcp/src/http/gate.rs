@@ -3,14 +3,20 @@
 
 use super::auth::BearerToken;
 use super::hosts::HostPolicy;
-use super::limits::{self, Admission, CallSlots, Limits, SessionSlots};
+use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
 use super::{HttpResponse, MCP_PATH, Refusal, Service};
+use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
-use hyper::body::{Bytes, Incoming};
+use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
 use hyper::header::{ALLOW, HeaderValue};
 use hyper::{Method, Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use tracing::Instrument;
+
+type HttpBody = BoxBody<Bytes, Infallible>;
 
 /// The path a probe asks whether the process serves: 200 `ok`, with no
 /// token and whatever the `Host`.
@@ -113,15 +119,46 @@ impl Gate {
         Ok(match in_flight {
             // The request stays in flight until its answer has been sent
             // (or the client has gone): the guard goes with the body.
-            Some(in_flight) => response.map(|body| {
-                body.map_frame(move |frame| {
-                    let _in_flight = &in_flight;
-                    frame
-                })
-                .boxed()
-            }),
+            Some(in_flight) => response.map(|body| Guarded::new(body, in_flight)),
             None => response,
         })
+    }
+}
+
+/// A response body that holds its request's place in flight until it is
+/// dropped. Its size and end pass through, so an answer of known length
+/// still goes out with `Content-Length`, not chunked.
+struct Guarded {
+    body: HttpBody,
+    _in_flight: InFlight,
+}
+
+impl Guarded {
+    fn new(body: HttpBody, in_flight: InFlight) -> HttpBody {
+        HttpBody::new(Guarded {
+            body,
+            _in_flight: in_flight,
+        })
+    }
+}
+
+impl Body for Guarded {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.body).poll_frame(context)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
 

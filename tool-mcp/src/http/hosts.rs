@@ -58,6 +58,10 @@ fn normalize(host: &str) -> String {
 /// The accepted hosts of one server.
 pub(super) struct HostPolicy {
     names: Vec<Name>,
+    /// `Host` values accepted as they are written, lowercase: each name
+    /// with its own port, or with the port bound when it has none. What
+    /// clients send nearly always; checked before anything is parsed.
+    exact: Vec<Box<[u8]>>,
     /// Bound to every interface with no names given: any IP address of this
     /// machine is accepted too.
     any_local_address: bool,
@@ -103,7 +107,16 @@ impl HostPolicy {
                 unique.push(name);
             }
         }
+        let exact = unique
+            .iter()
+            .map(|name| {
+                let mut name = name.clone();
+                name.port = name.port.or(Some(bound.port()));
+                name.authority().into_bytes().into_boxed_slice()
+            })
+            .collect();
         Ok(HostPolicy {
+            exact,
             names: unique,
             any_local_address: bound.ip().is_unspecified() && named.is_empty(),
             origins: origins
@@ -137,10 +150,18 @@ impl HostPolicy {
     /// `Ok` when the request's `Host` (and `Origin`, when sent) are
     /// accepted; else the 403 to answer, which says what is accepted.
     pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), Refusal> {
-        let host = headers.get(HOST).and_then(|value| value.to_str().ok());
-        let accepted = host
-            .and_then(Name::parse)
-            .is_some_and(|name| self.accepts(&name, true));
+        let raw = headers.get(HOST);
+        let exact = raw.is_some_and(|value| {
+            let value = value.as_bytes();
+            self.exact
+                .iter()
+                .any(|known| known.eq_ignore_ascii_case(value))
+        });
+        let host = raw.and_then(|value| value.to_str().ok());
+        let accepted = exact
+            || host
+                .and_then(Name::parse)
+                .is_some_and(|name| self.accepts(&name, true));
         if !accepted {
             let shown = host.map_or_else(|| "(none)".to_owned(), |host| format!("'{host}'"));
             return Err(Refusal::new(
@@ -309,5 +330,27 @@ mod tests {
     fn bad_names_are_refused_at_start() {
         let error = HostPolicy::new("0.0.0.0:1".parse().unwrap(), &["a b".to_owned()], &[]);
         assert!(error.is_err());
+    }
+
+    #[test]
+    fn the_exact_values_are_accepted_by_the_full_check_too() {
+        for (bound, named) in [
+            ("127.0.0.1:8080", &[][..]),
+            (
+                "0.0.0.0:9000",
+                &["mcp.example.com", "Other.Example:443"][..],
+            ),
+            ("[::1]:7000", &["[::1]:7000"][..]),
+        ] {
+            let policy = policy(bound, named);
+            assert!(!policy.exact.is_empty());
+            for exact in &policy.exact {
+                let text = std::str::from_utf8(exact).unwrap();
+                let name = Name::parse(text).unwrap();
+                assert!(policy.accepts(&name, true), "{bound} {named:?}: {text}");
+                let shouted = text.to_ascii_uppercase();
+                assert!(policy.check(&headers(&shouted, None)).is_ok(), "{shouted}");
+            }
+        }
     }
 }
