@@ -137,8 +137,10 @@ const MAX_IN_FLIGHT: usize = 100_000;
 /// Connections not yet past the checks our server keeps here (its default
 /// is 256). reqwest's pool opens connections it may never send a request
 /// on (it races a new connection against the return of a busy one), and
-/// such a connection stays pending: with 1000 `--pooled` sessions open the
-/// default closed new clients' connections unanswered.
+/// such a connection stays pending: with 1000 `--pooled` sessions open, the
+/// default would close some of them (the oldest first), and a client that
+/// then picks one from its pool sees it closed. The bench measures calls,
+/// not that limit.
 const MAX_PENDING_CONNECTIONS: usize = 100_000;
 
 /// Whether both servers serve without sessions (`--stateless`).

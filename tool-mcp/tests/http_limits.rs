@@ -165,13 +165,14 @@ fn closed_unanswered(stream: &mut TcpStream) -> bool {
 }
 
 /// Connections that send nothing past the checks hold a place each; when
-/// every place is taken a new connection is closed at once, and a
-/// connection that passes the checks gives its place back.
+/// every place is taken, a new connection closes the oldest of them, and a
+/// connection that passed the checks is never closed for a newer one.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn connections_not_past_the_checks_are_capped() {
+async fn connections_not_past_the_checks_are_capped_oldest_first() {
     bounded(async {
         let server = start(|server| {
             server
+                .stateless()
                 .with_bearer_token(TOKEN)
                 .with_max_pending_connections(2)
         })
@@ -179,58 +180,85 @@ async fn connections_not_past_the_checks_are_capped() {
         let address = server.address;
         let host = server.host();
         tokio::task::spawn_blocking(move || {
-            let mut first = TcpStream::connect(address).unwrap();
-            let _second = TcpStream::connect(address).unwrap();
-            // Accepted in order: let the server take both before the third.
-            std::thread::sleep(Duration::from_millis(200));
-            let mut third = TcpStream::connect(address).unwrap();
+            let bearer = bearer(TOKEN);
+            let authorized = [("Authorization", bearer.as_str()), LEGACY];
+            // Accepted in order: each is let in before the next connects.
+            let connect = || {
+                let stream = TcpStream::connect(address).unwrap();
+                std::thread::sleep(Duration::from_millis(150));
+                stream
+            };
+            let mut first = connect();
+            let mut second = connect();
+            let mut third = connect();
             assert!(
-                closed_unanswered(&mut third),
-                "the third pending connection is closed"
+                closed_unanswered(&mut first),
+                "the oldest pending one is closed"
             );
 
-            // A wrong token does not pass the checks: still pending.
-            first
+            // A wrong token does not pass the checks; the right one does.
+            second
                 .write_all(&keep_alive(post(
                     &host,
                     &[("Authorization", "Bearer wrong")],
-                    INITIALIZE,
+                    LIST,
                 )))
                 .unwrap();
-            let mut fourth = TcpStream::connect(address).unwrap();
-            assert!(
-                closed_unanswered(&mut fourth),
-                "a refused request frees no place"
-            );
+            assert_eq!(read_answer(&mut second), 401);
+            third
+                .write_all(&keep_alive(post(&host, &authorized, LIST)))
+                .unwrap();
+            assert_eq!(read_answer(&mut third), 200);
 
-            // The right token passes: its place is given back.
-            let bearer = bearer(TOKEN);
-            first
-                .write_all(&keep_alive(post(
-                    &host,
-                    &[("Authorization", &bearer)],
-                    INITIALIZE,
-                )))
-                .unwrap();
-            std::thread::sleep(Duration::from_millis(300));
-            let mut fifth = TcpStream::connect(address).unwrap();
-            fifth
-                .write_all(&post(&host, &[("Authorization", &bearer)], INITIALIZE))
-                .unwrap();
-            fifth.set_read_timeout(Some(CEILING)).unwrap();
-            let mut answer = Vec::new();
-            fifth.read_to_end(&mut answer).unwrap();
+            // Pending now: second. Two newcomers: the second closes it.
+            let _fourth = connect();
+            let _fifth = connect();
             assert!(
-                answer.starts_with(b"HTTP/1.1 200"),
-                "{}",
-                String::from_utf8_lossy(&answer)
+                closed_unanswered(&mut second),
+                "still pending after a 401: closed"
             );
+            // Past the checks: kept, and served again.
+            third
+                .write_all(&keep_alive(post(&host, &authorized, LIST)))
+                .unwrap();
+            assert_eq!(read_answer(&mut third), 200);
         })
         .await
         .unwrap();
         server.stop().await;
     })
     .await;
+}
+
+/// The status of one answer read off a kept connection (its length known:
+/// a JSON answer or a refusal).
+fn read_answer(stream: &mut TcpStream) -> u16 {
+    stream.set_read_timeout(Some(CEILING)).unwrap();
+    let mut bytes = Vec::new();
+    let mut buffer = [0u8; 4096];
+    loop {
+        let read = stream.read(&mut buffer).expect("an answer");
+        assert!(
+            read > 0,
+            "closed before an answer: {}",
+            String::from_utf8_lossy(&bytes)
+        );
+        bytes.extend_from_slice(&buffer[..read]);
+        let text = String::from_utf8_lossy(&bytes);
+        if let Some((head, body)) = text.split_once("\r\n\r\n") {
+            let length: usize = head
+                .lines()
+                .find_map(|line| {
+                    let (name, value) = line.split_once(':')?;
+                    name.eq_ignore_ascii_case("content-length")
+                        .then(|| value.trim().parse().unwrap())
+                })
+                .expect("an answer of known length");
+            if body.len() >= length {
+                return head.split(' ').nth(1).unwrap().parse().unwrap();
+            }
+        }
+    }
 }
 
 /// `request` with `Connection: close` taken out, so the connection stays.

@@ -192,7 +192,7 @@ pub struct HttpLimits {
         hide_env_values = true
     )]
     pub max_in_flight_per_session: Option<NonZeroUsize>,
-    /// Connections not yet past the Host and token checks; one more is closed [default: 256]
+    /// Connections not yet past the Host and token checks; more close the oldest [default: 256]
     #[arg(
         long,
         value_name = "N",

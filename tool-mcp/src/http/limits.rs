@@ -8,10 +8,11 @@ use hyper::StatusCode;
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{CONNECTION, CONTENT_LENGTH, HeaderMap, HeaderValue, RETRY_AFTER};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// What one server allows; see the `HttpServer::with_*` methods.
 #[derive(Clone, Copy, Debug)]
@@ -250,35 +251,93 @@ impl CallSlots {
 }
 
 /// Connections that have not yet sent a request that passed the checks
-/// (`Host`, `Origin`, the token): a client that opens many and sends
-/// nothing, or nothing valid, holds at most this many sockets, not a file
-/// descriptor and a task per connection it can open.
+/// (`Host`, `Origin`, the token), at most so many: when one more comes, the
+/// oldest of them is closed. A client that opens many and sends nothing (or
+/// nothing valid) holds at most that many sockets, not a file descriptor
+/// and a task per connection it can open; and it cannot lock others out,
+/// since a new connection always gets in (a real client's request passes
+/// the checks as soon as it arrives, leaving the place before its turn to
+/// be closed comes).
 #[derive(Clone)]
-pub(super) struct PendingConnections(Arc<tokio::sync::Semaphore>);
+pub(super) struct PendingConnections {
+    max: usize,
+    queue: Arc<Mutex<Pending>>,
+}
 
-/// A connection's place among the pending ones, given back when it is
-/// first admitted (or closed).
 #[derive(Default)]
-pub(super) struct Admission(Mutex<Option<tokio::sync::OwnedSemaphorePermit>>);
+struct Pending {
+    next: u64,
+    /// Oldest first: each connection's number and what closes it.
+    waiting: VecDeque<(u64, CancellationToken)>,
+}
+
+impl Pending {
+    fn remove(&mut self, id: u64) {
+        if let Some(at) = self.waiting.iter().position(|(waiting, _)| *waiting == id) {
+            self.waiting.remove(at);
+        }
+    }
+}
+
+/// A connection's place among the pending ones, given back when it first
+/// passes the checks, or when it closes.
+pub(super) struct Admission {
+    id: u64,
+    queue: Arc<Mutex<Pending>>,
+    passed: AtomicBool,
+    closed: CancellationToken,
+}
 
 impl PendingConnections {
     pub(super) fn new(max: usize) -> Self {
-        PendingConnections(Arc::new(tokio::sync::Semaphore::new(max)))
+        PendingConnections {
+            max: max.max(1),
+            queue: Arc::default(),
+        }
     }
 
-    /// A place for a new connection, or `None` when every place is taken
-    /// (the connection is then closed unanswered).
-    pub(super) fn admit(&self) -> Option<Admission> {
-        let permit = Arc::clone(&self.0).try_acquire_owned().ok()?;
-        Some(Admission(Mutex::new(Some(permit))))
+    /// A place for a new connection; the oldest pending one is told to
+    /// close when every place is taken.
+    pub(super) fn admit(&self) -> Admission {
+        let mut queue = lock(&self.queue);
+        while queue.waiting.len() >= self.max {
+            if let Some((_, oldest)) = queue.waiting.pop_front() {
+                oldest.cancel();
+            }
+        }
+        let id = queue.next;
+        queue.next += 1;
+        let closed = CancellationToken::new();
+        queue.waiting.push_back((id, closed.clone()));
+        Admission {
+            id,
+            queue: Arc::clone(&self.queue),
+            passed: AtomicBool::new(false),
+            closed,
+        }
     }
 }
 
 impl Admission {
     /// The connection has sent a request that passed the checks: it no
-    /// longer counts as pending.
+    /// longer counts as pending, and is never closed for a newer one.
     pub(super) fn passed(&self) {
-        lock(&self.0).take();
+        if !self.passed.swap(true, Ordering::AcqRel) {
+            lock(&self.queue).remove(self.id);
+        }
+    }
+
+    /// Cancelled when a newer connection took this one's place.
+    pub(super) fn closed(&self) -> &CancellationToken {
+        &self.closed
+    }
+}
+
+impl Drop for Admission {
+    fn drop(&mut self) {
+        if !*self.passed.get_mut() {
+            lock(&self.queue).remove(self.id);
+        }
     }
 }
 

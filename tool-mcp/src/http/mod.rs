@@ -78,8 +78,9 @@ type Service = StreamableHttpService<McpServer, LocalSessionManager>;
 ///    (notifications, such as cancellations, always pass).
 ///
 /// And every connection: at most 256 may be open that have not yet sent a
-/// request that passed 2 to 4 (one more is closed at once), so a client
-/// cannot hold sockets and memory without the token.
+/// request that passed 2 to 4; one more closes the oldest of them, so a
+/// client cannot hold sockets and memory without the token, nor lock
+/// others out by trying.
 ///
 /// ## Sessions, or none
 ///
@@ -219,8 +220,11 @@ impl HttpServer {
     }
 
     /// How many connections may be open that have not yet sent a request
-    /// past the `Host`, `Origin` and token checks (default 256); a
-    /// connection beyond that is closed as soon as it is accepted.
+    /// past the `Host`, `Origin` and token checks (default 256); one more
+    /// closes the oldest of them. A connection a client's pool opened and
+    /// never used is such a connection too (until its client uses it, or
+    /// the header read timeout closes it): raise this for many clients that
+    /// keep spare connections.
     pub fn with_max_pending_connections(mut self, connections: usize) -> Self {
         self.limits.max_pending_connections = connections;
         self

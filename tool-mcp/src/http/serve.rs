@@ -94,10 +94,7 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
             },
             () = shutdown.cancelled() => break,
         };
-        let Some(admission) = pending.admit() else {
-            tracing::debug!("too many connections not yet past the checks: closed one at once");
-            continue;
-        };
+        let admission = pending.admit();
         let connection = Connection {
             service: service.clone(),
             gate: Arc::clone(&gate),
@@ -149,6 +146,7 @@ impl Connection {
             builder,
             stopping,
         } = self;
+        let closed = admission.closed().clone();
         let handler = service_fn(move |request: Request<Incoming>| {
             let service = service.clone();
             let gate = Arc::clone(&gate);
@@ -160,6 +158,10 @@ impl Connection {
         // A connection that breaks, or times out, affects only itself.
         tokio::select! {
             _ = connection.as_mut() => return,
+            () = closed.cancelled() => {
+                tracing::debug!("closed: a newer connection took its place among those not yet past the checks");
+                return;
+            }
             () = stopping.cancelled() => {}
         }
         // Stopping: the request being answered is finished, and the
