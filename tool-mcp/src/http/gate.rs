@@ -119,7 +119,7 @@ impl Gate {
         Ok(match in_flight {
             // The request stays in flight until its answer has been sent
             // (or the client has gone): the guard goes with the body.
-            Some(in_flight) => response.map(|body| Guarded::new(body, in_flight)),
+            Some(in_flight) => response.map(|body| Guarded::boxed(body, in_flight)),
             None => response,
         })
     }
@@ -134,7 +134,7 @@ struct Guarded {
 }
 
 impl Guarded {
-    fn new(body: HttpBody, in_flight: InFlight) -> HttpBody {
+    fn boxed(body: HttpBody, in_flight: InFlight) -> HttpBody {
         HttpBody::new(Guarded {
             body,
             _in_flight: in_flight,
