@@ -40,7 +40,10 @@ command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
 }
 
 step "setup: the tool-examples binary"
-cargo build --quiet -p tool-examples
+# --workspace: the features `cargo test --workspace` built with, so what it
+# built is used as it is (with -p alone, cargo resolves features anew and
+# rebuilds dependencies).
+cargo build --quiet --workspace --bin tool-examples
 
 checks=("$@")
 if [[ ${#checks[@]} -eq 0 ]]; then

@@ -1,12 +1,10 @@
 //! The HTTP server's safety checks, met by a real client: HTTP/1.1 written
 //! by hand on a TCP socket, so every byte sent (or not sent) is the test's.
 
-mod support;
-
+use super::support::*;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use support::*;
 use tokio_util::sync::CancellationToken;
 use tool_mcp::HttpServer;
 

@@ -2,11 +2,9 @@
 //! grace period, those still running after it are cancelled and still
 //! answered, and `run` returns `Ok`.
 
-mod support;
-
+use super::support::*;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
-use support::*;
 use tool_core::{ToolContext, ToolRegistry, tool};
 
 /// Keeps watch until cancelled

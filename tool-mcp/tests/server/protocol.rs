@@ -3,8 +3,7 @@
 //! session, `server/discover`) and on 2025-11-25 (a session after
 //! `initialize`), and with HTTP written by hand where the bytes matter.
 
-mod support;
-
+use super::support::*;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorCode, Implementation,
     ProtocolVersion, ResultType,
@@ -13,7 +12,6 @@ use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value, json};
-use support::*;
 use tool_core::{
     Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry, text,
     tool,
@@ -262,7 +260,7 @@ async fn params_that_are_not_objects_are_invalid_params() {
                 post(
                     &server.host(),
                     &headers,
-                    &support::call(5, "echo", arguments),
+                    &super::support::call(5, "echo", arguments),
                 ),
             )
             .await;

@@ -3,8 +3,7 @@
 //! connections not yet past the checks, and the health answer that needs
 //! neither a token nor a known `Host`.
 
-mod support;
-
+use super::support::*;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -12,7 +11,6 @@ use serde_json::json;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
-use support::*;
 
 /// The legacy revision's header, which a request without a session sends.
 const LEGACY: (&str, &str) = ("MCP-Protocol-Version", "2025-06-18");
