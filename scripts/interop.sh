@@ -40,10 +40,11 @@ command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
 }
 
 step "setup: the tool-examples binary"
-# --workspace: the features `cargo test --workspace` built with, so what it
-# built is used as it is (with -p alone, cargo resolves features anew and
-# rebuilds dependencies).
-cargo build --quiet --workspace --bin tool-examples
+# The binary `cargo test --workspace` builds for the tests (with the
+# features the dev-dependencies add): after .ci/run's test step this
+# builds nothing, where `cargo build` would resolve features anew and
+# rebuild the dependencies.
+cargo test --quiet --workspace --no-run
 
 checks=("$@")
 if [[ ${#checks[@]} -eq 0 ]]; then
