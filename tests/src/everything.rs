@@ -35,7 +35,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tool_core::{MAX_PROBLEMS, ParamValue, ToolParams};
+use tool_core::{ToolParams, params::MAX_PROBLEMS, params::ParamValue};
 
 /// A unit-only enum whose JSON names are kebab-case.
 #[derive(ToolParams, Debug, PartialEq)]

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tool_core::{Tool, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, text, tool};
+use tool_core::{
+    Content, Tool, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, tool,
+};
 
 /// How many progress updates `slow` reports before it waits.
 pub const SLOW_STEPS: usize = 3;
@@ -24,7 +26,7 @@ pub fn slow_step(step: usize) -> String {
 /// Echo one value
 #[tool]
 pub async fn echo(value: String) -> ToolOutput<Value> {
-    ToolOutput::new(vec![text(value.clone())]).with_details(json!({"echo": value}))
+    ToolOutput::new(vec![Content::text(value.clone())]).with_details(json!({"echo": value}))
 }
 
 /// How long to wait
@@ -58,7 +60,7 @@ impl Tool for SlowTool {
         ctx: ToolContext,
     ) -> Result<ToolOutput<Value>, ToolError> {
         for step in 1..=SLOW_STEPS {
-            ctx.report_progress(vec![text(slow_step(step))]);
+            ctx.report_progress(vec![Content::text(slow_step(step))]);
         }
         tokio::select! {
             () = tokio::time::sleep(Duration::from_millis(params.millis)) => {

@@ -61,7 +61,7 @@ use tests::everything::{
     Action, Collections, EnumFields, Event, Everything, Inner, Integers, Layout, Mode, NonZeros,
     Query, Shape, StringRules,
 };
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[path = "support/generators.rs"]
 mod generators;
@@ -978,10 +978,10 @@ fn agreement_run<T: ParamValue>(
 
 /// `T`'s value parse at the root (not as a tool's arguments).
 fn parse_value<T: ParamValue>(value: &Value) -> Result<T, tool_core::ParamError> {
-    let mut errors = tool_core::ParamError::new();
-    match T::parse_value(value, &tool_core::ParamPath::root(), &mut errors) {
+    let mut errors = tool_core::params::ParseContext::new();
+    match T::parse_value(value, &tool_core::params::ParamPath::root(), &mut errors) {
         Some(parsed) if errors.is_empty() => Ok(parsed),
-        _ => Err(errors),
+        _ => Err(errors.into_error()),
     }
 }
 

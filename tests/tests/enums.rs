@@ -2,23 +2,24 @@
 //! the schema, the errors a model reads, and the JSON back.
 
 use serde_json::{Value, json};
-use tool_core::{ParamError, ParamPath, ParamValue, ToolParams};
+use tool_core::ToolParams;
+use tool_core::params::{ParamPath, ParamValue, ParseContext};
 
 fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
     T::parse(&value).unwrap_err().to_string()
 }
 
 fn value_errors<T: ParamValue + std::fmt::Debug>(value: Value) -> String {
-    let mut errors = ParamError::new();
+    let mut errors = ParseContext::new();
     let parsed = T::parse_value(&value, &ParamPath::root(), &mut errors);
     assert!(parsed.is_none(), "parsed: {parsed:?}");
-    errors.to_string()
+    errors.into_error().to_string()
 }
 
 fn value_parse<T: ParamValue>(value: Value) -> T {
-    let mut errors = ParamError::new();
+    let mut errors = ParseContext::new();
     let parsed = T::parse_value(&value, &ParamPath::root(), &mut errors);
-    assert!(errors.is_empty(), "{errors}");
+    assert!(errors.is_empty(), "{}", errors.into_error());
     parsed.unwrap()
 }
 

@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tool_core::{
-    CallContext, DynamicTool, ExecutionMode, ParamError, ParamPath, ParamValue, Tool, ToolCall,
-    ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
-    execute_tool_call, execute_tool_calls,
+    DynamicTool, ExecutionMode, RunOptions, Tool, ToolCall, ToolContext, ToolError, ToolOutput,
+    ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls,
+    params::ParamPath, params::ParamValue,
 };
 
 #[derive(ToolParams)]
@@ -57,7 +57,7 @@ fn registry_of(tool: impl Tool) -> ToolRegistry {
 
 /// Runs one call against a registry holding `tool` alone.
 async fn run_alone(tool: impl Tool, call: &ToolCall) -> ToolResultMessage {
-    execute_tool_call(call, &registry_of(tool), CallContext::default()).await
+    execute_tool_call(call, &registry_of(tool), RunOptions::default()).await
 }
 
 fn sleep_calls() -> Vec<ToolCall> {
@@ -74,7 +74,7 @@ fn sleep_calls() -> Vec<ToolCall> {
 async fn run_sleep_batch(mode: ExecutionMode) -> (Vec<ToolResultMessage>, usize) {
     let sleep = Sleep::default();
     let tools = registry_of(sleep.clone());
-    let results = execute_tool_calls(&sleep_calls(), &tools, CallContext::default(), mode).await;
+    let results = execute_tool_calls(&sleep_calls(), &tools, RunOptions::default(), mode).await;
     let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
     assert_eq!(ids, ["c0", "c1", "c2", "c3", "c4", "c5"], "{mode:?}");
     (results, sleep.most_at_once.load(Ordering::SeqCst))
@@ -98,7 +98,7 @@ async fn sequential_batches_run_one_at_a_time() {
 async fn an_empty_batch_has_no_results() {
     let tools = ToolRegistry::new();
     let results =
-        execute_tool_calls(&[], &tools, CallContext::default(), ExecutionMode::Parallel).await;
+        execute_tool_calls(&[], &tools, RunOptions::default(), ExecutionMode::Parallel).await;
     assert!(results.is_empty());
 }
 
@@ -109,7 +109,11 @@ impl ParamValue for Fragile {
     fn schema() -> Value {
         json!({})
     }
-    fn parse_value(_: &Value, _: &ParamPath<'_>, _: &mut ParamError) -> Option<Self> {
+    fn parse_value(
+        _: &Value,
+        _: &ParamPath<'_>,
+        _: &mut tool_core::params::ParseContext,
+    ) -> Option<Self> {
         panic!("fragile parser")
     }
     fn to_json(&self) -> Value {
@@ -234,7 +238,7 @@ async fn dynamic_tools_get_any_object_and_refuse_the_rest() {
         ),
     ] {
         let call = ToolCall::new("k", "keys", arguments);
-        let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+        let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
         assert_eq!(
             result.content[0].as_text(),
             Some(answer),

@@ -16,9 +16,10 @@ use std::time::Duration;
 use tokio::sync::{Barrier, watch};
 use tokio::time::Instant;
 use tool_core::{
-    AfterCall, BeforeCall, CallContext, CancellationToken, DynamicTool, ExecutionMode, FailureKind,
-    HookDecision, ProgressEvent, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolParams,
-    ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls, text, tool,
+    CancellationToken, Content, DynamicTool, ExecutionMode, FailureKind, RunOptions, Tool,
+    ToolCall, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
+    execute_tool_call, execute_tool_calls, executor::AfterCall, executor::BeforeCall,
+    executor::HookDecision, executor::ProgressEvent, tool,
 };
 
 #[path = "support/bounded.rs"]
@@ -279,7 +280,7 @@ async fn tool_attribute_timeout_answers_timed_out_and_cancels_the_signal() {
     let tools = registry([SlowTool]);
     let call = ToolCall::new("attr-timeout", "slow", json!({}));
     let started = Instant::now();
-    let result = run_call(&call, &tools, CallContext::default()).await;
+    let result = run_call(&call, &tools, RunOptions::default()).await;
     assert!(started.elapsed() >= Duration::from_millis(50));
     assert!(result.is_error);
     assert_eq!(result.tool_call_id, "attr-timeout");
@@ -303,7 +304,7 @@ async fn hand_written_timeout_answers_timed_out_and_cancels_the_signal() {
         .with_timeout(Duration::from_millis(50))]);
     let call = ToolCall::new("hand-timeout", "slow", json!({}));
     let started = Instant::now();
-    let result = run_call(&call, &tools, CallContext::default()).await;
+    let result = run_call(&call, &tools, RunOptions::default()).await;
     assert!(started.elapsed() >= Duration::from_millis(50));
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 50 ms");
     assert!(result.is_error);
@@ -331,7 +332,7 @@ async fn a_timeout_cancels_only_its_own_call() {
         ToolCall::new("s", "slow", json!({})),
         ToolCall::new("p2", "patient", json!({})),
     ];
-    let ctx = CallContext::new().with_signal(caller.clone());
+    let ctx = RunOptions::new().with_signal(caller.clone());
     let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(ids(&results), ["p1", "s", "p2"]);
     assert_eq!(text_of(&results[0]), "finished");
@@ -362,7 +363,7 @@ async fn the_context_timeout_overrides_a_shorter_tool_timeout() {
     )
     .with_timeout(Duration::from_millis(50))]);
     let call = ToolCall::new("longer", "slow", json!({}));
-    let ctx = CallContext::new().with_timeout(Duration::from_secs(10));
+    let ctx = RunOptions::new().with_timeout(Duration::from_secs(10));
     let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "finished");
     assert!(!result.is_error);
@@ -371,7 +372,7 @@ async fn the_context_timeout_overrides_a_shorter_tool_timeout() {
     // The same for a `#[tool(timeout_ms = 50)]` function.
     let tools = registry([SlowTool]);
     let call = ToolCall::new("attr-longer", "slow", json!({"millis": 150}));
-    let ctx = CallContext::new().with_timeout(Duration::from_secs(10));
+    let ctx = RunOptions::new().with_timeout(Duration::from_secs(10));
     let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "finished");
 }
@@ -382,7 +383,7 @@ async fn the_context_timeout_overrides_a_longer_tool_timeout() {
     let tools = registry([Stub::new("slow", Behaviour::Ignore(FOREVER), &probe)
         .with_timeout(Duration::from_secs(600))]);
     let call = ToolCall::new("shorter", "slow", json!({}));
-    let ctx = CallContext::new().with_timeout(Duration::from_millis(40));
+    let ctx = RunOptions::new().with_timeout(Duration::from_millis(40));
     let started = Instant::now();
     let result = run_call(&call, &tools, ctx).await;
     assert!(started.elapsed() >= Duration::from_millis(40));
@@ -392,14 +393,14 @@ async fn the_context_timeout_overrides_a_longer_tool_timeout() {
     // A tool with no timeout of its own gets the context's.
     let probe = Probe::new();
     let tools = registry([Stub::new("slow", Behaviour::Ignore(FOREVER), &probe)]);
-    let ctx = CallContext::new().with_timeout(Duration::from_millis(20));
+    let ctx = RunOptions::new().with_timeout(Duration::from_millis(20));
     let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 20 ms");
 
     // And for a `#[tool(timeout_ms = 50)]` function.
     let tools = registry([SlowTool]);
     let call = ToolCall::new("attr-shorter", "slow", json!({}));
-    let ctx = CallContext::new().with_timeout(Duration::from_millis(20));
+    let ctx = RunOptions::new().with_timeout(Duration::from_millis(20));
     let result = run_call(&call, &tools, ctx).await;
     assert_eq!(text_of(&result), "Tool slow failed: timed out after 20 ms");
     assert!(slow_probe("attr-shorter").dropped.load(Ordering::SeqCst));
@@ -415,7 +416,7 @@ async fn a_call_cancelled_before_it_starts_never_runs() {
     let tools = registry([Stub::new("work", Behaviour::Quick, &probe)]);
     let stop = CancellationToken::new();
     stop.cancel();
-    let ctx = CallContext::new().with_signal(stop);
+    let ctx = RunOptions::new().with_signal(stop);
 
     let call = ToolCall::new("early", "work", json!({}));
     let result = run_call(&call, &tools, ctx.clone()).await;
@@ -444,7 +445,7 @@ async fn a_tool_that_watches_its_signal_keeps_its_own_answer() {
     let stop = CancellationToken::new();
     cancel_when_started(&probe, 1, &stop);
     // A long grace: the answer comes from the tool, not from its expiry.
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(stop)
         .with_cancel_grace(Duration::from_secs(600));
     let call = ToolCall::new("w", "watch", json!({}));
@@ -465,7 +466,7 @@ async fn a_tool_that_ignores_its_signal_is_dropped_after_the_configured_grace() 
     )]);
     let stop = CancellationToken::new();
     cancel_when_started(&probe, 1, &stop);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(stop)
         .with_cancel_grace(Duration::from_millis(100));
     let call = ToolCall::new("s", "stubborn", json!({}));
@@ -479,7 +480,7 @@ async fn a_tool_that_ignores_its_signal_is_dropped_after_the_configured_grace() 
 
 #[tokio::test(start_paused = true)]
 async fn the_default_grace_is_one_second() {
-    assert_eq!(CallContext::new().cancel_grace, Duration::from_secs(1));
+    assert_eq!(RunOptions::new().cancel_grace(), Duration::from_secs(1));
     // The tool would finish on its own after 6 s.
     let probe = Probe::new();
     let tools = registry([Stub::new(
@@ -491,7 +492,7 @@ async fn the_default_grace_is_one_second() {
     cancel_when_started(&probe, 1, &stop);
     let call = ToolCall::new("s", "stubborn", json!({}));
     let started = Instant::now();
-    let result = run_call(&call, &tools, CallContext::new().with_signal(stop)).await;
+    let result = run_call(&call, &tools, RunOptions::new().with_signal(stop)).await;
     assert!(started.elapsed() >= Duration::from_secs(1));
     assert_eq!(text_of(&result), "Tool stubborn failed: cancelled");
     assert_eq!(probe.dropped(), 1);
@@ -516,7 +517,7 @@ async fn cancelling_a_parallel_batch_answers_every_call() {
     let stop = CancellationToken::new();
     // Two run at once: c0 and c1 hold the slots, the rest wait for them.
     cancel_when_started(&probe, 2, &stop);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(stop)
         .with_max_concurrency(2)
         .with_cancel_grace(Duration::from_millis(100));
@@ -551,7 +552,7 @@ async fn cancelling_a_sequential_batch_answers_every_call() {
     ];
     let stop = CancellationToken::new();
     cancel_when_started(&probe, 2, &stop);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(stop)
         .with_cancel_grace(Duration::from_millis(50));
     let results = run_batch(&calls, &tools, ctx, ExecutionMode::Sequential).await;
@@ -578,7 +579,7 @@ async fn max_concurrency_bounds_the_calls_running_at_once() {
     let calls: Vec<ToolCall> = (0..15)
         .map(|i| ToolCall::new(format!("m{i}"), ["a", "b", "c"][i % 3], json!({})))
         .collect();
-    let ctx = CallContext::new().with_max_concurrency(3);
+    let ctx = RunOptions::new().with_max_concurrency(3);
     let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     let expected: Vec<String> = (0..15).map(|i| format!("m{i}")).collect();
     assert_eq!(ids(&results), expected);
@@ -605,7 +606,7 @@ async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
     let calls: Vec<ToolCall> = (0..12)
         .map(|i| ToolCall::new(format!("u{i}"), "a", json!({})))
         .collect();
-    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
+    let results = run_batch(&calls, &tools, RunOptions::new(), ExecutionMode::Parallel).await;
     assert_eq!(results.len(), 12);
     assert_eq!(probe.most_in_flight.load(Ordering::SeqCst), 12);
 
@@ -618,7 +619,7 @@ async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
     let results = run_batch(
         &calls,
         &tools,
-        CallContext::new().with_max_concurrency(0),
+        RunOptions::new().with_max_concurrency(0),
         ExecutionMode::Parallel,
     )
     .await;
@@ -661,7 +662,7 @@ async fn exclusive_calls_run_alone_while_the_others_overlap() {
         .enumerate()
         .map(|(i, name)| ToolCall::new(format!("x{i}"), *name, json!({})))
         .collect();
-    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
+    let results = run_batch(&calls, &tools, RunOptions::new(), ExecutionMode::Parallel).await;
     let expected: Vec<String> = (0..names.len()).map(|i| format!("x{i}")).collect();
     assert_eq!(ids(&results), expected);
     for (result, name) in results.iter().zip(names) {
@@ -771,7 +772,7 @@ async fn the_before_hook_sees_name_parsed_arguments_and_call_id() {
     let (tools, greet) = greet_tools();
     let seen: Arc<Mutex<Vec<BeforeCall>>> = Arc::default();
     let record = Arc::clone(&seen);
-    let ctx = CallContext::new().with_before_hook(move |call| {
+    let ctx = RunOptions::new().with_before_hook(move |call| {
         record.lock().unwrap().push(call);
         async { Ok(HookDecision::Allow) }
     });
@@ -821,7 +822,7 @@ async fn the_before_hook_sees_the_callers_signal() {
     let stop = CancellationToken::new();
     let got: Arc<Mutex<Option<CancellationToken>>> = Arc::default();
     let record = Arc::clone(&got);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(stop.clone())
         .with_before_hook(move |call| {
             *record.lock().unwrap() = call.signal;
@@ -843,7 +844,7 @@ async fn the_before_hook_sees_the_callers_signal() {
 #[tokio::test]
 async fn a_blocking_before_hook_answers_with_its_reason_and_the_tool_never_runs() {
     let (tools, greet) = greet_tools();
-    let ctx = CallContext::new().with_before_hook(|call| async move {
+    let ctx = RunOptions::new().with_before_hook(|call| async move {
         Ok(if call.arguments["name"] == "Mallory" {
             HookDecision::Block("greeting Mallory needs a human's approval".into())
         } else {
@@ -881,7 +882,7 @@ async fn a_blocking_before_hook_answers_with_its_reason_and_the_tool_never_runs(
 /// answered, in order.
 async fn run_hook_faults(
     tools: &ToolRegistry,
-    ctx: CallContext,
+    ctx: RunOptions,
     mode: ExecutionMode,
 ) -> Vec<ToolResultMessage> {
     let ids_in_order = ["error", "sync-panic", "async-panic", "fine"];
@@ -895,7 +896,7 @@ async fn run_hook_faults(
 #[tokio::test]
 async fn a_failing_or_panicking_before_hook_is_a_paired_error() {
     let (tools, greet) = greet_tools();
-    let ctx = CallContext::new().with_before_hook(|call| {
+    let ctx = RunOptions::new().with_before_hook(|call| {
         if call.call_id == "sync-panic" {
             panic!("hook exploded while starting");
         }
@@ -931,17 +932,17 @@ async fn the_after_hook_replaces_content_details_and_error_flag() {
     let (tools, greet) = greet_tools();
     let seen: Arc<Mutex<Vec<AfterCall>>> = Arc::default();
     let record = Arc::clone(&seen);
-    let ctx = CallContext::new().with_after_hook(move |call| {
+    let ctx = RunOptions::new().with_after_hook(move |call| {
         record.lock().unwrap().push(call.clone());
         async move {
             let before = call.output.content[0].as_text().unwrap_or("").to_owned();
             Ok(if call.output.is_error {
                 // A failure turned into a success...
-                ToolOutput::new(vec![text(format!("recovered from: {before}"))])
+                ToolOutput::new(vec![Content::text(format!("recovered from: {before}"))])
                     .with_details(json!({"was": call.output.details}))
             } else {
                 // ...and a success into a failure.
-                ToolOutput::new(vec![text("redacted")])
+                ToolOutput::new(vec![Content::text("redacted")])
                     .with_details(json!({"redacted": true}))
                     .into_error()
             })
@@ -989,7 +990,8 @@ async fn the_after_hook_replaces_content_details_and_error_flag() {
                 "a0",
                 "greet",
                 json!({"name": "Ada", "times": 1}),
-                ToolOutput::new(vec![text("hello Ada")]).with_details(json!({"nickname": null})),
+                ToolOutput::new(vec![Content::text("hello Ada")])
+                    .with_details(json!({"nickname": null})),
                 None,
                 None,
             ),
@@ -997,7 +999,7 @@ async fn the_after_hook_replaces_content_details_and_error_flag() {
                 "a1",
                 "greet",
                 json!({"name": "fail", "times": 3}),
-                ToolOutput::new(vec![text("Tool greet failed: no such person")])
+                ToolOutput::new(vec![Content::text("Tool greet failed: no such person")])
                     .with_details(json!({"error": "no such person"}))
                     .into_error(),
                 Some(FailureKind::Retry),
@@ -1010,7 +1012,7 @@ async fn the_after_hook_replaces_content_details_and_error_flag() {
 #[tokio::test]
 async fn a_failing_or_panicking_after_hook_is_a_paired_error() {
     let (tools, greet) = greet_tools();
-    let ctx = CallContext::new().with_after_hook(|call| {
+    let ctx = RunOptions::new().with_after_hook(|call| {
         if call.call_id == "sync-panic" {
             panic!("after hook exploded while starting");
         }
@@ -1054,9 +1056,9 @@ fn reporter(name: &'static str, barrier: &Arc<Barrier>) -> DynamicTool {
     DynamicTool::new(name, "Reports progress", move |_, ctx| {
         let barrier = Arc::clone(&barrier);
         async move {
-            ctx.report_progress(vec![text(format!("{} step 1", ctx.call_id))]);
+            ctx.report_progress(vec![Content::text(format!("{} step 1", ctx.call_id))]);
             barrier.wait().await;
-            ctx.report_progress(vec![text(format!("{} step 2", ctx.call_id))]);
+            ctx.report_progress(vec![Content::text(format!("{} step 2", ctx.call_id))]);
             Ok(ToolOutput::text("done"))
         }
     })
@@ -1067,11 +1069,9 @@ async fn progress_events_are_tagged_with_call_id_and_tool_name() {
     let barrier = Arc::new(Barrier::new(4));
     let tools = registry(["alpha", "beta"].map(|name| reporter(name, &barrier)));
     let events: Arc<Mutex<Vec<ProgressEvent>>> = Arc::default();
-    let bare: Arc<Mutex<Vec<Vec<tool_core::Content>>>> = Arc::default();
-    let (record_events, record_bare) = (Arc::clone(&events), Arc::clone(&bare));
-    let ctx = CallContext::new()
-        .with_progress_events(move |event| record_events.lock().unwrap().push(event))
-        .with_progress(move |content| record_bare.lock().unwrap().push(content));
+    let record_events = Arc::clone(&events);
+    let ctx =
+        RunOptions::new().with_progress(move |event| record_events.lock().unwrap().push(event));
     let calls = [
         ToolCall::new("p0", "alpha", json!({})),
         ToolCall::new("p1", "beta", json!({})),
@@ -1092,17 +1092,13 @@ async fn progress_events_are_tagged_with_call_id_and_tool_name() {
         let step = if i < 4 { 1 } else { 2 };
         assert_eq!(
             event.content,
-            vec![text(format!("{} step {step}", call.id))],
+            vec![Content::text(format!("{} step {step}", call.id))],
             "the calls interleave: every first step comes before any second"
         );
     }
     let mut first_steps: Vec<&str> = events[..4].iter().map(|e| e.call_id.as_str()).collect();
     first_steps.sort_unstable();
     assert_eq!(first_steps, ["p0", "p1", "p2", "p3"]);
-    // The bare sink still receives every update, in the same order.
-    let contents: Vec<Vec<tool_core::Content>> =
-        events.iter().map(|event| event.content.clone()).collect();
-    assert_eq!(*bare.lock().unwrap(), contents);
 }
 
 // ---------------------------------------------------------------------------
@@ -1122,7 +1118,7 @@ async fn cancelling_while_a_before_hook_waits_answers_the_call() {
         waiting.wait_for(|asked| *asked).await.unwrap();
         stop.cancel();
     });
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(ctx_stop)
         .with_cancel_grace(Duration::from_millis(50))
         .with_before_hook(move |_| {
@@ -1140,14 +1136,14 @@ async fn cancelling_while_a_before_hook_waits_answers_the_call() {
 /// panicking parser that `tests/executor.rs` shows is answered.
 struct Brittle;
 
-impl tool_core::ParamValue for Brittle {
+impl tool_core::params::ParamValue for Brittle {
     fn schema() -> Value {
         json!({})
     }
     fn parse_value(
         _: &Value,
-        _: &tool_core::ParamPath<'_>,
-        _: &mut tool_core::ParamError,
+        _: &tool_core::params::ParamPath<'_>,
+        _: &mut tool_core::params::ParseContext,
     ) -> Option<Self> {
         Some(Brittle)
     }
@@ -1181,7 +1177,7 @@ impl Tool for UsesBrittle {
 #[tokio::test]
 async fn a_panic_while_showing_arguments_to_a_hook_is_paired() {
     let tools = registry([UsesBrittle]);
-    let ctx = CallContext::new().with_before_hook(|_| async { Ok(HookDecision::Allow) });
+    let ctx = RunOptions::new().with_before_hook(|_| async { Ok(HookDecision::Allow) });
     let call = ToolCall::new("brittle-1", "brittle", json!({"input": 1}));
     // Run on a task of its own, so the escaping panic is observed as a
     // JoinError instead of failing the test from inside.
@@ -1221,7 +1217,7 @@ async fn a_tool_future_panicking_on_drop_at_its_timeout_is_paired() {
         ToolCall::new("t0", "trap", json!({})),
         ToolCall::new("t1", "missing", json!({})),
     ];
-    let ctx = CallContext::new().with_timeout(Duration::from_millis(20));
+    let ctx = RunOptions::new().with_timeout(Duration::from_millis(20));
     let answered = tokio::spawn(async move {
         execute_tool_calls(&calls, &tools, ctx, ExecutionMode::Parallel).await
     })

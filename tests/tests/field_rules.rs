@@ -3,7 +3,7 @@
 //! parameter structs: the schema each writes and the check parse makes.
 
 use serde_json::{Value, json};
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
     T::parse(&value).unwrap_err().to_string()

@@ -7,7 +7,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
     T::parse(&value).unwrap_err().to_string()

@@ -29,7 +29,7 @@ use proptest::sample::{Index, select};
 use proptest::strategy::{BoxedStrategy, Union};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::json;
-use tool_core::Format;
+use tool_core::params::Format;
 
 /// Generated strings per format.
 const CASES: u32 = 3000;

@@ -25,7 +25,7 @@ use proptest::strategy::{BoxedStrategy, Union, ValueTree};
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Value, json};
 use tests::everything::{Everything, check_parse};
-use tool_core::{MAX_JSON_DEPTH, ToolParams};
+use tool_core::{ToolParams, params::MAX_JSON_DEPTH};
 
 #[path = "support/generators.rs"]
 mod generators;

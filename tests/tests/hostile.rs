@@ -13,9 +13,9 @@ use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::num::NonZeroU64;
 use tool_core::{
-    CallContext, DynamicTool, ExecutionMode, HookDecision, MAX_PROBLEMS, ParamValue, Tool,
-    ToolCall, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
-    execute_tool_call, execute_tool_calls, tool,
+    DynamicTool, ExecutionMode, RunOptions, Tool, ToolCall, ToolContext, ToolError, ToolOutput,
+    ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls,
+    executor::HookDecision, params::MAX_PROBLEMS, params::ParamValue, tool,
 };
 
 const DEEP: usize = 100_000;
@@ -284,7 +284,7 @@ fn tools() -> ToolRegistry {
 /// whatever passed parsing, so they must cope with it too.
 async fn run(call: &ToolCall) -> ToolResultMessage {
     let tools = tools();
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_before_hook(|call| async move {
             // Looks at the arguments, as a policy would.
             assert!(call.arguments.is_object());
@@ -412,7 +412,7 @@ async fn deep_calls_in_a_batch_leave_the_other_calls_alone() {
         ToolCall::new("d2", "dynamic", object([("value", deep_object(DEEP))])),
     ];
     for mode in [ExecutionMode::Parallel, ExecutionMode::Sequential] {
-        let results = execute_tool_calls(&calls, &tools(), CallContext::new(), mode).await;
+        let results = execute_tool_calls(&calls, &tools(), RunOptions::new(), mode).await;
         let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
         assert_eq!(ids, ["d0", "ok", "d1", "d2"]);
         assert_eq!(text_of(&results[1]), "fine");
@@ -499,7 +499,7 @@ async fn a_50_mb_string_in_the_wrong_place_gives_a_small_error() {
     let error = error_of(&result);
     let expected = format!(
         "mode: expected one of \"quick\", \"thorough\", got \"{}…",
-        "y".repeat(tool_core::MAX_ECHO_CHARS - 1)
+        "y".repeat(tool_core::params::MAX_ECHO_CHARS - 1)
     );
     assert_eq!(error, expected);
     assert!(text_of(&result).len() < SMALL_MESSAGE);

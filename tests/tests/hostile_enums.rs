@@ -10,7 +10,8 @@
 
 use serde_json::{Map, Value};
 use std::time::{Duration, Instant};
-use tool_core::{ParamError, ParamPath, ParamValue, ToolParams};
+use tool_core::params::{ParamPath, ParamValue, ParseContext};
+use tool_core::{ParamError, ToolParams};
 
 const DEEP: usize = 100_000;
 
@@ -82,13 +83,13 @@ enum Tree {
 }
 
 fn parse_root<T: ParamValue>(value: &Value) -> ParamError {
-    let mut errors = ParamError::new();
+    let mut errors = ParseContext::new();
     let parsed = T::parse_value(value, &ParamPath::root(), &mut errors);
     assert!(
         parsed.is_none() && !errors.is_empty(),
         "parsed without an error"
     );
-    errors
+    errors.into_error()
 }
 
 #[path = "support/child_process.rs"]
@@ -116,7 +117,7 @@ fn one_nesting_error(errors: &ParamError) {
 fn no_variant_error(errors: &ParamError) {
     let text = errors.to_string();
     assert!(text.len() < 8192, "{text:.300}");
-    assert!(errors.problems().len() <= tool_core::MAX_PROBLEMS);
+    assert!(errors.problems().len() <= tool_core::params::MAX_PROBLEMS);
     assert!(
         text.starts_with("arguments: matches none of the variants")
             || text.starts_with("arguments: too many alternatives to try"),
@@ -175,7 +176,7 @@ fn an_untagged_variant_that_retries_its_own_enum_stops() {
             // Two such variants: each level tries both, 2^128 tries unbounded.
             no_variant_error(&parse_root::<Twice>(&"x".into()));
             // A value that does parse still does.
-            let mut errors = ParamError::new();
+            let mut errors = ParseContext::new();
             assert!(Expr::parse_value(&2.5.into(), &ParamPath::root(), &mut errors).is_some());
         },
     );
@@ -190,7 +191,7 @@ fn an_untagged_tree_nested_100_000_deep_stops() {
         no_variant_error(&errors);
         // Within the limits, it parses.
         let shallow = nest(40, Value::from(1), |inner| Value::Array(vec![inner]));
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         assert!(Tree::parse_value(&shallow, &ParamPath::root(), &mut errors).is_some());
     });
 }

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::num::{NonZeroU8, NonZeroU64};
-use tool_core::{MAX_PROBLEMS, ParamValue, ToolParams};
+use tool_core::{ToolParams, params::MAX_PROBLEMS, params::ParamValue};
 
 fn problems<T: ToolParams + std::fmt::Debug>(arguments: Value) -> String {
     T::parse(&arguments).unwrap_err().to_string()

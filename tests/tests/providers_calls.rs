@@ -35,8 +35,8 @@ use tool_core::providers::{
     openai_responses_function_call_output, openai_tool_call, openai_tool_message,
 };
 use tool_core::{
-    CallContext, DynamicTool, ExecutionMode, ToolCall, ToolOutput, ToolParams, ToolRegistry,
-    ToolResultMessage, execute_tool_call, execute_tool_calls, text, tool,
+    Content, DynamicTool, ExecutionMode, RunOptions, ToolCall, ToolOutput, ToolParams,
+    ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls, tool,
 };
 
 // ---------------------------------------------------------------------------
@@ -57,7 +57,7 @@ fn weather_report(location: &str, unit: Option<TemperatureUnit>) -> ToolOutput<V
         TemperatureUnit::Celsius => (15, "celsius"),
         TemperatureUnit::Fahrenheit => (59, "fahrenheit"),
     };
-    ToolOutput::new(vec![text(format!(
+    ToolOutput::new(vec![Content::text(format!(
         "{degrees} degrees {unit} in {location}"
     ))])
     .with_details(json!({"location": location, "temperature": degrees, "unit": unit}))
@@ -109,7 +109,7 @@ fn registry() -> ToolRegistry {
             "Answers with two text items and non-object details",
             |_args, _ctx| async {
                 Ok(
-                    ToolOutput::new(vec![text("first"), text("second")])
+                    ToolOutput::new(vec![Content::text("first"), Content::text("second")])
                         .with_details(json!([1, 2])),
                 )
             },
@@ -126,7 +126,7 @@ fn registry() -> ToolRegistry {
 }
 
 async fn run(call: &ToolCall) -> ToolResultMessage {
-    execute_tool_call(call, &registry(), CallContext::default()).await
+    execute_tool_call(call, &registry(), RunOptions::default()).await
 }
 
 /// Runs a batch in parallel against the registry.
@@ -134,7 +134,7 @@ async fn run_all(calls: &[ToolCall]) -> Vec<ToolResultMessage> {
     execute_tool_calls(
         calls,
         &registry(),
-        CallContext::default(),
+        RunOptions::default(),
         ExecutionMode::Parallel,
     )
     .await

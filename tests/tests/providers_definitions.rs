@@ -26,7 +26,7 @@ use tool_core::providers::{
     Converted, Diagnostic, NameRule, ProviderFormat, anthropic_tools, gemini_tools,
     gemini_tools_legacy, mcp_tools, openai_responses_tools, openai_tools, openai_tools_strict,
 };
-use tool_core::{Tool, ToolDefinition, ToolOutput, ToolParams, text, tool};
+use tool_core::{Content, Tool, ToolDefinition, ToolOutput, ToolParams, tool};
 
 // ---------------------------------------------------------------------------
 // The parameter structs under test
@@ -537,7 +537,7 @@ async fn get_weather(
 async fn get_current_temperature(
     #[param(description = "The city name, e.g. San Francisco")] location: String,
 ) -> ToolOutput<()> {
-    ToolOutput::new(vec![text(format!("{location}: 15C"))])
+    ToolOutput::new(vec![Content::text(format!("{location}: 15C"))])
 }
 
 fn weather_definitions() -> Vec<ToolDefinition> {

@@ -28,7 +28,7 @@ use std::net::IpAddr;
 use tests::wire::assert_json;
 use tests::wire::{definition, diagnostics};
 use tool_core::providers::{Converted, ProviderFormat};
-use tool_core::{ParamValue, ToolDefinition, ToolParams};
+use tool_core::{ToolDefinition, ToolParams, params::ParamValue};
 
 // ---------------------------------------------------------------------------
 // The parameter types under test

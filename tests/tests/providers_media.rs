@@ -11,9 +11,7 @@ use tool_core::providers::{
     anthropic_tool_result, content_text, gemini_function_response, mcp_call_tool_result, mcp_tools,
     media_note, openai_responses_function_call_output, openai_tool_message, openai_tool_messages,
 };
-use tool_core::{
-    Content, ToolAnnotations, ToolDefinition, ToolResultMessage, audio, image, resource_link, text,
-};
+use tool_core::{Content, ToolAnnotations, ToolDefinition, ToolResultMessage};
 
 /// The first eight bytes of a PNG file; base64 `iVBORw0KGgo=`.
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -39,10 +37,10 @@ fn mixed(id: &str) -> ToolResultMessage {
         id,
         "chart",
         vec![
-            text("Here is the chart."),
-            image(PNG, "image/png"),
-            audio(WAV, "audio/wav"),
-            resource_link("file:///reports/q3.csv", "q3.csv").with_mime_type("text/csv"),
+            Content::text("Here is the chart."),
+            Content::image(PNG, "image/png"),
+            Content::audio(WAV, "audio/wav"),
+            Content::resource_link("file:///reports/q3.csv", "q3.csv").with_mime_type("text/csv"),
         ],
         false,
     )
@@ -50,7 +48,12 @@ fn mixed(id: &str) -> ToolResultMessage {
 
 /// Two text items, as the weather tools of `providers_calls` answer.
 fn text_only(id: &str) -> ToolResultMessage {
-    result(id, "two_lines", vec![text("first"), text("second")], false)
+    result(
+        id,
+        "two_lines",
+        vec![Content::text("first"), Content::text("second")],
+        false,
+    )
 }
 
 // ---------------------------------------------------------------------------
@@ -59,7 +62,10 @@ fn text_only(id: &str) -> ToolResultMessage {
 
 #[test]
 fn content_text_keeps_text_and_notes_everything_else() {
-    assert_eq!(content_text(&[text("a"), text("b")]), "a\nb");
+    assert_eq!(
+        content_text(&[Content::text("a"), Content::text("b")]),
+        "a\nb"
+    );
     assert_eq!(
         content_text(&mixed("call_1").content),
         "Here is the chart.\n\
@@ -67,7 +73,7 @@ fn content_text_keeps_text_and_notes_everything_else() {
          [audio: audio/wav, 12 bytes]\n\
          [resource: q3.csv <file:///reports/q3.csv>, text/csv]"
     );
-    let described = resource_link("https://example.com/q3", "Q3 report")
+    let described = Content::resource_link("https://example.com/q3", "Q3 report")
         .with_description("Sales, third quarter")
         .with_mime_type("application/pdf");
     assert_eq!(
@@ -75,7 +81,7 @@ fn content_text_keeps_text_and_notes_everything_else() {
         "[resource: Q3 report <https://example.com/q3>, application/pdf: Sales, third quarter]"
     );
     assert_eq!(
-        media_note(&image([0u8], "image/gif")),
+        media_note(&Content::image([0u8], "image/gif")),
         "[image: image/gif, 1 byte]"
     );
 }
@@ -119,7 +125,10 @@ fn anthropic_failed_results_and_other_image_types_get_notes() {
     let failed = result(
         "toolu_01",
         "screenshot",
-        vec![text("The page did not load:"), image(PNG, "image/png")],
+        vec![
+            Content::text("The page did not load:"),
+            Content::image(PNG, "image/png"),
+        ],
         true,
     );
     assert_json(
@@ -134,7 +143,12 @@ fn anthropic_failed_results_and_other_image_types_get_notes() {
             "is_error": true,
         }),
     );
-    let bitmap = result("toolu_02", "scan", vec![image(b"BM", "image/bmp")], false);
+    let bitmap = result(
+        "toolu_02",
+        "scan",
+        vec![Content::image(b"BM", "image/bmp")],
+        false,
+    );
     assert_eq!(
         anthropic_tool_result(&bitmap)["content"],
         json!([{"type": "text", "text": "[image: image/bmp, 2 bytes]"}]),
@@ -176,7 +190,7 @@ fn openai_responses_output_stays_a_string_without_an_image() {
     let sound = result(
         "call_abc123",
         "record",
-        vec![text("Recorded."), audio(WAV, "audio/wav")],
+        vec![Content::text("Recorded."), Content::audio(WAV, "audio/wav")],
         false,
     );
     assert_json(
@@ -242,8 +256,8 @@ fn openai_chat_sends_wav_and_mp3_only() {
         "call_1",
         "record",
         vec![
-            audio(b"\xff\xfb\x90\x00", "audio/mpeg"),
-            audio(b"OggS", "audio/ogg"),
+            Content::audio(b"\xff\xfb\x90\x00", "audio/mpeg"),
+            Content::audio(b"OggS", "audio/ogg"),
         ],
         false,
     );
@@ -304,9 +318,9 @@ fn gemini_failed_results_keep_their_images_and_gifs_are_notes() {
         "gemini-call-0",
         "screenshot",
         vec![
-            text("Timed out; the last frame:"),
-            image(PNG, "image/png"),
-            image(b"GIF89a", "image/gif"),
+            Content::text("Timed out; the last frame:"),
+            Content::image(PNG, "image/png"),
+            Content::image(b"GIF89a", "image/gif"),
         ],
         true,
     );

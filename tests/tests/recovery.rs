@@ -14,10 +14,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use tool_core::{
-    AfterCall, BeforeCall, CallContext, CancellationToken, DynamicTool, ExecutionMode, FailureKind,
-    HookDecision, Repair, RepairPolicy, RepairRule, RetryBudget, Tool, ToolCall, ToolContext,
-    ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
-    execute_tool_call, tool,
+    CancellationToken, DynamicTool, ExecutionMode, FailureKind, RunOptions, Tool, ToolCall,
+    ToolContext, ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
+    execute_tool_call, executor::AfterCall, executor::BeforeCall, executor::HookDecision,
+    executor::RetryBudget, repair::Repair, repair::RepairPolicy, repair::RepairRule, tool,
 };
 
 #[path = "support/bounded.rs"]
@@ -130,7 +130,7 @@ fn work_call(id: &str, how: &str) -> ToolCall {
 }
 
 async fn work_result(id: &str, how: &str) -> ToolResultMessage {
-    run_call(&work_call(id, how), &failing_tools(), CallContext::new()).await
+    run_call(&work_call(id, how), &failing_tools(), RunOptions::new()).await
 }
 
 /// The reference in an internal failure's text, checked to be 8 lowercase
@@ -250,7 +250,7 @@ async fn an_internal_failure_hides_its_message_behind_a_reference() {
 async fn two_internal_failures_get_different_references() {
     let tools = failing_tools();
     let calls = [work_call("i1", "internal"), work_call("i2", "internal")];
-    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
+    let results = run_batch(&calls, &tools, RunOptions::new(), ExecutionMode::Parallel).await;
     let (first, second) = (reference_of(&results[0]), reference_of(&results[1]));
     assert_ne!(first, second);
     let third = reference_of(&work_result("i3", "internal").await);
@@ -259,7 +259,7 @@ async fn two_internal_failures_get_different_references() {
 }
 
 /// An after hook that records what it saw and leaves the output as it is.
-fn recording_after_hook(ctx: CallContext) -> (CallContext, Arc<Mutex<Vec<AfterCall>>>) {
+fn recording_after_hook(ctx: RunOptions) -> (RunOptions, Arc<Mutex<Vec<AfterCall>>>) {
     let seen: Arc<Mutex<Vec<AfterCall>>> = Arc::default();
     let record = Arc::clone(&seen);
     let ctx = ctx.with_after_hook(move |call| {
@@ -271,7 +271,7 @@ fn recording_after_hook(ctx: CallContext) -> (CallContext, Arc<Mutex<Vec<AfterCa
 
 #[tokio::test]
 async fn the_after_hook_gets_an_internal_failures_full_message_with_its_causes() {
-    let (ctx, seen) = recording_after_hook(CallContext::new());
+    let (ctx, seen) = recording_after_hook(RunOptions::new());
     let result = run_call(&work_call("h1", "internal"), &failing_tools(), ctx).await;
     // The hook kept the output: the result is still internal, still generic.
     assert_eq!(result.failure_kind, Some(FailureKind::Internal));
@@ -299,7 +299,7 @@ async fn the_after_hook_gets_an_internal_failures_full_message_with_its_causes()
 
 #[tokio::test]
 async fn the_after_hook_gets_the_kind_of_every_failure_and_no_internal_message_otherwise() {
-    let (ctx, seen) = recording_after_hook(CallContext::new());
+    let (ctx, seen) = recording_after_hook(RunOptions::new());
     let calls = [
         work_call("a0", "ok"),
         work_call("a1", "retry"),
@@ -349,7 +349,7 @@ async fn a_tool_fn_whose_error_type_is_tool_failure_keeps_the_kind() {
         call("t2", "retry"),
         call("t3", "ok"),
     ];
-    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
+    let results = run_batch(&calls, &tools, RunOptions::new(), ExecutionMode::Parallel).await;
     assert_eq!(
         kinds(&results),
         [
@@ -379,7 +379,7 @@ async fn bad_arguments_an_unknown_tool_a_domain_error_and_a_panic_are_retry_fail
         work_call("r2", "domain"),
         work_call("r3", "panic"),
     ];
-    let results = run_batch(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
+    let results = run_batch(&calls, &tools, RunOptions::new(), ExecutionMode::Parallel).await;
     assert_eq!(kinds(&results), [Some(FailureKind::Retry); 4]);
     assert!(results.iter().all(|r| r.is_error));
     let expected = [
@@ -400,7 +400,7 @@ async fn bad_arguments_an_unknown_tool_a_domain_error_and_a_panic_are_retry_fail
 
 #[tokio::test(start_paused = true)]
 async fn a_timeout_is_a_retry_failure() {
-    let ctx = CallContext::new().with_timeout(Duration::from_millis(250));
+    let ctx = RunOptions::new().with_timeout(Duration::from_millis(250));
     let result = run_call(&work_call("to", "hang"), &failing_tools(), ctx).await;
     assert_eq!(result.failure_kind, Some(FailureKind::Retry));
     assert_eq!(
@@ -420,7 +420,7 @@ async fn results_of_every_kind_round_trip_through_the_wire() {
     }
     // And one with repairs, from a before hook's rewrite.
     let (tools, _greet) = greet_tools();
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_before_hook(|_| async { Ok(HookDecision::Rewrite(json!({"name": "Bo"}))) });
     results.push(run_call(&greet_call("rw", "Ada"), &tools, ctx).await);
     assert_eq!(results[5].repairs.len(), 1);
@@ -530,7 +530,7 @@ async fn the_failure_past_the_limit_is_fatal_and_tells_the_model_to_stop() {
     let tools = budget_tools();
     let budget = RetryBudget::new(2);
     assert_eq!(budget.limit(), 2);
-    let ctx = CallContext::new().with_retry_budget(budget.clone());
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
     let mut results = Vec::new();
     for i in 0..4 {
         results.push(
@@ -581,7 +581,7 @@ async fn the_failure_past_the_limit_is_fatal_and_tells_the_model_to_stop() {
 async fn bad_arguments_count_against_the_budget() {
     let tools = budget_tools();
     let budget = RetryBudget::new(1);
-    let ctx = CallContext::new().with_retry_budget(budget.clone());
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
     let bad = ToolCall::new("b", "alpha", json!({"ok": "yes"}));
     let first = run_call(&bad, &tools, ctx.clone()).await;
     let second = run_call(&bad, &tools, ctx).await;
@@ -600,7 +600,7 @@ async fn bad_arguments_count_against_the_budget() {
 async fn a_success_resets_the_count() {
     let tools = budget_tools();
     let budget = RetryBudget::new(2);
-    let ctx = CallContext::new().with_retry_budget(budget.clone());
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
     let sequence = [false, false, true, false, false, false];
     let mut results = Vec::new();
     let mut counts = Vec::new();
@@ -627,7 +627,7 @@ async fn a_success_resets_the_count() {
 async fn counts_are_per_tool() {
     let tools = budget_tools();
     let budget = RetryBudget::new(1);
-    let ctx = CallContext::new().with_retry_budget(budget.clone());
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
     let a1 = run_call(&flaky("a1", "alpha", false), &tools, ctx.clone()).await;
     let b1 = run_call(&flaky("b1", "beta", false), &tools, ctx.clone()).await;
     let a2 = run_call(&flaky("a2", "alpha", false), &tools, ctx.clone()).await;
@@ -655,7 +655,7 @@ async fn counts_are_per_tool() {
 async fn clones_share_counts_across_turns_and_reset_forgets_them() {
     let tools = budget_tools();
     let conversation = RetryBudget::new(2);
-    let turn = |budget: &RetryBudget| CallContext::new().with_retry_budget(budget.clone());
+    let turn = |budget: &RetryBudget| RunOptions::new().with_retry_budget(budget.clone());
     // Turn 1: two failures.
     for id in ["t1-a", "t1-b"] {
         let result = run_call(&flaky(id, "alpha", false), &tools, turn(&conversation)).await;
@@ -684,7 +684,7 @@ async fn clones_share_counts_across_turns_and_reset_forgets_them() {
 async fn fatal_and_internal_failures_do_not_count_as_retries() {
     let tools = budget_tools();
     let budget = RetryBudget::new(1);
-    let ctx = CallContext::new().with_retry_budget(budget.clone());
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
     let sequence = [
         "fatal", "internal", "fatal", "retry", "internal", "fatal", "retry",
     ];
@@ -725,7 +725,7 @@ async fn batches_count_each_call() {
     for mode in [ExecutionMode::Parallel, ExecutionMode::Sequential] {
         let tools = budget_tools();
         let budget = RetryBudget::new(2);
-        let ctx = CallContext::new().with_retry_budget(budget.clone());
+        let ctx = RunOptions::new().with_retry_budget(budget.clone());
         let calls = [
             flaky("p0", "alpha", false),
             flaky("p1", "beta", false),
@@ -765,7 +765,7 @@ async fn without_a_budget_failures_stay_retry_failures() {
         let result = run_call(
             &flaky(&format!("n{i}"), "alpha", false),
             &tools,
-            CallContext::new(),
+            RunOptions::new(),
         )
         .await;
         assert_eq!(result.failure_kind, Some(FailureKind::Retry));
@@ -777,7 +777,7 @@ async fn without_a_budget_failures_stay_retry_failures() {
 async fn a_zero_budget_makes_the_first_failure_fatal() {
     let tools = budget_tools();
     let budget = RetryBudget::new(0);
-    let ctx = CallContext::new().with_retry_budget(budget.clone());
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
     let ok = run_call(&flaky("z0", "alpha", true), &tools, ctx.clone()).await;
     let failed = run_call(&flaky("z1", "alpha", false), &tools, ctx).await;
     assert_eq!(ok.failure_kind, None);
@@ -848,7 +848,7 @@ fn greet_call(id: &str, name: &str) -> ToolCall {
 
 /// A before hook answering every call with `Rewrite(replacement)`, and what
 /// it saw.
-fn rewriting(ctx: CallContext, replacement: Value) -> (CallContext, Arc<Mutex<Vec<Value>>>) {
+fn rewriting(ctx: RunOptions, replacement: Value) -> (RunOptions, Arc<Mutex<Vec<Value>>>) {
     let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
     let record = Arc::clone(&seen);
     let ctx = ctx.with_before_hook(move |call| {
@@ -872,7 +872,7 @@ fn hook_repair(sent: Value, used: Value) -> Repair {
 async fn a_rewrite_runs_the_tool_with_the_parsed_replacement_and_records_it() {
     let (tools, greet) = greet_tools();
     let (ctx, seen) = rewriting(
-        CallContext::new(),
+        RunOptions::new(),
         json!({"name": "Bo", "also": "undeclared"}),
     );
     let result = run_call(&greet_call("rw1", "Ada"), &tools, ctx).await;
@@ -902,7 +902,7 @@ async fn a_rewrite_runs_the_tool_with_the_parsed_replacement_and_records_it() {
 #[tokio::test]
 async fn an_allowing_hook_records_no_repairs() {
     let (tools, greet) = greet_tools();
-    let ctx = CallContext::new().with_before_hook(|_| async { Ok(HookDecision::Allow) });
+    let ctx = RunOptions::new().with_before_hook(|_| async { Ok(HookDecision::Allow) });
     let result = run_call(&greet_call("al", "Ada"), &tools, ctx).await;
     assert_eq!(greet.greeted(), [("Ada".to_owned(), 1)]);
     assert!(result.repairs.is_empty());
@@ -913,7 +913,7 @@ async fn an_allowing_hook_records_no_repairs() {
 async fn a_rewrite_is_not_announced_even_when_the_repair_policy_tells_the_model() {
     let (tools, greet) = greet_tools();
     let (ctx, _seen) = rewriting(
-        CallContext::new().with_repair(RepairPolicy::all()),
+        RunOptions::new().with_repair(RepairPolicy::all()),
         json!({"name": "Cy", "times": 2}),
     );
     let result = run_call(&greet_call("rw2", "Ada"), &tools, ctx).await;
@@ -937,7 +937,7 @@ async fn a_rewrite_that_does_not_parse_is_a_paired_error_and_the_tool_never_runs
         .expect("the rewrite is bad")
         .to_string();
     assert!(problems.starts_with("name: "), "{problems}");
-    let (ctx, seen) = rewriting(CallContext::new(), bad);
+    let (ctx, seen) = rewriting(RunOptions::new(), bad);
     let result = run_call(&greet_call("rw3", "Ada"), &tools, ctx).await;
     assert!(greet.greeted().is_empty(), "the tool never ran");
     assert_eq!(seen.lock().unwrap().len(), 1);
@@ -953,7 +953,7 @@ async fn a_rewrite_that_does_not_parse_is_a_paired_error_and_the_tool_never_runs
 #[tokio::test]
 async fn a_rewrite_given_as_json_text_is_decoded_as_the_models_arguments_are() {
     let (tools, greet) = greet_tools();
-    let (ctx, _seen) = rewriting(CallContext::new(), json!("{\"name\":\"Bo\"}"));
+    let (ctx, _seen) = rewriting(RunOptions::new(), json!("{\"name\":\"Bo\"}"));
     let result = run_call(&greet_call("rw5", "Ada"), &tools, ctx).await;
     assert_eq!(texts(&result), ["hello Bo"]);
     assert_eq!(greet.greeted(), [("Bo".to_owned(), 1)]);
@@ -966,7 +966,7 @@ async fn a_cancelled_batch_does_not_count_against_the_budget() {
     let budget = RetryBudget::new(0);
     let stop = CancellationToken::new();
     stop.cancel();
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_retry_budget(budget.clone())
         .with_signal(stop);
     let result = run_call(&flaky("c0", "alpha", true), &tools, ctx).await;
@@ -978,7 +978,7 @@ async fn a_cancelled_batch_does_not_count_against_the_budget() {
 #[tokio::test]
 async fn the_after_hook_sees_the_rewritten_arguments() {
     let (tools, _greet) = greet_tools();
-    let (ctx, _seen) = rewriting(CallContext::new(), json!({"name": "Di", "x": 1}));
+    let (ctx, _seen) = rewriting(RunOptions::new(), json!({"name": "Di", "x": 1}));
     let (ctx, after) = recording_after_hook(ctx);
     let result = run_call(&greet_call("rw4", "Ada"), &tools, ctx).await;
     assert_eq!(texts(&result), ["hello Di"]);
@@ -992,7 +992,7 @@ async fn the_after_hook_sees_the_rewritten_arguments() {
 #[tokio::test]
 async fn rewrites_in_a_parallel_batch_are_recorded_per_call() {
     let (tools, greet) = greet_tools();
-    let ctx = CallContext::new().with_before_hook(|call| async move {
+    let ctx = RunOptions::new().with_before_hook(|call| async move {
         Ok(if call.arguments["name"] == "Ada" {
             HookDecision::Rewrite(json!({"name": "Ada Lovelace"}))
         } else {
@@ -1030,9 +1030,9 @@ const PATIENCE: Duration = Duration::from_secs(5);
 fn ask_a_person(
     withdraw: bool,
     signal: Option<CancellationToken>,
-) -> (CallContext, mpsc::UnboundedReceiver<Ask>) {
+) -> (RunOptions, mpsc::UnboundedReceiver<Ask>) {
     let (asks, inbox) = mpsc::unbounded_channel();
-    let mut ctx = CallContext::new();
+    let mut ctx = RunOptions::new();
     if let Some(signal) = signal {
         ctx = ctx.with_signal(signal);
     }
@@ -1076,7 +1076,7 @@ async fn ask(
 async fn with_a_person(
     call: &ToolCall,
     tools: &ToolRegistry,
-    (ctx, mut inbox): (CallContext, mpsc::UnboundedReceiver<Ask>),
+    (ctx, mut inbox): (RunOptions, mpsc::UnboundedReceiver<Ask>),
     decide: impl FnOnce(&BeforeCall) -> Option<Answer>,
 ) -> (ToolResultMessage, Option<Ask>) {
     let person = async move {
@@ -1244,7 +1244,7 @@ fn call_of(name: &str) -> ToolCall {
 #[tokio::test]
 async fn a_disabled_tool_is_not_available_and_never_runs() {
     let (tools, log) = abc();
-    let ctx = CallContext::new().with_enabled(["a"]);
+    let ctx = RunOptions::new().with_enabled(["a"]);
     assert!(ctx.is_enabled("a"));
     assert!(!ctx.is_enabled("b"));
     let result = run_call(&call_of("b"), &tools, ctx.clone()).await;
@@ -1265,7 +1265,7 @@ async fn a_disabled_tool_is_not_available_and_never_runs() {
 #[tokio::test]
 async fn the_available_tools_are_all_named() {
     let (tools, log) = abc();
-    let ctx = CallContext::new().with_enabled(["c", "a"]);
+    let ctx = RunOptions::new().with_enabled(["c", "a"]);
     let result = run_call(&call_of("b"), &tools, ctx).await;
     assert_eq!(
         texts(&result),
@@ -1279,9 +1279,9 @@ async fn an_unregistered_name_is_still_an_unknown_tool() {
     let (tools, log) = abc();
     // Whether or not the set names it.
     for ctx in [
-        CallContext::new().with_enabled(["a"]),
-        CallContext::new().with_enabled(["a", "ghost"]),
-        CallContext::new().with_enabled(Vec::<String>::new()),
+        RunOptions::new().with_enabled(["a"]),
+        RunOptions::new().with_enabled(["a", "ghost"]),
+        RunOptions::new().with_enabled(Vec::<String>::new()),
     ] {
         let result = run_call(&call_of("ghost"), &tools, ctx).await;
         assert_eq!(texts(&result), ["Tool ghost failed: unknown tool"]);
@@ -1296,7 +1296,7 @@ async fn unregistered_names_in_the_set_are_ignored() {
     // `with_enabled`'s documentation: "Names that are not registered are
     // ignored." So they are not offered to the model as available.
     let (tools, log) = abc();
-    let some = CallContext::new().with_enabled(["ghost", "a"]);
+    let some = RunOptions::new().with_enabled(["ghost", "a"]);
     let result = run_call(&call_of("b"), &tools, some.clone()).await;
     assert_eq!(
         texts(&result),
@@ -1308,7 +1308,7 @@ async fn unregistered_names_in_the_set_are_ignored() {
         .map(|d| d.name)
         .collect();
     assert_eq!(names, ["a"]);
-    let none = CallContext::new().with_enabled(["ghost"]);
+    let none = RunOptions::new().with_enabled(["ghost"]);
     let result = run_call(&call_of("b"), &tools, none).await;
     assert_eq!(
         texts(&result),
@@ -1320,24 +1320,24 @@ async fn unregistered_names_in_the_set_are_ignored() {
 #[tokio::test]
 async fn enabled_definitions_are_the_enabled_tools_in_registration_order() {
     let (tools, _log) = abc();
-    let ctx = CallContext::new().with_enabled(["c", "a"]);
+    let ctx = RunOptions::new().with_enabled(["c", "a"]);
     let definition = |name: &str| tools.get(name).unwrap().definition().clone();
     assert_eq!(
         ctx.enabled_definitions(&tools),
         [definition("a"), definition("c")]
     );
     assert_eq!(
-        CallContext::new()
+        RunOptions::new()
             .with_enabled(["b"])
             .enabled_definitions(&tools),
         [definition("b")]
     );
     assert_eq!(
-        CallContext::new().enabled_definitions(&tools),
+        RunOptions::new().enabled_definitions(&tools),
         tools.definitions()
     );
     assert!(
-        CallContext::new()
+        RunOptions::new()
             .with_enabled(Vec::<String>::new())
             .enabled_definitions(&tools)
             .is_empty()
@@ -1347,7 +1347,7 @@ async fn enabled_definitions_are_the_enabled_tools_in_registration_order() {
 #[tokio::test]
 async fn an_empty_set_makes_no_tool_available() {
     let (tools, log) = abc();
-    let ctx = CallContext::new().with_enabled(Vec::<&str>::new());
+    let ctx = RunOptions::new().with_enabled(Vec::<&str>::new());
     for name in ["a", "b", "c"] {
         assert!(!ctx.is_enabled(name));
         let result = run_call(&call_of(name), &tools, ctx.clone()).await;
@@ -1364,7 +1364,7 @@ async fn an_empty_set_makes_no_tool_available() {
 #[tokio::test]
 async fn without_a_set_every_tool_is_available() {
     let (tools, log) = abc();
-    let ctx = CallContext::new();
+    let ctx = RunOptions::new();
     for name in ["a", "b", "c", "anything"] {
         assert!(ctx.is_enabled(name));
     }
@@ -1379,7 +1379,7 @@ async fn without_a_set_every_tool_is_available() {
 async fn tool_sets_apply_to_parallel_and_sequential_batches() {
     for mode in [ExecutionMode::Parallel, ExecutionMode::Sequential] {
         let (tools, log) = abc();
-        let ctx = CallContext::new().with_enabled(["a", "c"]);
+        let ctx = RunOptions::new().with_enabled(["a", "c"]);
         let calls = [call_of("a"), call_of("b"), call_of("zzz"), call_of("c")];
         let results = run_batch(&calls, &tools, ctx, mode).await;
         let answered: Vec<&str> = results.iter().map(text_of).collect();
@@ -1402,7 +1402,7 @@ async fn a_disabled_call_never_reaches_the_hooks() {
     let (tools, log) = abc();
     let asked: Arc<Mutex<Vec<String>>> = Arc::default();
     let record = Arc::clone(&asked);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_enabled(["a"])
         .with_before_hook(move |call| {
             record.lock().unwrap().push(call.tool_name);
@@ -1434,7 +1434,7 @@ async fn the_before_hook_sees_the_repaired_arguments() {
     let (tools, greet) = greet_tools();
     let seen: Arc<Mutex<Vec<Value>>> = Arc::default();
     let record = Arc::clone(&seen);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_repair(RepairPolicy::all())
         .with_before_hook(move |call| {
             record.lock().unwrap().push(call.arguments.clone());

@@ -36,7 +36,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use tests::everything::{Collections, EnumFields, Everything, Layout, StringRules};
-use tool_core::{Repair, RepairPolicy, ToolParams, repair_arguments};
+use tool_core::{ToolParams, repair::Repair, repair::RepairPolicy, repair::repair_arguments};
 
 // Both property tests that walk schemas share these; each uses a part.
 #[allow(dead_code)]

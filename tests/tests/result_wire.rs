@@ -13,9 +13,7 @@ use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
 use serde_json::{Map, Value};
-use tool_core::{
-    Content, FailureKind, Repair, RepairRule, ToolResultMessage, audio, image, resource_link, text,
-};
+use tool_core::{Content, FailureKind, ToolResultMessage, repair::Repair, repair::RepairRule};
 
 fn short() -> BoxedStrategy<String> {
     string_of(0..=8)
@@ -41,11 +39,11 @@ fn json() -> BoxedStrategy<Value> {
 
 fn content() -> BoxedStrategy<Content> {
     prop_oneof![
-        3 => short().prop_map(text),
-        1 => (vec(any::<u8>(), 0..12), short()).prop_map(|(bytes, mime)| image(bytes, mime)),
-        1 => (vec(any::<u8>(), 0..12), short()).prop_map(|(bytes, mime)| audio(bytes, mime)),
+        3 => short().prop_map(Content::text),
+        1 => (vec(any::<u8>(), 0..12), short()).prop_map(|(bytes, mime)| Content::image(bytes, mime)),
+        1 => (vec(any::<u8>(), 0..12), short()).prop_map(|(bytes, mime)| Content::audio(bytes, mime)),
         1 => (short(), short(), option::of(short()), option::of(short())).prop_map(
-            |(uri, name, description, mime_type)| match resource_link(uri, name) {
+            |(uri, name, description, mime_type)| match Content::resource_link(uri, name) {
                 Content::ResourceLink { uri, name, .. } => Content::ResourceLink {
                     uri,
                     name,

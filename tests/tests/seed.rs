@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use tests::wire::{result_json, without_timestamp};
 use tool_core::{
-    CallContext, CancellationToken, Content, DynamicTool, Tool, ToolCall, ToolContext, ToolError,
-    ToolOutput, ToolParams, ToolRegistry, execute_tool_call, text,
+    CancellationToken, Content, DynamicTool, RunOptions, Tool, ToolCall, ToolContext, ToolError,
+    ToolOutput, ToolParams, ToolRegistry, execute_tool_call,
 };
 
 #[derive(ToolParams, Debug, PartialEq)]
@@ -60,7 +60,8 @@ impl Tool for Echo {
         if self.explodes {
             return Err("exploded".into());
         }
-        Ok(ToolOutput::new(vec![text(params.value)]).with_details(EchoDetails { source: "echo" }))
+        Ok(ToolOutput::new(vec![Content::text(params.value)])
+            .with_details(EchoDetails { source: "echo" }))
     }
 }
 
@@ -95,7 +96,7 @@ fn echo_registry() -> ToolRegistry {
 
 /// Runs `call` against `tools`; its result as JSON without the timestamp.
 async fn answer(call: &ToolCall, tools: &ToolRegistry) -> Value {
-    without_timestamp(&execute_tool_call(call, tools, CallContext::default()).await)
+    without_timestamp(&execute_tool_call(call, tools, RunOptions::default()).await)
 }
 
 /// The seed's failed result: `Tool <name> failed: <error>`, the error again
@@ -341,9 +342,9 @@ impl Tool for Inspect {
         ctx: ToolContext,
     ) -> Result<ToolOutput<Phase>, ToolError> {
         *self.seen.lock().unwrap() = Some((ctx.call_id.clone(), ctx.signal.clone()));
-        ctx.report_progress(vec![text(format!("progress:{}", params.value))]);
+        ctx.report_progress(vec![Content::text(format!("progress:{}", params.value))]);
         Ok(
-            ToolOutput::new(vec![text(format!("done:{}", params.value))])
+            ToolOutput::new(vec![Content::text(format!("done:{}", params.value))])
                 .with_details(Phase {
                     phase: "domain-error",
                 })
@@ -360,9 +361,9 @@ async fn inspect_sees_call_id_signal_and_progress_and_keeps_its_domain_error() {
     let signal = CancellationToken::new();
     let progress: Arc<Mutex<Vec<Vec<Content>>>> = Arc::default();
     let sink = progress.clone();
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_signal(signal.clone())
-        .with_progress(move |update| sink.lock().unwrap().push(update));
+        .with_progress(move |event| sink.lock().unwrap().push(event.content));
 
     let call = ToolCall::new("ctx", "inspect", json!({"value": "Pi"}));
     let result = execute_tool_call(&call, &tools, ctx).await;
@@ -375,7 +376,10 @@ async fn inspect_sees_call_id_signal_and_progress_and_keeps_its_domain_error() {
     assert!(!tool_signal.is_cancelled());
     signal.cancel();
     assert!(tool_signal.is_cancelled());
-    assert_eq!(*progress.lock().unwrap(), vec![vec![text("progress:Pi")]]);
+    assert_eq!(
+        *progress.lock().unwrap(),
+        vec![vec![Content::text("progress:Pi")]]
+    );
     assert_eq!(
         without_timestamp(&result),
         result_json(
@@ -397,7 +401,7 @@ async fn a_context_cannot_override_the_call_id() {
     // dropped on the way, and each nested call gets its own.
     let outer = ToolContext::new("evil");
     let call = ToolCall::new("call-1", "inspect", json!({"value": "Pi"}));
-    let result = execute_tool_call(&call, &tools, CallContext::from(outer)).await;
+    let result = execute_tool_call(&call, &tools, RunOptions::from(outer)).await;
 
     assert_eq!(result.tool_call_id, "call-1");
     let (call_id, tool_signal) = seen.lock().unwrap().clone().unwrap();

@@ -17,19 +17,21 @@
 use serde_json::{Value, json};
 use tool_core::providers::AdapterError;
 use tool_core::streaming::{AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, StreamEvent};
-use tool_core::{CallContext, ToolCall, ToolOutput, ToolRegistry, execute_tool_call, text, tool};
+use tool_core::{Content, RunOptions, ToolCall, ToolOutput, ToolRegistry, execute_tool_call, tool};
 
 /// Get the current weather in a given location
 #[tool]
 async fn get_weather(location: String, unit: Option<String>) -> ToolOutput<Value> {
     let unit = unit.unwrap_or_else(|| "celsius".into());
-    ToolOutput::new(vec![text(format!("15 degrees {unit} in {location}"))])
+    ToolOutput::new(vec![Content::text(format!(
+        "15 degrees {unit} in {location}"
+    ))])
 }
 
 async fn run(call: &ToolCall) -> (String, bool) {
     let mut tools = ToolRegistry::new();
     tools.register(GetWeatherTool).unwrap();
-    let result = execute_tool_call(call, &tools, CallContext::default()).await;
+    let result = execute_tool_call(call, &tools, RunOptions::default()).await;
     let text = result.content[0].as_text().unwrap_or_default().to_owned();
     (text, result.is_error)
 }

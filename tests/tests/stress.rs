@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tool_core::{
-    CallContext, CancellationToken, ExecutionMode, Tool, ToolCall, ToolContext, ToolError,
+    CancellationToken, ExecutionMode, RunOptions, Tool, ToolCall, ToolContext, ToolError,
     ToolOutput, ToolParams, ToolRegistry, ToolResultMessage, execute_tool_calls,
 };
 
@@ -429,7 +429,7 @@ async fn run(config: Run) -> Report {
             stop.cancel();
         })
     };
-    let mut ctx = CallContext::new()
+    let mut ctx = RunOptions::new()
         .with_signal(stop.clone())
         .with_cancel_grace(Duration::from_millis(20));
     if let Some(limit) = config.max_concurrency {

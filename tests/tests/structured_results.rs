@@ -12,8 +12,9 @@ use std::sync::Mutex;
 use tests::wire::diagnostics;
 use tool_core::providers::mcp_tools;
 use tool_core::{
-    CallContext, Json, ParamValue, Tool, ToolCall, ToolContext, ToolDefinition, ToolError,
-    ToolOutput, ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, tool, tools,
+    Json, RunOptions, Tool, ToolCall, ToolContext, ToolDefinition, ToolError, ToolOutput,
+    ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, params::ParamValue, tool,
+    tools,
 };
 
 /// Who owns a file.
@@ -234,7 +235,7 @@ fn registry(archive: std::sync::Arc<Archive>) -> ToolRegistry {
 
 async fn run(tools: &ToolRegistry, id: &str, name: &str, arguments: Value) -> ToolResultMessage {
     let call = ToolCall::new(id, name, arguments);
-    let result = execute_tool_call(&call, tools, CallContext::default()).await;
+    let result = execute_tool_call(&call, tools, RunOptions::default()).await;
     assert_eq!(result.tool_call_id, id);
     result
 }
@@ -648,7 +649,7 @@ proptest! {
 mod broken_outputs {
     use serde_json::json;
     use tool_core::{
-        CallContext, Json, ToolCall, ToolParams, ToolRegistry, execute_tool_call, tool,
+        Json, RunOptions, ToolCall, ToolParams, ToolRegistry, execute_tool_call, tool,
     };
 
     /// A measurement.
@@ -672,7 +673,7 @@ mod broken_outputs {
         let mut tools = ToolRegistry::new();
         tools.register(MeasureTool).unwrap();
         let call = ToolCall::new("call-1", "measure", arguments);
-        execute_tool_call(&call, &tools, CallContext::default()).await
+        execute_tool_call(&call, &tools, RunOptions::default()).await
     }
 
     #[tokio::test]

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use tool_core::{
-    CallContext, Content, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolParams,
-    ToolRegistry, execute_tool_call, text, tool,
+    Content, RunOptions, Tool, ToolCall, ToolContext, ToolError, ToolOutput, ToolParams,
+    ToolRegistry, execute_tool_call, tool,
 };
 
 #[derive(serde::Serialize)]
@@ -16,7 +16,7 @@ struct EchoDetails {
 /// Echo one value
 #[tool]
 async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
-    Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
+    Ok(ToolOutput::new(vec![Content::text(value)]).with_details(EchoDetails { source: "echo" }))
 }
 
 /// Upper-case a text.
@@ -54,7 +54,7 @@ async fn refuse(reason: Option<String>) -> Result<String, String> {
 /// Reports progress, and tells which call it answers.
 #[tool]
 async fn inspect(ctx: &ToolContext, value: String) -> String {
-    ctx.report_progress(vec![text(format!("progress:{value}"))]);
+    ctx.report_progress(vec![Content::text(format!("progress:{value}"))]);
     format!("{}:{value}", ctx.call_id)
 }
 
@@ -72,7 +72,7 @@ async fn r#match(r#type: String) -> String {
 
 async fn run(tools: &ToolRegistry, name: &str, arguments: Value) -> tool_core::ToolResultMessage {
     let call = ToolCall::new("call-1", name, arguments);
-    execute_tool_call(&call, tools, CallContext::default()).await
+    execute_tool_call(&call, tools, RunOptions::default()).await
 }
 
 fn registry() -> ToolRegistry {
@@ -142,37 +142,40 @@ fn names_descriptions_and_schemas_come_from_the_function() {
 async fn each_return_type_becomes_a_result() {
     let tools = registry();
     let echoed = run(&tools, "echo", json!({"value": "Pi"})).await;
-    assert_eq!(echoed.content, vec![text("Pi")]);
+    assert_eq!(echoed.content, vec![Content::text("Pi")]);
     assert_eq!(echoed.details, Some(json!({"source": "echo"})));
 
     let shouted = run(&tools, "shout", json!({"text": "pi"})).await;
-    assert_eq!(shouted.content, vec![text("PI")]);
+    assert_eq!(shouted.content, vec![Content::text("PI")]);
     assert_eq!(shouted.details, None);
     assert!(!shouted.is_error);
 
     let counted = run(&tools, "count_chars", json!({"text": "héllo"})).await;
-    assert_eq!(counted.content, vec![text("5")]);
+    assert_eq!(counted.content, vec![Content::text("5")]);
     let failed = run(&tools, "count_chars", json!({"text": ""})).await;
     assert!(failed.is_error);
     assert_eq!(
         failed.content,
-        vec![text("Tool count_chars failed: nothing to count")]
+        vec![Content::text("Tool count_chars failed: nothing to count")]
     );
 
     let greeted = run(&tools, "greet", json!({"name": "Ada"})).await;
-    assert_eq!(greeted.content, vec![text("hello Ada")]);
+    assert_eq!(greeted.content, vec![Content::text("hello Ada")]);
     assert_eq!(greeted.details, Some(json!({"times": 1})));
     let bad = run(&tools, "greet", json!({"name": "", "times": 9})).await;
     assert_eq!(
         bad.content,
-        vec![text(
+        vec![Content::text(
             "Tool greet failed: name: expected string of at least 1 character, got 0\n\
              times: expected integer <= 3, got 9"
         )]
     );
 
     let refused = run(&tools, "refuse", json!({"reason": "not today"})).await;
-    assert_eq!(refused.content, vec![text("Tool refuse failed: not today")]);
+    assert_eq!(
+        refused.content,
+        vec![Content::text("Tool refuse failed: not today")]
+    );
 }
 
 #[tokio::test]
@@ -180,21 +183,25 @@ async fn the_context_parameter_gets_the_calls_context() {
     let tools = registry();
     let progress: Arc<Mutex<Vec<Vec<Content>>>> = Arc::default();
     let sink = progress.clone();
-    let ctx = CallContext::new().with_progress(move |update| sink.lock().unwrap().push(update));
+    let ctx =
+        RunOptions::new().with_progress(move |event| sink.lock().unwrap().push(event.content));
     let call = ToolCall::new("ctx-7", "inspect", json!({"value": "Pi"}));
     let result = execute_tool_call(&call, &tools, ctx).await;
-    assert_eq!(result.content, vec![text("ctx-7:Pi")]);
-    assert_eq!(*progress.lock().unwrap(), vec![vec![text("progress:Pi")]]);
+    assert_eq!(result.content, vec![Content::text("ctx-7:Pi")]);
+    assert_eq!(
+        *progress.lock().unwrap(),
+        vec![vec![Content::text("progress:Pi")]]
+    );
 
     let who = run(&tools, "whoami", json!({})).await;
-    assert_eq!(who.content, vec![text("call-1")]);
+    assert_eq!(who.content, vec![Content::text("call-1")]);
 }
 
 #[tokio::test]
 async fn the_function_stays_callable_as_written() {
     assert_eq!(shout("abc".into()).await, "ABC");
     let output = echo("Pi".into()).await.unwrap();
-    assert_eq!(output.content, vec![text("Pi")]);
+    assert_eq!(output.content, vec![Content::text("Pi")]);
     assert_eq!(
         inspect(&ToolContext::new("direct"), "x".into()).await,
         "direct:x"

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tool_core::{
-    CallContext, ExecutionMode, HookDecision, Json, RegistryError, Tool, ToolAnnotations, ToolCall,
-    ToolContext, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call,
-    execute_tool_calls, text, tool, tools,
+    Content, ExecutionMode, Json, RunOptions, Tool, ToolAnnotations, ToolCall, ToolContext,
+    ToolOutput, ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls,
+    executor::HookDecision, registry::RegistryError, tool, tools,
 };
 
 fn text_of(result: &ToolResultMessage) -> &str {
@@ -22,7 +22,7 @@ fn text_of(result: &ToolResultMessage) -> &str {
 
 async fn run(tools: &ToolRegistry, id: &str, name: &str, arguments: Value) -> ToolResultMessage {
     let call = ToolCall::new(id, name, arguments);
-    execute_tool_call(&call, tools, CallContext::default()).await
+    execute_tool_call(&call, tools, RunOptions::default()).await
 }
 
 /// Runs one call as a batch of one, so that "exactly one result" is checked
@@ -37,7 +37,7 @@ async fn run_batch_of_one(
     let mut results = execute_tool_calls(
         &calls,
         tools,
-        CallContext::default(),
+        RunOptions::default(),
         ExecutionMode::Parallel,
     )
     .await;
@@ -147,7 +147,7 @@ async fn a_running_call_holds_no_clone_of_the_state() {
     let mut tools = ToolRegistry::new();
     tools.register_all(Arc::clone(&counter)).unwrap();
     let call = ToolCall::new("h", "hold", json!({}));
-    let running = execute_tool_call(&call, &tools, CallContext::default());
+    let running = execute_tool_call(&call, &tools, RunOptions::default());
     let watch = async {
         counter.entered.notified().await;
         // The call is inside the method now.
@@ -499,7 +499,7 @@ async fn an_exclusive_method_runs_alone_while_the_others_overlap() {
         .map(|(i, name)| ToolCall::new(format!("x{i}"), *name, json!({})))
         .collect();
     let results =
-        execute_tool_calls(&calls, &tools, CallContext::new(), ExecutionMode::Parallel).await;
+        execute_tool_calls(&calls, &tools, RunOptions::new(), ExecutionMode::Parallel).await;
     let texts: Vec<&str> = results.iter().map(text_of).collect();
     assert_eq!(texts, ["worked", "worked", "locked", "worked", "worked"]);
     assert_eq!(kit.lock_saw.load(Ordering::SeqCst), 1, "lock ran alone");
@@ -571,7 +571,7 @@ async fn the_context_parameter_gets_the_calls_id_by_ref_and_by_value() {
         &calls,
         &tools,
         // A caller cannot pass another call's id in.
-        CallContext::new(),
+        RunOptions::new(),
         ExecutionMode::Parallel,
     )
     .await;
@@ -584,7 +584,7 @@ async fn each_return_type_of_a_method_becomes_a_result() {
     let tools = kit();
     // String
     let echoed = run(&tools, "s", "kit_echo", json!({"text": "x"})).await;
-    assert_eq!(echoed.content, vec![text("> x")]);
+    assert_eq!(echoed.content, vec![Content::text("> x")]);
     assert_eq!(echoed.details, None);
     assert!(!echoed.is_error);
     // Result<String, E>
@@ -848,7 +848,7 @@ async fn the_before_hook_sees_the_tools_annotations() {
     let tools = disk_registry(Arc::clone(&disk));
     let seen: Arc<Mutex<Vec<(String, ToolAnnotations)>>> = Arc::default();
     let log = Arc::clone(&seen);
-    let ctx = CallContext::new().with_before_hook(move |call| {
+    let ctx = RunOptions::new().with_before_hook(move |call| {
         let log = Arc::clone(&log);
         async move {
             log.lock()
@@ -938,7 +938,7 @@ async fn meet(mode: ExecutionMode) -> Option<Vec<ToolResultMessage>> {
     ];
     tokio::time::timeout(
         Duration::from_secs(60),
-        execute_tool_calls(&calls, &tools, CallContext::new(), mode),
+        execute_tool_calls(&calls, &tools, RunOptions::new(), mode),
     )
     .await
     .ok()

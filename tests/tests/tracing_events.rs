@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tool_core::{
-    CallContext, DynamicTool, HookDecision, RepairPolicy, ToolCall, ToolFailure, ToolOutput,
-    ToolRegistry, execute_tool_call, tool,
+    DynamicTool, RunOptions, ToolCall, ToolFailure, ToolOutput, ToolRegistry, execute_tool_call,
+    executor::HookDecision, repair::RepairPolicy, tool,
 };
 
 /// Counts (a typed parameter, so a string "3" needs repair).
@@ -35,7 +35,7 @@ impl Write for Captured {
 
 /// Every log line `call` produces under `ctx`, with tool-core's events at
 /// every level.
-fn logs_of(call: ToolCall, ctx: CallContext) -> String {
+fn logs_of(call: ToolCall, ctx: RunOptions) -> String {
     let captured = Captured::default();
     let writer = captured.clone();
     let subscriber = tracing_subscriber::fmt()
@@ -107,7 +107,7 @@ fn line_with<'a>(logs: &'a str, message: &str, also: &[&str]) -> &'a str {
 fn a_timeout_is_logged_as_a_warning_in_the_calls_span() {
     let logs = logs_of(
         call(json!({"how": "sleep"})),
-        CallContext::new().with_timeout(Duration::from_millis(20)),
+        RunOptions::new().with_timeout(Duration::from_millis(20)),
     );
     line_with(
         &logs,
@@ -122,7 +122,7 @@ fn a_cancellation_is_logged() {
     signal.cancel();
     let logs = logs_of(
         call(json!({"how": "sleep"})),
-        CallContext::new().with_signal(signal),
+        RunOptions::new().with_signal(signal),
     );
     line_with(&logs, "the call was cancelled before it started", &[]);
 
@@ -134,7 +134,7 @@ fn a_cancellation_is_logged() {
     });
     let logs = logs_of(
         call(json!({"how": "sleep"})),
-        CallContext::new()
+        RunOptions::new()
             .with_signal(signal)
             .with_cancel_grace(Duration::from_millis(10)),
     );
@@ -143,13 +143,13 @@ fn a_cancellation_is_logged() {
 
 #[test]
 fn a_panic_is_logged_as_an_error_with_its_message() {
-    let logs = logs_of(call(json!({"how": "panic"})), CallContext::new());
+    let logs = logs_of(call(json!({"how": "panic"})), RunOptions::new());
     line_with(&logs, "the tool panicked", &["ERROR", "the work exploded"]);
 }
 
 #[test]
 fn a_hooks_block_is_logged_with_its_reason() {
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_before_hook(|_| async { Ok(HookDecision::Block("not on a Sunday".into())) });
     let logs = logs_of(call(json!({})), ctx);
     line_with(
@@ -161,7 +161,7 @@ fn a_hooks_block_is_logged_with_its_reason() {
 
 #[test]
 fn a_repair_is_logged_with_what_changed() {
-    let ctx = CallContext::new().with_repair(RepairPolicy::all());
+    let ctx = RunOptions::new().with_repair(RepairPolicy::all());
     let logs = logs_of(ToolCall::new("call-7", "count", json!({"count": "3"})), ctx);
     logged(
         &logs,
@@ -177,7 +177,7 @@ fn a_repair_is_logged_with_what_changed() {
 
 #[test]
 fn an_internal_errors_full_message_reaches_the_logs_only() {
-    let logs = logs_of(call(json!({"how": "internal"})), CallContext::new());
+    let logs = logs_of(call(json!({"how": "internal"})), RunOptions::new());
     line_with(
         &logs,
         "internal tool error",
@@ -187,7 +187,7 @@ fn an_internal_errors_full_message_reaches_the_logs_only() {
 
 #[test]
 fn a_plain_call_logs_nothing_above_debug() {
-    let logs = logs_of(call(json!({})), CallContext::new());
+    let logs = logs_of(call(json!({})), RunOptions::new());
     assert!(
         !logs.contains("WARN") && !logs.contains("ERROR") && !logs.contains("INFO"),
         "{logs}"

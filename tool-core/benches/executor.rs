@@ -9,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use support::variants::{self, find};
 use support::{LINE, echo_registry};
-use tool_core::{CallContext, ExecutionMode, ToolCall, execute_tool_calls};
+use tool_core::{ExecutionMode, RunOptions, ToolCall, execute_tool_calls};
 
 /// The line bench's code is `support::variants` (`line/...`), the same the
 /// instruction counter and the interleaved harness run.
@@ -42,7 +42,7 @@ fn batches(c: &mut Criterion) {
     ] {
         group.bench_function(name, |b| {
             b.to_async(&runtime).iter(|| async {
-                execute_tool_calls(black_box(&calls), &tools, CallContext::default(), mode).await
+                execute_tool_calls(black_box(&calls), &tools, RunOptions::default(), mode).await
             })
         });
     }

@@ -8,7 +8,7 @@
 //! definition.
 //!
 //! ```
-//! use tool_core::{execute_tool_call, text, CallContext, Tool, ToolCall, ToolContext, ToolError,
+//! use tool_core::{execute_tool_call, Content, RunOptions, Tool, ToolCall, ToolContext, ToolError,
 //!                 ToolOutput, ToolParams, ToolRegistry};
 //! use serde_json::{json, Value};
 //!
@@ -25,7 +25,7 @@
 //!     fn name(&self) -> &str { "echo" }
 //!     fn description(&self) -> &str { "Echo one value" }
 //!     async fn execute(&self, params: EchoParams, _ctx: ToolContext) -> Result<ToolOutput<Value>, ToolError> {
-//!         Ok(ToolOutput::new(vec![text(params.value)]).with_details(json!({"source": "echo"})))
+//!         Ok(ToolOutput::new(vec![Content::text(params.value)]).with_details(json!({"source": "echo"})))
 //!     }
 //! }
 //!
@@ -34,7 +34,7 @@
 //! tools.register(Echo)?;
 //!
 //! let call = ToolCall::new("call-1", "echo", json!({"value": "Pi", "ignored": "drop me"}));
-//! let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+//! let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
 //! let mut wire = serde_json::to_value(&result)?;
 //! wire.as_object_mut().unwrap().remove("timestamp");
 //! assert_eq!(wire, json!({
@@ -91,17 +91,19 @@
 //! | a unit-only enum deriving `ToolParams` | `{"type":"string","enum":[...]}` | one of the names |
 //! | an enum with data deriving `ToolParams` | `oneOf` (tagged) or `anyOf` (untagged) of its variants | the variant the tag names, or the first that parses |
 //!
-//! Add your own by implementing [`ParamValue`].
+//! Add your own by implementing [`ParamValue`](params::ParamValue).
 //!
 //! # Limits
 //!
 //! Parsing refuses nested parameter structs and enums deeper than
-//! [`MAX_NESTING`] and raw JSON values deeper than
-//! [`MAX_JSON_DEPTH`] levels, tries at most [`MAX_UNTAGGED_ATTEMPTS`]
-//! variants of untagged enums per call (and nests such tries at most
-//! [`MAX_NESTING`] deep), and keeps at most [`MAX_PROBLEMS`] problems per
-//! error (the rest are counted). Received values are echoed in messages up
-//! to [`MAX_ECHO_CHARS`] characters.
+//! [`MAX_NESTING`](params::MAX_NESTING) and raw JSON values deeper than
+//! [`MAX_JSON_DEPTH`](params::MAX_JSON_DEPTH) levels, tries at most
+//! [`MAX_UNTAGGED_ATTEMPTS`](params::MAX_UNTAGGED_ATTEMPTS) variants of
+//! untagged enums per call (and nests such tries at most
+//! [`MAX_NESTING`](params::MAX_NESTING) deep), and keeps at most
+//! [`MAX_PROBLEMS`](params::MAX_PROBLEMS) problems per error (the rest are
+//! counted). Received values are echoed in messages up to
+//! [`MAX_ECHO_CHARS`](params::MAX_ECHO_CHARS) characters.
 
 #![warn(missing_docs)]
 
@@ -112,36 +114,27 @@ extern crate self as tool_core;
 // The pipeline, in the order a call meets it: arguments (parse and
 // describe), tools, the registry, the executor; then the wire messages and
 // the provider formats.
-mod executor;
+pub mod executor;
 mod message;
 mod name_map;
-mod params;
+pub mod params;
 pub mod providers;
-mod registry;
-mod repair;
+pub mod registry;
+pub mod repair;
 pub mod streaming;
 mod tool;
 
 #[doc(hidden)]
 pub mod __private;
 
-pub use executor::{
-    AfterCall, AfterHook, BeforeCall, BeforeHook, CallContext, DEFAULT_CANCEL_GRACE, ExecutionMode,
-    HookDecision, ProgressEvent, ProgressEventFn, RetryBudget, execute_tool_call,
-    execute_tool_calls,
-};
+pub use executor::{ExecutionMode, RunOptions, execute_tool_call, execute_tool_calls};
 pub use message::{ToolCall, ToolResultMessage};
-pub use params::{
-    Bound, FloatLike, Format, HasItems, HasLength, LengthOf, MAX_ECHO_CHARS, MAX_JSON_DEPTH,
-    MAX_NESTING, MAX_PROBLEMS, MAX_UNTAGGED_ATTEMPTS, Numeric, ParamError, ParamPath, ParamProblem,
-    ParamValue, StringLike, ToolParams, json_type,
-};
-pub use registry::{PreparedCall, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
-pub use repair::{Repair, RepairPolicy, RepairRule, repair_arguments, repair_note};
+pub use params::{ParamError, ToolParams};
+pub use registry::{ToolDefinition, ToolRegistry};
 pub use tokio_util::sync::CancellationToken;
 pub use tool::{
-    Content, DynamicTool, FailureKind, IntoToolbox, Json, ProgressFn, Tool, ToolAnnotations,
-    ToolContext, ToolError, ToolFailure, ToolOutput, Toolbox, audio, image, resource_link, text,
+    Content, DynamicTool, FailureKind, Json, Tool, ToolAnnotations, ToolContext, ToolError,
+    ToolFailure, ToolOutput, Toolbox,
 };
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
@@ -284,7 +277,7 @@ pub use tool_derive::ToolParams;
 ///   Sync`, or a string).
 ///
 /// ```
-/// use tool_core::{execute_tool_call, tool, CallContext, Tool, ToolCall, ToolContext, ToolRegistry};
+/// use tool_core::{execute_tool_call, tool, RunOptions, Tool, ToolCall, ToolContext, ToolRegistry, Content};
 /// use serde_json::json;
 ///
 /// /// Repeat a text
@@ -315,7 +308,7 @@ pub use tool_derive::ToolParams;
 /// assert_eq!(RepeatTool.annotations().read_only, Some(true));
 ///
 /// let call = ToolCall::new("call-1", "repeat", json!({"text": "ab"}));
-/// let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+/// let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
 /// assert_eq!(result.content[0].as_text(), Some("abab"));
 ///
 /// // Still a plain function.
@@ -347,7 +340,7 @@ pub use tool_derive::tool;
 ///
 /// ```
 /// use std::path::PathBuf;
-/// use tool_core::{execute_tool_call, tools, CallContext, ToolCall, ToolError, ToolRegistry};
+/// use tool_core::{execute_tool_call, tools, RunOptions, ToolCall, ToolError, ToolRegistry, Content};
 /// use serde_json::json;
 ///
 /// struct Notes {
@@ -376,7 +369,7 @@ pub use tool_derive::tool;
 /// let mut tools = ToolRegistry::new();
 /// tools.register_all(Notes { dir: "/notes".into() }).unwrap();
 /// let call = ToolCall::new("call-1", "locate", json!({"name": "todo"}));
-/// let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+/// let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
 /// assert_eq!(result.content[0].as_text(), Some("/notes/todo.md"));
 /// let definition = tools.get("locate").unwrap().definition();
 /// assert_eq!(definition.parameters["properties"]["name"]["description"], "The note's name, without extension");

@@ -5,7 +5,7 @@ mod call_wire;
 mod result_wire;
 
 use crate::repair::Repair;
-use crate::tool::{Content, FailureKind, text};
+use crate::tool::{Content, FailureKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -143,7 +143,10 @@ impl ToolResultMessage {
         ToolResultMessage {
             tool_call_id: call.id.clone(),
             tool_name: call.name.clone(),
-            content: vec![text(format!("Tool {} failed: {message}", call.name))],
+            content: vec![Content::text(format!(
+                "Tool {} failed: {message}",
+                call.name
+            ))],
             details: Some(Value::Object(details)),
             is_error: true,
             failure_kind: Some(kind),

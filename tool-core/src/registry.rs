@@ -5,7 +5,9 @@ use crate::name_map::NameMap;
 use crate::params::ParamError;
 use crate::tool::ToolContext;
 use crate::tool::{ErasedCall, ErasedTool};
-use crate::tool::{IntoToolbox, Tool, ToolAnnotations, ToolError, ToolOutput, Toolbox};
+use crate::tool::{Tool, ToolAnnotations, ToolError, ToolOutput, Toolbox};
+
+pub use crate::tool::IntoToolbox;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;

@@ -2,7 +2,7 @@
 //! where the text came from.
 
 use serde::Serialize;
-use tool_core::{ToolError, ToolOutput, text, tool};
+use tool_core::{Content, ToolError, ToolOutput, tool};
 
 /// What `echo` tells the program besides the text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -14,5 +14,5 @@ pub struct EchoDetails {
 /// Echo one value
 #[tool]
 pub async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
-    Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
+    Ok(ToolOutput::new(vec![Content::text(value)]).with_details(EchoDetails { source: "echo" }))
 }

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 use std::num::NonZeroU32;
-use tool_core::{ToolError, ToolOutput, text, tool};
+use tool_core::{Content, ToolError, ToolOutput, tool};
 
 /// What `label` tells the program besides the text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -33,5 +33,5 @@ pub async fn label(
     if let Some(limit) = limit {
         tags.truncate(usize::try_from(limit.get()).unwrap_or(usize::MAX));
     }
-    Ok(ToolOutput::new(vec![text(value)]).with_details(LabelDetails { label, tags }))
+    Ok(ToolOutput::new(vec![Content::text(value)]).with_details(LabelDetails { label, tags }))
 }

@@ -152,10 +152,10 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
 }
 
 /// What every call of `call` and `mcp` runs with: repair when asked for.
-fn call_context(repair: bool) -> tool_core::CallContext {
-    let ctx = tool_core::CallContext::new();
+fn call_context(repair: bool) -> tool_core::RunOptions {
+    let ctx = tool_core::RunOptions::new();
     if repair {
-        ctx.with_repair(tool_core::RepairPolicy::all())
+        ctx.with_repair(tool_core::repair::RepairPolicy::all())
     } else {
         ctx
     }

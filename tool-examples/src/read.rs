@@ -14,7 +14,7 @@ use std::fmt;
 use std::io::{self, Read as _};
 use std::num::NonZeroU32;
 use std::path::Path;
-use tool_core::{ToolOutput, text};
+use tool_core::{Content, ToolOutput};
 use window::{Request, Window, read_window};
 
 /// What was read: where the shown lines of a text file sit, or which
@@ -153,7 +153,7 @@ fn output(path: String, window: Window) -> ToolOutput<ReadDetails> {
         }
         shown.push_str(&note);
     }
-    ToolOutput::new(vec![text(shown)]).with_details(ReadDetails::Text(TextDetails {
+    ToolOutput::new(vec![Content::text(shown)]).with_details(ReadDetails::Text(TextDetails {
         path,
         first_line: window.first_line,
         last_line: window.last_line,
@@ -170,8 +170,8 @@ fn image_output(path: String, mime_type: &str, bytes: Vec<u8>) -> ToolOutput<Rea
         bytes: bytes.len() as u64,
     };
     ToolOutput::new(vec![
-        text(format!("Read image file [{mime_type}]")),
-        tool_core::image(bytes, mime_type),
+        Content::text(format!("Read image file [{mime_type}]")),
+        tool_core::Content::image(bytes, mime_type),
     ])
     .with_details(ReadDetails::Image(details))
 }

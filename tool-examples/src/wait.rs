@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 use tokio::time::Instant;
-use tool_core::{ToolContext, ToolError, text, tool};
+use tool_core::{Content, ToolContext, ToolError, tool};
 
 /// How often `wait` reports progress.
 pub const TICK: Duration = Duration::from_millis(100);
@@ -29,7 +29,7 @@ pub async fn wait(
         tokio::select! {
             () = tokio::time::sleep(next) => {
                 let waited = start.elapsed().min(total).as_millis();
-                ctx.report_progress(vec![text(format!("waited {waited} of {ms} ms"))]);
+                ctx.report_progress(vec![Content::text(format!("waited {waited} of {ms} ms"))]);
             }
             () = ctx.cancelled() => {
                 let message = format!("cancelled after {} ms", start.elapsed().as_millis());

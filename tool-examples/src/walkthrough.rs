@@ -7,7 +7,7 @@ use crate::files::Files;
 use serde::Serialize;
 use serde_json::json;
 use std::io::Write;
-use tool_core::{CallContext, ToolCall, ToolError, ToolRegistry, execute_tool_call, tool};
+use tool_core::{RunOptions, ToolCall, ToolError, ToolRegistry, execute_tool_call, tool};
 
 /// Echo one value
 #[tool(name = "echo")]
@@ -154,7 +154,7 @@ async fn show(
     call: &ToolCall,
     tools: &ToolRegistry,
 ) -> std::io::Result<()> {
-    let result = execute_tool_call(call, tools, CallContext::default()).await;
+    let result = execute_tool_call(call, tools, RunOptions::default()).await;
     writeln!(out, "\n== {header} ==")?;
     writeln!(out, "call:")?;
     print_json(out, call)?;

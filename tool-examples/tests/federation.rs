@@ -533,7 +533,7 @@ async fn first_text_of(tools: &tool_core::ToolRegistry, name: &str, arguments: V
     let call = tool_core::ToolCall::new("c1", name, arguments);
     let result = bounded(
         name,
-        tool_core::execute_tool_call(&call, tools, tool_core::CallContext::new()),
+        tool_core::execute_tool_call(&call, tools, tool_core::RunOptions::new()),
     )
     .await;
     result.content[0].as_text().unwrap_or_default().to_owned()

@@ -8,8 +8,8 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 use tool_core::{
-    CallContext, CancellationToken, ParamValue, ToolCall, ToolParams, ToolRegistry,
-    ToolResultMessage, execute_tool_call, text,
+    CancellationToken, Content, RunOptions, ToolCall, ToolParams, ToolRegistry, ToolResultMessage,
+    execute_tool_call, params::ParamValue,
 };
 use tool_examples::files::Files;
 use tool_examples::list::{Entry, EntryKind, Listing, MAX_ENTRIES, list_dir};
@@ -56,7 +56,7 @@ impl Fixture {
         symlink(target, self.root.join(name)).unwrap();
     }
 
-    async fn call_with(&self, arguments: Value, ctx: CallContext) -> ToolResultMessage {
+    async fn call_with(&self, arguments: Value, ctx: RunOptions) -> ToolResultMessage {
         let call = ToolCall::new("call-l", "list", arguments);
         let result = execute_tool_call(&call, &self.tools, ctx).await;
         assert_eq!(result.tool_call_id, "call-l");
@@ -67,12 +67,12 @@ impl Fixture {
     /// The listing, read back from the result's details (which the model
     /// also gets as text), or the failed result.
     async fn call(&self, arguments: Value) -> Result<Listing, ToolResultMessage> {
-        let result = self.call_with(arguments, CallContext::default()).await;
+        let result = self.call_with(arguments, RunOptions::default()).await;
         if result.is_error {
             return Err(result);
         }
         let details = result.details.as_ref().expect("details");
-        assert_eq!(result.content, vec![text(details.to_string())]);
+        assert_eq!(result.content, vec![Content::text(details.to_string())]);
         // Every listing a test produces is valid against the output schema
         // the tool advertises, by a real validator, and parses back.
         let schema = self
@@ -105,7 +105,7 @@ impl Fixture {
         };
         assert_eq!(
             result.content,
-            vec![text(format!("Tool list failed: {message}"))]
+            vec![Content::text(format!("Tool list failed: {message}"))]
         );
         assert_eq!(result.details, Some(json!({ "error": message })));
         let wire = serde_json::to_string(&result).unwrap();
@@ -280,7 +280,7 @@ async fn a_cancelled_listing_is_refused() {
     let signal = CancellationToken::new();
     signal.cancel();
     let result = fx
-        .call_with(json!({}), CallContext::default().with_signal(signal))
+        .call_with(json!({}), RunOptions::default().with_signal(signal))
         .await;
     fx.assert_refused(Err(result), "cancelled");
     // The function watches its own check.

@@ -18,7 +18,7 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tool_core::providers::{mcp_call_tool_result, mcp_tools};
-use tool_core::{CallContext, ToolCall, execute_tool_call};
+use tool_core::{RunOptions, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
 
 #[allow(dead_code)] // the async tests use only the variables' list
@@ -111,7 +111,7 @@ fn expected_tools(root: &Path) -> Vec<Value> {
 async fn expected_result(root: &Path, name: &str, arguments: Value) -> Value {
     let call = ToolCall::new("local", name, arguments);
     let tools = example_registry(root).unwrap();
-    mcp_call_tool_result(&execute_tool_call(&call, &tools, CallContext::new()).await)
+    mcp_call_tool_result(&execute_tool_call(&call, &tools, RunOptions::new()).await)
 }
 
 fn spawn_mcp(args: &[&str], stdin: Stdio) -> Child {

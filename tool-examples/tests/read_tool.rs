@@ -8,8 +8,8 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 use tool_core::{
-    CallContext, CancellationToken, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
-    image, text,
+    CancellationToken, Content, RunOptions, ToolCall, ToolRegistry, ToolResultMessage,
+    execute_tool_call,
 };
 use tool_examples::files::Files;
 use tool_examples::read::{MAX_BYTES, MAX_IMAGE_BYTES, MAX_LINES};
@@ -57,10 +57,10 @@ impl Fixture {
     }
 
     async fn read(&self, arguments: Value) -> ToolResultMessage {
-        self.read_with(arguments, CallContext::default()).await
+        self.read_with(arguments, RunOptions::default()).await
     }
 
-    async fn read_with(&self, arguments: Value, ctx: CallContext) -> ToolResultMessage {
+    async fn read_with(&self, arguments: Value, ctx: RunOptions) -> ToolResultMessage {
         let call = ToolCall::new("call-r", "read", arguments);
         let result = execute_tool_call(&call, &self.tools, ctx).await;
         assert_eq!(result.tool_call_id, "call-r");
@@ -78,7 +78,7 @@ impl Fixture {
         assert!(result.is_error, "expected an error, got {result:?}");
         assert_eq!(
             result.content,
-            vec![text(format!("Tool read failed: {message}"))]
+            vec![Content::text(format!("Tool read failed: {message}"))]
         );
         assert_eq!(result.details, Some(json!({ "error": message })));
         let wire = serde_json::to_string(result).unwrap();
@@ -601,7 +601,7 @@ async fn a_cancelled_read_of_a_large_file_is_a_paired_error() {
     let result = fx
         .read_with(
             json!({"path": "big.txt"}),
-            CallContext::default().with_signal(signal),
+            RunOptions::default().with_signal(signal),
         )
         .await;
     fx.assert_refused(&result, "cancelled");
@@ -610,7 +610,7 @@ async fn a_cancelled_read_of_a_large_file_is_a_paired_error() {
     let result = fx
         .read_with(
             json!({"path": "big.txt", "limit": 1}),
-            CallContext::default().with_signal(CancellationToken::new()),
+            RunOptions::default().with_signal(CancellationToken::new()),
         )
         .await;
     assert!(!result.is_error);
@@ -636,8 +636,8 @@ fn assert_image(result: &ToolResultMessage, path: &str, bytes: &[u8], mime_type:
     assert_eq!(
         result.content,
         vec![
-            text(format!("Read image file [{mime_type}]")),
-            image(bytes, mime_type)
+            Content::text(format!("Read image file [{mime_type}]")),
+            Content::image(bytes, mime_type)
         ]
     );
     assert_eq!(
@@ -784,7 +784,7 @@ async fn a_cancelled_read_of_an_image_is_a_paired_error() {
     let result = fx
         .read_with(
             json!({"path": "pixel.png"}),
-            CallContext::default().with_signal(signal),
+            RunOptions::default().with_signal(signal),
         )
         .await;
     fx.assert_refused(&result, "cancelled");

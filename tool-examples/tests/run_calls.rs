@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::BufReader;
-use tool_core::{CallContext, DynamicTool, ExecutionMode, ToolOutput, ToolRegistry};
+use tool_core::{DynamicTool, ExecutionMode, RunOptions, ToolOutput, ToolRegistry};
 use tool_examples::call::run_calls;
 
 const CALLS: usize = 12;
@@ -64,7 +64,7 @@ async fn run(input: String, tools: Arc<ToolRegistry>, mode: ExecutionMode) -> Ve
         &mut output,
         tools,
         mode,
-        CallContext::default(),
+        RunOptions::default(),
     )
     .await
     .unwrap();
@@ -231,7 +231,7 @@ async fn progress_counts_every_answer_and_error() {
             &mut output,
             example_tools(),
             mode,
-            CallContext::default(),
+            RunOptions::default(),
             Some(Arc::clone(&progress)),
         )
         .await

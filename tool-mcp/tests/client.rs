@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 use tool_core::{
-    CallContext, Content, DynamicTool, ToolCall, ToolOutput, ToolRegistry, ToolResultMessage,
-    audio, execute_tool_call, image, resource_link, text,
+    Content, DynamicTool, RunOptions, ToolCall, ToolOutput, ToolRegistry, ToolResultMessage,
+    execute_tool_call,
 };
 use tool_mcp::client::{ClientError, DEFAULT_CALL_TIMEOUT, INHERITED_ENV, McpClient, Upstream};
 use tool_mcp::{HttpServer, McpServer};
@@ -103,10 +103,10 @@ fn fixture(seen: &Seen) -> ToolRegistry {
             "Media of every kind",
             |_args, _ctx| async {
                 Ok(ToolOutput::new(vec![
-                    text("look"),
-                    image(b"\x89PNG", "image/png"),
-                    audio(b"RIFF", "audio/wav"),
-                    resource_link("file:///a.txt", "a.txt").with_mime_type("text/plain"),
+                    Content::text("look"),
+                    Content::image(b"\x89PNG", "image/png"),
+                    Content::audio(b"RIFF", "audio/wav"),
+                    Content::resource_link("file:///a.txt", "a.txt").with_mime_type("text/plain"),
                 ]))
             },
         ))
@@ -119,7 +119,7 @@ fn fixture(seen: &Seen) -> ToolRegistry {
             move |_args, ctx| {
                 let cancelled = Arc::clone(&cancelled);
                 async move {
-                    ctx.report_progress(vec![text("waiting")]);
+                    ctx.report_progress(vec![Content::text("waiting")]);
                     ctx.cancelled().await;
                     cancelled.fetch_add(1, Ordering::SeqCst);
                     Ok(ToolOutput::text("cancelled"))
@@ -132,8 +132,8 @@ fn fixture(seen: &Seen) -> ToolRegistry {
             "steps",
             "Report two steps",
             |_args, ctx| async move {
-                ctx.report_progress(vec![text("step 1")]);
-                ctx.report_progress(vec![text("step 2")]);
+                ctx.report_progress(vec![Content::text("step 1")]);
+                ctx.report_progress(vec![Content::text("step 2")]);
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 Ok(ToolOutput::text("done"))
             },
@@ -197,14 +197,14 @@ fn url(http: &Http) -> String {
 }
 
 async fn call(tools: &ToolRegistry, name: &str, arguments: Value) -> ToolResultMessage {
-    call_with(tools, name, arguments, CallContext::new()).await
+    call_with(tools, name, arguments, RunOptions::new()).await
 }
 
 async fn call_with(
     tools: &ToolRegistry,
     name: &str,
     arguments: Value,
-    ctx: CallContext,
+    ctx: RunOptions,
 ) -> ToolResultMessage {
     execute_tool_call(&ToolCall::new("c1", name, arguments), tools, ctx).await
 }
@@ -281,22 +281,22 @@ async fn a_call_round_trips_content_details_and_is_error() {
 
         let result = call(&tools, "srv__echo", json!({"value": "Pi"})).await;
         assert!(!result.is_error, "{result:?}");
-        assert_eq!(result.content, vec![text("Pi")]);
+        assert_eq!(result.content, vec![Content::text("Pi")]);
         assert_eq!(result.details, Some(json!({"echo": "Pi"})));
 
         let result = call(&tools, "srv__fail", json!({})).await;
         assert!(result.is_error);
-        assert_eq!(result.content, vec![text("no such issue")]);
+        assert_eq!(result.content, vec![Content::text("no such issue")]);
         assert_eq!(result.details, Some(json!({"code": 404})));
 
         let result = call(&tools, "srv__media", json!({})).await;
         assert_eq!(
             result.content,
             vec![
-                text("look"),
-                image(b"\x89PNG", "image/png"),
-                audio(b"RIFF", "audio/wav"),
-                resource_link("file:///a.txt", "a.txt").with_mime_type("text/plain"),
+                Content::text("look"),
+                Content::image(b"\x89PNG", "image/png"),
+                Content::audio(b"RIFF", "audio/wav"),
+                Content::resource_link("file:///a.txt", "a.txt").with_mime_type("text/plain"),
             ] as Vec<Content>
         );
     })
@@ -387,10 +387,10 @@ async fn cancellation_and_progress_reach_across() {
         // Progress: the server's notifications become the call's updates.
         let updates = Arc::new(Mutex::new(Vec::<String>::new()));
         let sink = Arc::clone(&updates);
-        let ctx = CallContext::new().with_progress(move |content: Vec<Content>| {
+        let ctx = RunOptions::new().with_progress(move |event| {
             sink.lock()
                 .unwrap()
-                .push(content[0].as_text().unwrap_or_default().to_owned());
+                .push(event.content[0].as_text().unwrap_or_default().to_owned());
         });
         let result = call_with(&tools, "srv__steps", json!({}), ctx).await;
         assert_eq!(first_text(&result), "done");
@@ -411,7 +411,7 @@ async fn cancellation_and_progress_reach_across() {
         let signal = CancellationToken::new();
         let waiting = Arc::new(AtomicUsize::new(0));
         let started = Arc::clone(&waiting);
-        let ctx = CallContext::new()
+        let ctx = RunOptions::new()
             .with_signal(signal.clone())
             .with_progress(move |_| {
                 started.fetch_add(1, Ordering::SeqCst);
@@ -482,7 +482,7 @@ async fn an_http_server_that_goes_away_is_reached_again() {
             &tools,
             "srv__echo",
             json!({"value": "anyone?"}),
-            CallContext::new().with_timeout(Duration::from_secs(5)),
+            RunOptions::new().with_timeout(Duration::from_secs(5)),
         )
         .await;
         assert!(result.is_error, "{result:?}");
@@ -504,7 +504,7 @@ async fn an_http_server_that_goes_away_is_reached_again() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         let answer = answer.expect("a call succeeds once the server is back");
-        assert_eq!(answer.content, vec![text("back")]);
+        assert_eq!(answer.content, vec![Content::text("back")]);
     })
     .await;
 }
@@ -617,7 +617,7 @@ async fn stdio_round_trip_and_a_server_that_exits_is_restarted() {
         assert_eq!(client.register_into(&mut tools, Some("local")).unwrap(), 8);
 
         let result = call(&tools, "local__echo", json!({"value": "over stdio"})).await;
-        assert_eq!(result.content, vec![text("over stdio")]);
+        assert_eq!(result.content, vec![Content::text("over stdio")]);
         assert_eq!(result.details, Some(json!({"echo": "over stdio"})));
 
         let result = call(&tools, "local__die", json!({})).await;
@@ -628,7 +628,7 @@ async fn stdio_round_trip_and_a_server_that_exits_is_restarted() {
         );
 
         let result = call(&tools, "local__echo", json!({"value": "restarted"})).await;
-        assert_eq!(result.content, vec![text("restarted")], "{result:?}");
+        assert_eq!(result.content, vec![Content::text("restarted")], "{result:?}");
     })
     .await;
 }
@@ -651,7 +651,7 @@ async fn garbage_on_stdout_is_a_paired_error_not_a_hang() {
         );
         // The session survives the garbage.
         let result = call(&tools, "echo", json!({"value": "still here"})).await;
-        assert_eq!(result.content, vec![text("still here")]);
+        assert_eq!(result.content, vec![Content::text("still here")]);
         client.close().await;
     })
     .await;
@@ -674,7 +674,7 @@ async fn list_changed_refreshes_the_registered_tools() {
         assert!(client.tool_names().contains(&"echo".to_owned()));
 
         let result = call(&tools, "shrink", json!({})).await;
-        assert_eq!(result.content, vec![text("shrunk")]);
+        assert_eq!(result.content, vec![Content::text("shrunk")]);
         eventually("the client lists the tools again", || {
             !client.tool_names().contains(&"echo".to_owned())
         })
@@ -757,7 +757,7 @@ fn start_waiting(
 ) -> (tokio::task::JoinHandle<ToolResultMessage>, Arc<AtomicUsize>) {
     let waiting = Arc::new(AtomicUsize::new(0));
     let started = Arc::clone(&waiting);
-    let ctx = CallContext::new()
+    let ctx = RunOptions::new()
         .with_timeout(timeout)
         .with_progress(move |_| {
             started.fetch_add(1, Ordering::SeqCst);
@@ -809,7 +809,7 @@ async fn an_http_server_killed_mid_call_fails_the_call_at_once() {
         // server started anew at the same address.
         let _server = http_child(address).await;
         let result = call(&tools, "echo", json!({"value": "again"})).await;
-        assert_eq!(result.content, vec![text("again")], "{result:?}");
+        assert_eq!(result.content, vec![Content::text("again")], "{result:?}");
     })
     .await;
 }
@@ -854,7 +854,7 @@ async fn a_server_stopping_mid_call_answers_it_soon() {
 
         let _back = serve_http(fixture(&seen), address).await;
         let result = call(&tools, "echo", json!({"value": "back"})).await;
-        assert_eq!(result.content, vec![text("back")], "{result:?}");
+        assert_eq!(result.content, vec![Content::text("back")], "{result:?}");
     })
     .await;
 }
@@ -1035,7 +1035,7 @@ async fn an_https_server_signed_by_a_given_root_is_reached() {
         let mut tools = ToolRegistry::new();
         client.register_into(&mut tools, None).unwrap();
         let result = call(&tools, "echo", json!({"value": "sealed"})).await;
-        assert_eq!(result.content, vec![text("sealed")], "{result:?}");
+        assert_eq!(result.content, vec![Content::text("sealed")], "{result:?}");
         assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
 
         // Without the root, the certificate is refused: the roots are

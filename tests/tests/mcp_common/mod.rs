@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tests::mcp_fixture::{EchoTool, SLOW_STEPS, fixture_registry, slow_step};
 use tool_core::providers::mcp_call_tool_result;
-use tool_core::{CallContext, Tool, ToolCall, execute_tool_call};
+use tool_core::{RunOptions, Tool, ToolCall, execute_tool_call};
 
 /// One `#[tokio::test]` per shared scenario, each on a fresh connection
 /// from the invoking file's `connect()`.
@@ -219,7 +219,7 @@ pub fn call(name: &str, arguments: Value) -> CallToolRequestParams {
 /// `CallToolResult`: the server must send exactly this.
 pub async fn expected_result(name: &str, arguments: Value) -> Value {
     let call = ToolCall::new("local", name, arguments);
-    let result = execute_tool_call(&call, &fixture_registry(), CallContext::new()).await;
+    let result = execute_tool_call(&call, &fixture_registry(), RunOptions::new()).await;
     mcp_call_tool_result(&result)
 }
 

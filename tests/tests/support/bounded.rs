@@ -8,7 +8,7 @@
 use std::future::Future;
 use std::time::Duration;
 use tool_core::{
-    CallContext, ExecutionMode, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
+    ExecutionMode, RunOptions, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
     execute_tool_calls,
 };
 
@@ -26,11 +26,7 @@ pub async fn bounded<F: Future>(future: F) -> F::Output {
 }
 
 /// `execute_tool_call`, failing the test if it does not answer in time.
-pub async fn run_call(
-    call: &ToolCall,
-    tools: &ToolRegistry,
-    ctx: CallContext,
-) -> ToolResultMessage {
+pub async fn run_call(call: &ToolCall, tools: &ToolRegistry, ctx: RunOptions) -> ToolResultMessage {
     bounded(execute_tool_call(call, tools, ctx)).await
 }
 
@@ -38,7 +34,7 @@ pub async fn run_call(
 pub async fn run_batch(
     calls: &[ToolCall],
     tools: &ToolRegistry,
-    ctx: CallContext,
+    ctx: RunOptions,
     mode: ExecutionMode,
 ) -> Vec<ToolResultMessage> {
     bounded(execute_tool_calls(calls, tools, ctx, mode)).await

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
-use tool_core::{ToolError, ToolOutput, ToolParams, ToolRegistry, text, tool, tools};
+use tool_core::{Content, ToolError, ToolOutput, ToolParams, ToolRegistry, tool, tools};
 
 /// One field: the seed's echo.
 #[derive(ToolParams, Deserialize, Debug)]
@@ -184,7 +184,7 @@ pub struct EchoDetails {
 /// Echo one value
 #[tool]
 async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
-    Ok(ToolOutput::new(vec![text(value)]).with_details(EchoDetails { source: "echo" }))
+    Ok(ToolOutput::new(vec![Content::text(value)]).with_details(EchoDetails { source: "echo" }))
 }
 
 /// The same echo as a method of a `#[tools]` impl: what a stateful tool
@@ -199,7 +199,7 @@ impl EchoBox {
     #[tool]
     async fn echo(&self, value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
         Ok(
-            ToolOutput::new(vec![text(value)]).with_details(EchoDetails {
+            ToolOutput::new(vec![Content::text(value)]).with_details(EchoDetails {
                 source: self.source,
             }),
         )

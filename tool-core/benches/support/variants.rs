@@ -153,7 +153,7 @@ fn batch_variant(name: &'static str, mode: ExecutionMode) -> Variant {
                     let results = tool_core::execute_tool_calls(
                         black_box(&calls),
                         &tools,
-                        tool_core::CallContext::default(),
+                        tool_core::RunOptions::default(),
                         mode,
                     )
                     .await;
@@ -283,7 +283,7 @@ fn line_variant(name: &'static str, answerer: Line) -> Variant {
                         let result = tool_core::execute_tool_call(
                             &call,
                             &tools,
-                            tool_core::CallContext::default(),
+                            tool_core::RunOptions::default(),
                         )
                         .await;
                         if answerer == Line::ToVec {

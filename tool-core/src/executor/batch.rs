@@ -1,8 +1,8 @@
 //! A parallel batch: calls run concurrently on the caller's task, at most
 //! `max_concurrency` at once, exclusive tools alone, results in call order.
 
-use super::call_context::CallContext;
 use super::one_call;
+use super::run_options::RunOptions;
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
 use futures_util::StreamExt;
@@ -15,7 +15,7 @@ use std::task::{Context, Poll, Waker};
 pub(crate) async fn run_parallel(
     calls: &[ToolCall],
     registry: &ToolRegistry,
-    ctx: &CallContext,
+    ctx: &RunOptions,
 ) -> Vec<ToolResultMessage> {
     let limit = ctx.max_concurrency.map_or(usize::MAX, |limit| limit.get());
     let mut results = InOrder::with_capacity(calls.len());

@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 /// Asking a person before anything destructive runs:
 ///
 /// ```
-/// use tool_core::{execute_tool_call, tools, CallContext, HookDecision, ToolCall, ToolRegistry};
+/// use tool_core::{execute_tool_call, tools, RunOptions, executor::HookDecision, ToolCall, ToolRegistry};
 /// use serde_json::json;
 ///
 /// struct Disk;
@@ -41,7 +41,7 @@ use tokio_util::sync::CancellationToken;
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let mut tools = ToolRegistry::new();
 /// tools.register_all(Disk).unwrap();
-/// let ask_first = CallContext::new().with_before_hook(|call| async move {
+/// let ask_first = RunOptions::new().with_before_hook(|call| async move {
 ///     if call.annotations.may_destroy() {
 ///         // A real application asks a person here.
 ///         return Ok(HookDecision::Block(format!("{} needs a person's approval", call.tool_name)));
@@ -108,10 +108,10 @@ pub struct AfterCall {
 
 type HookFuture<T> = Pin<Box<dyn Future<Output = Result<T, ToolError>> + Send>>;
 
-/// Runs before a tool; see [`CallContext::with_before_hook`](crate::CallContext::with_before_hook).
+/// Runs before a tool; see [`RunOptions::with_before_hook`](crate::RunOptions::with_before_hook).
 pub type BeforeHook = Arc<dyn Fn(BeforeCall) -> HookFuture<HookDecision> + Send + Sync>;
 
-/// Runs after a tool; see [`CallContext::with_after_hook`](crate::CallContext::with_after_hook).
+/// Runs after a tool; see [`RunOptions::with_after_hook`](crate::RunOptions::with_after_hook).
 pub type AfterHook = Arc<dyn Fn(AfterCall) -> HookFuture<ToolOutput<Value>> + Send + Sync>;
 
 pub(crate) fn before_hook<F, Fut>(hook: F) -> BeforeHook

@@ -3,17 +3,18 @@
 
 mod arguments;
 mod batch;
-mod call_context;
 mod catch_unwind;
 mod hooks;
 mod one_call;
 mod outcome;
 mod retry_budget;
+mod run_options;
 mod supervise;
 
-pub use call_context::{CallContext, DEFAULT_CANCEL_GRACE, ProgressEvent, ProgressEventFn};
+pub use crate::tool::ProgressFn;
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 pub use retry_budget::RetryBudget;
+pub use run_options::{DEFAULT_CANCEL_GRACE, ProgressEvent, RunOptions};
 
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;
@@ -33,7 +34,7 @@ pub enum ExecutionMode {
 /// result with `is_error: true`.
 ///
 /// ```
-/// use tool_core::{execute_tool_call, CallContext, DynamicTool, ToolCall, ToolOutput, ToolRegistry};
+/// use tool_core::{execute_tool_call, RunOptions, DynamicTool, ToolCall, ToolOutput, ToolRegistry};
 /// use serde_json::json;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
@@ -43,13 +44,13 @@ pub enum ExecutionMode {
 /// })).unwrap();
 ///
 /// let call = ToolCall::new("call-1", "fail", json!({}));
-/// let result = execute_tool_call(&call, &tools, CallContext::default()).await;
+/// let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
 /// assert_eq!(result.tool_call_id, "call-1");
 /// assert!(result.is_error);
 /// assert_eq!(result.content[0].as_text(), Some("Tool fail failed: exploded"));
 ///
 /// let unknown = ToolCall::new("call-2", "missing", json!({}));
-/// let result = execute_tool_call(&unknown, &tools, CallContext::default()).await;
+/// let result = execute_tool_call(&unknown, &tools, RunOptions::default()).await;
 /// assert_eq!(result.tool_name, "missing");
 /// assert_eq!(result.details, Some(json!({"error": "unknown tool"})));
 /// # });
@@ -57,7 +58,7 @@ pub enum ExecutionMode {
 pub async fn execute_tool_call(
     call: &ToolCall,
     registry: &ToolRegistry,
-    ctx: CallContext,
+    ctx: RunOptions,
 ) -> ToolResultMessage {
     one_call::run(call, registry, registry.get(&call.name), &ctx).await
 }
@@ -66,14 +67,14 @@ pub async fn execute_tool_call(
 ///
 /// In [`ExecutionMode::Parallel`] the calls run concurrently on the caller's
 /// task (a tool doing blocking work should move it to a blocking thread), at
-/// most [`CallContext::max_concurrency`] at once; a call of an
+/// most [`RunOptions::max_concurrency`] at once; a call of an
 /// [`exclusive`](crate::Tool::exclusive) tool runs alone. Cancelling the
 /// context's signal answers every call: those not started with `cancelled`,
 /// the running ones once they stop (or their grace period ends).
 pub async fn execute_tool_calls(
     calls: &[ToolCall],
     registry: &ToolRegistry,
-    ctx: CallContext,
+    ctx: RunOptions,
     mode: ExecutionMode,
 ) -> Vec<ToolResultMessage> {
     match mode {

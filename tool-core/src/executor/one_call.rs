@@ -5,15 +5,15 @@
 //! Every path ends in exactly one paired result.
 
 use super::arguments::{self, Parsed};
-use super::call_context::CallContext;
 use super::catch_unwind::{CatchUnwind, panic_message};
 use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
+use super::run_options::RunOptions;
 use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
 use crate::repair::{Repair, RepairRule, repair_note};
-use crate::tool::{ToolError, ToolOutput, text};
+use crate::tool::{Content, ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -27,7 +27,7 @@ pub(crate) async fn run(
     call: &ToolCall,
     registry: &ToolRegistry,
     tool: Option<&RegisteredTool>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
 ) -> ToolResultMessage {
     // Every event of the call (a timeout, a panic, a repair...) carries its
     // id and tool through this span. With no subscriber it is a disabled
@@ -42,7 +42,7 @@ async fn run_in_span(
     call: &ToolCall,
     registry: &ToolRegistry,
     tool: Option<&RegisteredTool>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
 ) -> ToolResultMessage {
     let mut result = match available(call, registry, tool, ctx) {
         Ok(tool) => answer(call, tool, ctx).await,
@@ -63,7 +63,7 @@ fn available<'a>(
     call: &ToolCall,
     registry: &ToolRegistry,
     tool: Option<&'a RegisteredTool>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
 ) -> Result<&'a RegisteredTool, Box<ToolResultMessage>> {
     let Some(tool) = tool else {
         return Err(Box::new(ToolResultMessage::failure(call, "unknown tool")));
@@ -89,7 +89,7 @@ fn available<'a>(
 
 /// Parse, the before hook, the run and the after hook, then the repairs
 /// made on the way recorded on the result.
-async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &CallContext) -> ToolResultMessage {
+async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> ToolResultMessage {
     if is_cancelled(ctx.signal.as_ref()) {
         tracing::info!("the call was cancelled before it started");
         return ToolResultMessage::failure(call, "cancelled");
@@ -157,7 +157,7 @@ enum Verdict {
 async fn before_hook(
     call: &ToolCall,
     tool: &RegisteredTool,
-    ctx: &CallContext,
+    ctx: &RunOptions,
     parsed: &Value,
 ) -> Verdict {
     let Some(before) = &ctx.before else {
@@ -203,7 +203,7 @@ fn start<'a>(
     call: &ToolCall,
     tool: &RegisteredTool,
     prepared: PreparedCall<'a>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
 ) -> Started<impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + Unpin + 'a> {
     let timeout = ctx.timeout.or(tool.timeout());
     let signal = (ctx.signal.is_some() || timeout.is_some()).then(|| {
@@ -253,7 +253,7 @@ fn stopped_result(
 /// tool's while the result is still an error.
 async fn after_hook(
     call: &ToolCall,
-    ctx: &CallContext,
+    ctx: &RunOptions,
     parsed: Value,
     result: ToolResultMessage,
     internal_error: Option<String>,
@@ -294,7 +294,7 @@ async fn after_hook(
 fn with_repairs(
     mut result: ToolResultMessage,
     repairs: Vec<Repair>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
 ) -> ToolResultMessage {
     record_repairs(&mut result, repairs, ctx);
     result
@@ -304,7 +304,7 @@ fn with_repairs(
 /// the model what its own arguments became (a hook's rewrite is the
 /// caller's doing, so it is recorded but not announced).
 #[inline]
-fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &CallContext) {
+fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &RunOptions) {
     if repairs.is_empty() {
         return;
     }
@@ -323,7 +323,7 @@ fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &Ca
         .cloned()
         .collect();
     if !announced.is_empty() && ctx.repair.is_some_and(|policy| policy.tells_model()) {
-        result.content.push(text(repair_note(&announced)));
+        result.content.push(Content::text(repair_note(&announced)));
     }
     result.repairs = repairs;
 }

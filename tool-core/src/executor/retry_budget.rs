@@ -2,20 +2,20 @@
 //! to stop: small models often loop on the same mistake.
 
 use crate::message::ToolResultMessage;
-use crate::tool::{FailureKind, text};
+use crate::tool::{Content, FailureKind};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Counts consecutive retry failures per tool, across the turns of one
 /// conversation: keep one value for the conversation and pass a clone in
-/// each turn's [`CallContext`](crate::CallContext::with_retry_budget)
+/// each turn's [`RunOptions`](crate::RunOptions::with_retry_budget)
 /// (clones share the counts). A success of a tool resets its count. Once a
 /// tool's count is past the limit, its failed result says, in words for the
 /// model, to stop calling it in this turn, and is marked
 /// [`Fatal`](FailureKind::Fatal).
 ///
 /// ```
-/// use tool_core::{execute_tool_call, tool, CallContext, FailureKind, RetryBudget, ToolCall, ToolRegistry};
+/// use tool_core::{execute_tool_call, tool, RunOptions, FailureKind, executor::RetryBudget, ToolCall, ToolRegistry};
 /// use serde_json::json;
 ///
 /// /// Double a number
@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 /// let mut tools = ToolRegistry::new();
 /// tools.register(DoubleTool).unwrap();
 /// let budget = RetryBudget::new(2);
-/// let ctx = CallContext::new().with_retry_budget(budget.clone());
+/// let ctx = RunOptions::new().with_retry_budget(budget.clone());
 /// let wrong = ToolCall::new("c", "double", json!({"n": "two"}));
 /// for _ in 0..2 {
 ///     let result = execute_tool_call(&wrong, &tools, ctx.clone()).await;
@@ -95,7 +95,7 @@ impl RetryBudget {
                         "[{} has now failed {times}. Do not call it again in this turn: tell the user what went wrong instead.]",
                         result.tool_name
                     );
-                    result.content.push(text(note));
+                    result.content.push(Content::text(note));
                     result.failure_kind = Some(FailureKind::Fatal);
                 }
             }

@@ -2,8 +2,8 @@
 //! polled until it finishes, times out, or is cancelled and outlives its
 //! grace period, and dropped right away when it stops.
 
-use super::call_context::CallContext;
 use super::catch_unwind::CatchUnwind;
+use super::run_options::RunOptions;
 use crate::tool::{ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
@@ -29,7 +29,7 @@ pub(crate) enum Stopped {
 pub(crate) async fn supervise<F>(
     mut running: CatchUnwind<F>,
     timeout: Option<Duration>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
     signal: Option<&CancellationToken>,
 ) -> Stopped
 where
@@ -66,7 +66,7 @@ fn dropped<F>(running: CatchUnwind<F>, stopped: Stopped) -> Stopped {
 async fn run_until_stopped<F>(
     running: &mut CatchUnwind<F>,
     timeout: Option<Duration>,
-    ctx: &CallContext,
+    ctx: &RunOptions,
     signal: Option<&CancellationToken>,
 ) -> Stopped
 where
@@ -98,7 +98,7 @@ where
 }
 
 /// Completes when the caller's signal is cancelled; never without one.
-pub(crate) async fn caller_cancelled(ctx: &CallContext) {
+pub(crate) async fn caller_cancelled(ctx: &RunOptions) {
     match &ctx.signal {
         Some(signal) => signal.cancelled().await,
         None => std::future::pending().await,

@@ -89,7 +89,7 @@ fn write_value<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> serde_jso
 #[cfg(test)]
 mod tests {
     use crate::message::{ToolCall, ToolResultMessage};
-    use crate::tool::{FailureKind, image, text};
+    use crate::tool::{Content, FailureKind};
     use serde_json::json;
 
     fn same_bytes(result: &ToolResultMessage) {
@@ -112,9 +112,9 @@ mod tests {
         result.is_error = false;
         result.failure_kind = None;
         result.content = vec![
-            text("a \"quoted\"\tline\n"),
-            image(b"\x89PNG", "image/png"),
-            text(""),
+            Content::text("a \"quoted\"\tline\n"),
+            Content::image(b"\x89PNG", "image/png"),
+            Content::text(""),
         ];
         same_bytes(&result);
         result.content.clear();

@@ -15,8 +15,8 @@ pub const MAX_ECHO_CHARS: usize = 80;
 ///
 /// ```
 /// use serde_json::json;
-/// assert_eq!(tool_core::json_type(&json!(2.5)), "number");
-/// assert_eq!(tool_core::json_type(&json!(null)), "null");
+/// assert_eq!(tool_core::params::json_type(&json!(2.5)), "number");
+/// assert_eq!(tool_core::params::json_type(&json!(null)), "null");
 /// ```
 pub fn json_type(value: &Value) -> &'static str {
     match value {

@@ -6,6 +6,7 @@
 //! near-miss hints. Nothing here knows about tools or calls.
 
 pub(crate) mod constraints;
+mod context;
 pub(crate) mod derive_support;
 pub(crate) mod describe;
 pub(crate) mod error;
@@ -16,10 +17,10 @@ pub(crate) mod schema_refs;
 pub(crate) mod suggest;
 mod traits;
 
-pub use constraints::{Bound, FloatLike, HasItems, HasLength, LengthOf, Numeric, StringLike};
+pub use context::{MAX_UNTAGGED_ATTEMPTS, ParseContext};
 pub use derive_support::MAX_NESTING;
 pub use describe::{MAX_ECHO_CHARS, json_type};
-pub use error::{MAX_PROBLEMS, MAX_UNTAGGED_ATTEMPTS, ParamError, ParamProblem};
+pub use error::{MAX_PROBLEMS, ParamError, ParamProblem};
 pub use formats::Format;
 pub use impls::MAX_JSON_DEPTH;
 pub use path::ParamPath;

@@ -11,7 +11,7 @@ use std::fmt;
 /// field costs a few words on the stack and nothing on the heap.
 ///
 /// ```
-/// use tool_core::ParamPath;
+/// use tool_core::params::ParamPath;
 ///
 /// let root = ParamPath::root();
 /// let items = root.field("items");

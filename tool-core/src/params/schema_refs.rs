@@ -3,7 +3,7 @@
 //! recurs and its definition under `$defs` in the outermost schema. Without
 //! this, building such a schema would never end.
 
-use crate::ParamValue;
+use crate::params::ParamValue;
 use serde_json::{Map, Value, json};
 use std::cell::RefCell;
 
@@ -141,7 +141,7 @@ mod tests {
         static PANIC_NEXT: std::cell::Cell<bool> = const { std::cell::Cell::new(true) };
     }
 
-    impl crate::ParamValue for Fragile {
+    impl crate::params::ParamValue for Fragile {
         fn schema() -> serde_json::Value {
             if PANIC_NEXT.with(|next| next.replace(false)) {
                 panic!("a user's schema failed");
@@ -151,8 +151,8 @@ mod tests {
 
         fn parse_value(
             _: &serde_json::Value,
-            _: &crate::ParamPath<'_>,
-            _: &mut crate::ParamError,
+            _: &crate::params::ParamPath<'_>,
+            _: &mut crate::params::ParseContext,
         ) -> Option<Self> {
             Some(Fragile)
         }

@@ -1,6 +1,7 @@
 //! The two traits behind `#[derive(ToolParams)]`: one field list gives both
 //! the parser that runs on every call and the JSON Schema the model sees.
 
+use super::context::ParseContext;
 use super::error::ParamError;
 use super::path::ParamPath;
 use serde_json::Value;
@@ -35,17 +36,17 @@ use serde_json::Value;
 /// ```
 ///
 /// Parsing never clones the input and never stops at the first problem:
-/// every problem is reported with its path (see [`ParamError`]). Keys the
+/// every problem is reported with its path (see [`ParseContext`]). Keys the
 /// struct does not declare are dropped, unless the struct says
 /// `#[param(deny_unknown_fields)]`.
 pub trait ToolParams: ParamValue {
     /// Parses a call's arguments, which must be a JSON object.
     #[inline]
     fn parse(arguments: &Value) -> Result<Self, ParamError> {
-        let mut errors = ParamError::new();
-        match Self::parse_value(arguments, &ParamPath::root(), &mut errors) {
-            Some(parsed) if errors.is_empty() => Ok(parsed),
-            _ => Err(errors),
+        let mut cx = ParseContext::new();
+        match Self::parse_value(arguments, &ParamPath::root(), &mut cx) {
+            Some(parsed) if cx.is_empty() => Ok(parsed),
+            _ => Err(cx.into_error()),
         }
     }
 
@@ -66,7 +67,7 @@ pub trait ToolParams: ParamValue {
 /// accepts exactly the values `schema` accepts.
 ///
 /// ```
-/// use tool_core::{ParamError, ParamPath, ParamValue, ToolParams};
+/// use tool_core::{params::ParseContext, params::ParamPath, params::ParamValue, ToolParams};
 /// use serde_json::{json, Value};
 ///
 /// /// A hex color such as `#ff8800`.
@@ -77,7 +78,7 @@ pub trait ToolParams: ParamValue {
 ///     fn schema() -> Value {
 ///         json!({"type": "string", "pattern": "^#[0-9a-fA-F]{6}$"})
 ///     }
-///     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+///     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
 ///         let parsed = value
 ///             .as_str()
 ///             .and_then(|s| s.strip_prefix('#'))
@@ -105,8 +106,8 @@ pub trait ToolParams: ParamValue {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "this type cannot be a tool parameter",
-    note = "a tool parameter's type must implement `tool_core::ParamValue`: a string, bool, number, char or path; an Option, Vec, set, array, tuple, map, Box or Arc of one; serde_json::Value; an IP address; or a struct or enum with #[derive(ToolParams)] (see the field-type table in the docs of `tool_core`)",
-    note = "for a type of your own, implement `tool_core::ParamValue` for it"
+    note = "a tool parameter's type must implement `tool_core::params::ParamValue`: a string, bool, number, char or path; an Option, Vec, set, array, tuple, map, Box or Arc of one; serde_json::Value; an IP address; or a struct or enum with #[derive(ToolParams)] (see the field-type table in the docs of `tool_core`)",
+    note = "for a type of your own, implement `tool_core::params::ParamValue` for it"
 )]
 pub trait ParamValue: Sized {
     /// True for types whose field may be absent from the arguments (`Option`):
@@ -127,7 +128,7 @@ pub trait ParamValue: Sized {
 
     /// Parses `value`, found at `path`. On failure, pushes every problem onto
     /// `errors` and returns `None`; it never panics on any input.
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self>;
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self>;
 
     /// The value of a field the arguments leave out: `None` for required
     /// types (the field is reported missing), `Some(None)` for `Option`.

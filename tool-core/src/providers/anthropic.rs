@@ -60,13 +60,13 @@ pub fn anthropic_tool_use(block: &Value) -> Result<ToolCall, AdapterError> {
 ///
 /// ```
 /// use tool_core::providers::anthropic_tool_result;
-/// use tool_core::{audio, image, text, ToolResultMessage};
+/// use tool_core::{ToolResultMessage, Content};
 /// use serde_json::json;
 ///
 /// let result = ToolResultMessage {
 ///     tool_call_id: "toolu_01".into(),
 ///     tool_name: "screenshot".into(),
-///     content: vec![text("The page:"), image(b"\x89PNG", "image/png"), audio(b"RIFF", "audio/wav")],
+///     content: vec![Content::text("The page:"), Content::image(b"\x89PNG", "image/png"), Content::audio(b"RIFF", "audio/wav")],
 ///     details: None,
 ///     is_error: false,
 ///     failure_kind: None,

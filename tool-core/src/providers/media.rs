@@ -11,11 +11,11 @@ use crate::tool::Content;
 /// text items joined by newlines, as it always was.
 ///
 /// ```
-/// use tool_core::{image, providers::content_text, text};
+/// use tool_core::{providers::content_text, Content};
 ///
-/// assert_eq!(content_text(&[text("a"), text("b")]), "a\nb");
+/// assert_eq!(content_text(&[Content::text("a"), Content::text("b")]), "a\nb");
 /// assert_eq!(
-///     content_text(&[text("The chart:"), image(b"\x89PNG", "image/png")]),
+///     content_text(&[Content::text("The chart:"), Content::image(b"\x89PNG", "image/png")]),
 ///     "The chart:\n[image: image/png, 4 bytes]",
 /// );
 /// ```
@@ -32,12 +32,12 @@ pub fn content_text(content: &[Content]) -> String {
 ///   when it has them, `[resource: notes.md <file:///notes.md>, text/markdown: Meeting notes]`.
 ///
 /// ```
-/// use tool_core::{audio, providers::media_note, resource_link, text};
+/// use tool_core::{providers::media_note, Content};
 ///
-/// assert_eq!(media_note(&text("Pi")), "Pi");
-/// assert_eq!(media_note(&audio([0u8; 5], "audio/wav")), "[audio: audio/wav, 5 bytes]");
+/// assert_eq!(media_note(&Content::text("Pi")), "Pi");
+/// assert_eq!(media_note(&Content::audio([0u8; 5], "audio/wav")), "[audio: audio/wav, 5 bytes]");
 /// assert_eq!(
-///     media_note(&resource_link("file:///notes.md", "notes.md").with_description("Meeting notes")),
+///     media_note(&Content::resource_link("file:///notes.md", "notes.md").with_description("Meeting notes")),
 ///     "[resource: notes.md <file:///notes.md>: Meeting notes]",
 /// );
 /// ```
@@ -105,13 +105,12 @@ fn size(data: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::{image, resource_link};
 
     #[test]
     fn sizes_are_of_the_decoded_bytes_padded_or_not() {
         for length in 0..8 {
             let bytes = vec![7u8; length];
-            let Content::Image { data, .. } = image(&bytes, "image/png") else {
+            let Content::Image { data, .. } = Content::image(&bytes, "image/png") else {
                 unreachable!()
             };
             let unpadded = data.trim_end_matches('=');
@@ -127,8 +126,8 @@ mod tests {
 
     #[test]
     fn a_resource_note_has_its_mime_type_and_description_when_set() {
-        let link =
-            resource_link("https://example.com/a.pdf", "a.pdf").with_mime_type("application/pdf");
+        let link = Content::resource_link("https://example.com/a.pdf", "a.pdf")
+            .with_mime_type("application/pdf");
         assert_eq!(
             note(&link, Some("not sent")),
             "[resource: a.pdf <https://example.com/a.pdf>, application/pdf, not sent]"

@@ -68,13 +68,13 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
 ///
 /// ```
 /// use tool_core::providers::openai_tool_messages;
-/// use tool_core::{image, text, ToolResultMessage};
+/// use tool_core::{ToolResultMessage, Content};
 /// use serde_json::json;
 ///
 /// let result = ToolResultMessage {
 ///     tool_call_id: "call_1".into(),
 ///     tool_name: "chart".into(),
-///     content: vec![text("Sales by month"), image(b"\x89PNG", "image/png")],
+///     content: vec![Content::text("Sales by month"), Content::image(b"\x89PNG", "image/png")],
 ///     details: None,
 ///     is_error: false,
 ///     failure_kind: None,

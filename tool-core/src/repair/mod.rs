@@ -3,7 +3,7 @@
 //! as JSON text, one value where a list is wanted, `"Fast"` for `"fast"`.
 //!
 //! Repair runs only when strict parsing failed and the caller turned it on
-//! ([`CallContext::with_repair`](crate::CallContext::with_repair)); the
+//! ([`RunOptions::with_repair`](crate::RunOptions::with_repair)); the
 //! default path is exactly as strict as the schema. Nothing is repaired
 //! silently: every change is a [`Repair`] on the result, and the model is
 //! told in a trailing note unless the policy says otherwise.
@@ -108,7 +108,7 @@ pub struct Repair {
 /// Which repairs a caller allows, and whether the model is told about them.
 ///
 /// ```
-/// use tool_core::{RepairPolicy, RepairRule};
+/// use tool_core::{repair::RepairPolicy, repair::RepairRule};
 ///
 /// let policy = RepairPolicy::all().without(RepairRule::WrapInArray).silent();
 /// assert!(policy.allows(RepairRule::StringToScalar));

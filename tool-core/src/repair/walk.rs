@@ -33,7 +33,7 @@ mod schema;
 mod tests;
 
 use super::{Repair, RepairPolicy, RepairRule};
-use crate::{MAX_JSON_DEPTH, ParamPath};
+use crate::params::{MAX_JSON_DEPTH, ParamPath};
 use schema::{Kinds, branches, fits_here, item_schema, member_schema, own_kinds, tags};
 use serde_json::{Map, Value, json};
 
@@ -63,7 +63,7 @@ const MAX_REF_HOPS: usize = 32;
 ///
 /// ```
 /// use serde_json::json;
-/// use tool_core::{RepairPolicy, RepairRule, repair_arguments};
+/// use tool_core::{repair::RepairPolicy, repair::RepairRule, repair::repair_arguments};
 ///
 /// let schema = json!({
 ///     "type": "object",

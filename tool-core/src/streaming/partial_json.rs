@@ -1,7 +1,7 @@
 //! An incremental JSON reader that keeps the value read so far, updated in
 //! place as pieces of text arrive.
 
-use crate::MAX_JSON_DEPTH;
+use crate::params::MAX_JSON_DEPTH;
 use serde_json::{Map, Value};
 
 /// JSON text read piece by piece, and the best-effort value it shows so far.

@@ -17,7 +17,7 @@ pub use dynamic::DynamicTool;
 pub(crate) use erased::{ErasedCall, ErasedTool};
 pub use failure::{FailureKind, ToolFailure};
 pub use json::Json;
-pub use output::{Content, ToolOutput, audio, image, resource_link, text};
+pub use output::{Content, ToolOutput};
 pub use toolbox::{IntoToolbox, Toolbox};
 
 use crate::params::ToolParams;
@@ -39,7 +39,7 @@ pub type ToolError = Box<dyn std::error::Error + Send + Sync>;
 /// arguments its schema rejects.
 ///
 /// ```
-/// use tool_core::{text, Tool, ToolContext, ToolError, ToolOutput, ToolParams};
+/// use tool_core::{Tool, ToolContext, ToolError, ToolOutput, ToolParams, Content};
 ///
 /// #[derive(ToolParams)]
 /// struct EchoParams {
@@ -70,7 +70,7 @@ pub type ToolError = Box<dyn std::error::Error + Send + Sync>;
 ///         params: EchoParams,
 ///         _ctx: ToolContext,
 ///     ) -> Result<ToolOutput<EchoDetails>, ToolError> {
-///         Ok(ToolOutput::new(vec![text(params.value)]).with_details(EchoDetails { source: "echo" }))
+///         Ok(ToolOutput::new(vec![Content::text(params.value)]).with_details(EchoDetails { source: "echo" }))
 ///     }
 /// }
 /// ```
@@ -103,7 +103,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// How long a call may run before it is dropped, its signal cancelled,
     /// and it is answered `timed out after N ms`. `None` (the default): no
-    /// limit of its own. [`CallContext::timeout`](crate::CallContext) overrides it.
+    /// limit of its own. [`RunOptions::timeout`](crate::RunOptions) overrides it.
     fn timeout(&self) -> Option<Duration> {
         None
     }

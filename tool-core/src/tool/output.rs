@@ -12,12 +12,12 @@ use serde::{Deserialize, Serialize};
 /// takes (see there for what a provider without a place for media gets).
 ///
 /// ```
-/// use tool_core::{image, text, Content};
+/// use tool_core::Content;
 /// use serde_json::json;
 ///
-/// assert_eq!(serde_json::to_value(text("Pi")).unwrap(), json!({"type": "text", "text": "Pi"}));
+/// assert_eq!(serde_json::to_value(Content::text("Pi")).unwrap(), json!({"type": "text", "text": "Pi"}));
 /// assert_eq!(
-///     serde_json::to_value(image(b"\x89PNG", "image/png")).unwrap(),
+///     serde_json::to_value(Content::image(b"\x89PNG", "image/png")).unwrap(),
 ///     json!({"type": "image", "data": "iVBORw==", "mimeType": "image/png"}),
 /// );
 /// ```
@@ -65,6 +65,40 @@ pub enum Content {
 }
 
 impl Content {
+    /// A text content item: `Content::text("Pi")` is `{"type":"text","text":"Pi"}`.
+    pub fn text(text: impl Into<String>) -> Content {
+        Content::Text { text: text.into() }
+    }
+
+    /// An image content item from its bytes, which are base64-encoded here:
+    /// `Content::image(png_bytes, "image/png")`.
+    pub fn image(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Content {
+        Content::Image {
+            data: base64::engine::general_purpose::STANDARD.encode(bytes),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// An audio content item from its bytes, which are base64-encoded here:
+    /// `Content::audio(wav_bytes, "audio/wav")`.
+    pub fn audio(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Content {
+        Content::Audio {
+            data: base64::engine::general_purpose::STANDARD.encode(bytes),
+            mime_type: mime_type.into(),
+        }
+    }
+
+    /// A resource link content item, with no description or MIME type (add
+    /// them with [`Content::with_description`] and [`Content::with_mime_type`]).
+    pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
+        Content::ResourceLink {
+            uri: uri.into(),
+            name: name.into(),
+            description: None,
+            mime_type: None,
+        }
+    }
+
     /// The text of a text item.
     pub fn as_text(&self) -> Option<&str> {
         match self {
@@ -77,9 +111,9 @@ impl Content {
     /// they are.
     ///
     /// ```
-    /// use tool_core::resource_link;
+    /// use tool_core::Content;
     ///
-    /// let link = resource_link("file:///notes.md", "notes.md").with_description("Meeting notes");
+    /// let link = Content::resource_link("file:///notes.md", "notes.md").with_description("Meeting notes");
     /// assert_eq!(serde_json::to_value(&link).unwrap()["description"], "Meeting notes");
     /// ```
     pub fn with_description(mut self, text: impl Into<String>) -> Self {
@@ -96,40 +130,6 @@ impl Content {
             *mime_type = Some(mime.into());
         }
         self
-    }
-}
-
-/// A text content item: `text("Pi")` is `{"type":"text","text":"Pi"}`.
-pub fn text(text: impl Into<String>) -> Content {
-    Content::Text { text: text.into() }
-}
-
-/// An image content item from its bytes, which are base64-encoded here:
-/// `image(png_bytes, "image/png")`.
-pub fn image(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Content {
-    Content::Image {
-        data: base64::engine::general_purpose::STANDARD.encode(bytes),
-        mime_type: mime_type.into(),
-    }
-}
-
-/// An audio content item from its bytes, which are base64-encoded here:
-/// `audio(wav_bytes, "audio/wav")`.
-pub fn audio(bytes: impl AsRef<[u8]>, mime_type: impl Into<String>) -> Content {
-    Content::Audio {
-        data: base64::engine::general_purpose::STANDARD.encode(bytes),
-        mime_type: mime_type.into(),
-    }
-}
-
-/// A resource link content item, with no description or MIME type (add
-/// them with [`Content::with_description`] and [`Content::with_mime_type`]).
-pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Content {
-    Content::ResourceLink {
-        uri: uri.into(),
-        name: name.into(),
-        description: None,
-        mime_type: None,
     }
 }
 
@@ -160,7 +160,7 @@ impl<D> ToolOutput<D> {
 
     /// Output of one text item.
     pub fn text(text: impl Into<String>) -> Self {
-        ToolOutput::new(vec![self::text(text)])
+        ToolOutput::new(vec![Content::text(text)])
     }
 
     /// Attaches details.

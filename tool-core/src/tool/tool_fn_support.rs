@@ -1,7 +1,7 @@
 //! The runtime half of `#[tool]`: what a tool function may return.
 
 use crate::params::{ParamValue, ToolParams};
-use crate::tool::{Json, ToolError, ToolOutput, text};
+use crate::tool::{Content, Json, ToolError, ToolOutput};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -52,7 +52,7 @@ impl<T: ToolParams + Send> IntoToolResult for Json<T> {
             )
             .into());
         }
-        Ok(ToolOutput::new(vec![text(json.to_string())]).with_details(self))
+        Ok(ToolOutput::new(vec![Content::text(json.to_string())]).with_details(self))
     }
     fn output_schema() -> Option<Value> {
         Some(T::json_schema())

@@ -81,7 +81,7 @@ pub fn expand(model: &Container) -> TokenStream {
             fn parse_value(
                 __value: &::tool_core::__private::Value,
                 __path: &::tool_core::__private::ParamPath<'_>,
-                __errors: &mut ::tool_core::__private::ParamError,
+                __errors: &mut ::tool_core::__private::ParseContext,
             ) -> ::core::option::Option<Self> {
                 #inline_check
                 #parse

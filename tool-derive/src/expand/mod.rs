@@ -53,7 +53,7 @@ fn stub(input: &DeriveInput) -> TokenStream {
                 fn parse_fields(
                     _: &::tool_core::__private::Map<::std::string::String, ::tool_core::__private::Value>,
                     _: &::tool_core::__private::ParamPath<'_>,
-                    _: &mut ::tool_core::__private::ParamError,
+                    _: &mut ::tool_core::__private::ParseContext,
                 ) -> ::core::option::Option<Self> {
                     ::core::unreachable!()
                 }
@@ -72,7 +72,7 @@ fn stub(input: &DeriveInput) -> TokenStream {
             fn parse_value(
                 _: &::tool_core::__private::Value,
                 _: &::tool_core::__private::ParamPath<'_>,
-                _: &mut ::tool_core::__private::ParamError,
+                _: &mut ::tool_core::__private::ParseContext,
             ) -> ::core::option::Option<Self> {
                 ::core::unreachable!()
             }

@@ -60,7 +60,7 @@ pub fn expand(model: &Container, fields: &[Field]) -> TokenStream {
             fn parse_fields(
                 __object: &::tool_core::__private::Map<::std::string::String, ::tool_core::__private::Value>,
                 __path: &::tool_core::__private::ParamPath<'_>,
-                __errors: &mut ::tool_core::__private::ParamError,
+                __errors: &mut ::tool_core::__private::ParseContext,
             ) -> ::core::option::Option<Self> {
                 #inline_check
                 let __names: &::tool_core::__private::FieldNames =
@@ -88,7 +88,7 @@ pub fn expand(model: &Container, fields: &[Field]) -> TokenStream {
             fn parse_value(
                 __value: &::tool_core::__private::Value,
                 __path: &::tool_core::__private::ParamPath<'_>,
-                __errors: &mut ::tool_core::__private::ParamError,
+                __errors: &mut ::tool_core::__private::ParseContext,
             ) -> ::core::option::Option<Self> {
                 let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
                 let __parsed = <Self as ::tool_core::__private::ParamObject>::parse_fields(__object, __path, __errors);

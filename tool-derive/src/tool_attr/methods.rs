@@ -202,9 +202,9 @@ fn toolbox_impl(self_ty: &Type, tools: &[syn::Ident]) -> TokenStream {
         impl ::tool_core::Toolbox for #self_ty {
             fn tools(
                 self: ::tool_core::__private::Arc<Self>,
-            ) -> ::std::vec::Vec<::tool_core::RegisteredTool> {
+            ) -> ::std::vec::Vec<::tool_core::registry::RegisteredTool> {
                 ::std::vec![
-                    #( ::tool_core::RegisteredTool::new(#tools(::tool_core::__private::Arc::clone(&self))), )*
+                    #( ::tool_core::registry::RegisteredTool::new(#tools(::tool_core::__private::Arc::clone(&self))), )*
                 ]
             }
         }

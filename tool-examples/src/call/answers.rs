@@ -110,7 +110,9 @@ fn paired_failure(id: &str, name: &str, message: &str) -> String {
     let call = ToolCall::new(id, name, Value::Null);
     let mut result = ToolResultMessage::failure(&call, message);
     if name.is_empty() {
-        result.content = vec![tool_core::text(format!("Tool call failed: {message}"))];
+        result.content = vec![tool_core::Content::text(format!(
+            "Tool call failed: {message}"
+        ))];
     }
     to_line(&result)
 }

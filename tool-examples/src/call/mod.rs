@@ -43,7 +43,7 @@ use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tool_core::{
-    CallContext, ExecutionMode, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
+    ExecutionMode, RunOptions, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
 };
 
 /// Calls in flight at once, at most; reading waits for the oldest to be
@@ -70,7 +70,7 @@ const BUDGET_UNIT: usize = 1024;
 /// What the tools run with, shared by every chunk.
 struct Runner {
     registry: Arc<ToolRegistry>,
-    ctx: CallContext,
+    ctx: RunOptions,
 }
 
 impl Runner {
@@ -120,7 +120,7 @@ pub async fn run_calls<R, W>(
     output: W,
     registry: Arc<ToolRegistry>,
     mode: ExecutionMode,
-    ctx: CallContext,
+    ctx: RunOptions,
 ) -> std::io::Result<()>
 where
     R: AsyncBufRead + Unpin + Send + 'static,
@@ -136,7 +136,7 @@ pub async fn run_calls_with_progress<R, W>(
     mut output: W,
     registry: Arc<ToolRegistry>,
     mode: ExecutionMode,
-    ctx: CallContext,
+    ctx: RunOptions,
     progress: Option<Arc<Progress>>,
 ) -> std::io::Result<()>
 where

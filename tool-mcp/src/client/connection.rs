@@ -18,7 +18,7 @@ use serde_json::Value;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 use tokio::time::Instant;
-use tool_core::{ToolContext, ToolError, ToolFailure, text};
+use tool_core::{Content, ToolContext, ToolError, ToolFailure};
 use tracing::Instrument;
 
 /// The first wait after a failed connection attempt; it doubles up to
@@ -103,10 +103,10 @@ impl ClientHandler for Handler {
             Some(total) => format!("{}/{total}", params.progress),
             None => params.progress.to_string(),
         });
-        let delivery = self
-            .state
-            .progress()
-            .report(token_key(&params.progress_token), vec![text(message)]);
+        let delivery = self.state.progress().report(
+            token_key(&params.progress_token),
+            vec![Content::text(message)],
+        );
         if let Some((sink, content)) = delivery {
             sink(content);
         }

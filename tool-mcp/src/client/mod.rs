@@ -80,7 +80,8 @@ use std::ffi::OsString;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
-use tool_core::{RegistryError, ToolRegistry};
+use tool_core::ToolRegistry;
+use tool_core::registry::RegistryError;
 
 /// What joins a prefix and a server's tool name in a registry:
 /// `github` + `create_issue` is `github__create_issue`. Two underscores
@@ -301,7 +302,7 @@ impl Upstream {
 
     /// No timeout of the server's own: its calls run until they are
     /// answered, cancelled, or the call's own timeout (a
-    /// [`CallContext`](tool_core::CallContext)'s) ends them. For servers
+    /// [`RunOptions`](tool_core::RunOptions)'s) ends them. For servers
     /// whose tools run for hours, when every caller sets a timeout of its
     /// own; a server that hangs then holds a caller that does not.
     ///
@@ -434,7 +435,7 @@ impl From<RegistryError> for ClientError {
 /// clone, so the connection lives as long as they do.
 ///
 /// ```no_run
-/// use tool_core::{CallContext, ToolCall, ToolRegistry, execute_tool_call};
+/// use tool_core::{RunOptions, ToolCall, ToolRegistry, execute_tool_call};
 /// use tool_mcp::client::{McpClient, Upstream};
 ///
 /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
@@ -444,7 +445,7 @@ impl From<RegistryError> for ClientError {
 /// println!("{added} tools: {:?}", client.tool_names());
 ///
 /// let call = ToolCall::new("call-1", "echo", serde_json::json!({"value": "hi"}));
-/// let result = execute_tool_call(&call, &tools, CallContext::new()).await;
+/// let result = execute_tool_call(&call, &tools, RunOptions::new()).await;
 /// # Ok(())
 /// # }
 /// ```

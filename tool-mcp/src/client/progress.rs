@@ -3,7 +3,8 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use tool_core::{Content, ProgressFn};
+use tool_core::Content;
+use tool_core::executor::ProgressFn;
 
 /// Where each call in flight wants its progress, by progress token, and
 /// the updates that came before their call said so: rmcp picks a request's

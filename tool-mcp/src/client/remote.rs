@@ -8,9 +8,9 @@ use rmcp::model::{CallToolResult, ContentBlock, ServerResult};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
+use tool_core::registry::RegisteredTool;
 use tool_core::{
-    Content, RegisteredTool, Tool, ToolAnnotations, ToolContext, ToolError, ToolFailure,
-    ToolOutput, Toolbox, resource_link, text,
+    Content, Tool, ToolAnnotations, ToolContext, ToolError, ToolFailure, ToolOutput, Toolbox,
 };
 
 #[derive(Clone)]
@@ -145,7 +145,7 @@ fn output(result: CallToolResult) -> ToolOutput<Value> {
 /// link to it; anything else, its JSON as text.
 fn content(block: &ContentBlock) -> Content {
     let Ok(value) = serde_json::to_value(block) else {
-        return text("(content that could not be read)");
+        return Content::text("(content that could not be read)");
     };
     if let Ok(content) = serde_json::from_value::<Content>(value.clone()) {
         return content;
@@ -153,17 +153,17 @@ fn content(block: &ContentBlock) -> Content {
     if value["type"] == "resource" {
         let resource = &value["resource"];
         if let Some(body) = resource["text"].as_str() {
-            return text(body);
+            return Content::text(body);
         }
         if let Some(uri) = resource["uri"].as_str() {
-            let link = resource_link(uri, uri);
+            let link = Content::resource_link(uri, uri);
             return match resource["mimeType"].as_str() {
                 Some(mime) => link.with_mime_type(mime),
                 None => link,
             };
         }
     }
-    text(value.to_string())
+    Content::text(value.to_string())
 }
 
 /// The tools of one registration, added all or nothing by

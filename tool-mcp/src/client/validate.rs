@@ -6,7 +6,8 @@
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
-use tool_core::{ParamError, ParamPath, json_type};
+use tool_core::ParamError;
+use tool_core::params::{ParamPath, ParseContext, json_type};
 
 /// Compiles `schema`; a schema that is not valid JSON Schema (or names a
 /// `$ref` that cannot be resolved offline) is refused with jsonschema's
@@ -18,14 +19,14 @@ pub(crate) fn compile(schema: &Value) -> Result<Validator, String> {
 /// Every problem `arguments` has against `validator`, or `None` when it
 /// has none.
 pub(crate) fn problems(validator: &Validator, arguments: &Value) -> Option<ParamError> {
-    let mut errors = ParamError::new();
+    let mut cx = ParseContext::new();
     for error in validator.iter_errors(arguments) {
-        record(&mut errors, arguments, &error);
+        record(&mut cx, arguments, &error);
     }
-    (!errors.is_empty()).then_some(errors)
+    cx.finish().err()
 }
 
-fn record(errors: &mut ParamError, arguments: &Value, error: &ValidationError<'_>) {
+fn record(errors: &mut ParseContext, arguments: &Value, error: &ValidationError<'_>) {
     let segments: Vec<String> = error
         .instance_path()
         .segments()
@@ -135,7 +136,7 @@ fn message(kind: &ValidationErrorKind, got: &Value) -> Option<String> {
 /// Walks `value` along `segments` so an index is written `[2]` only where
 /// the value there is an array (a key `"2"` of an object stays a field).
 fn push_at(
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
     path: &ParamPath<'_>,
     value: Option<&Value>,
     segments: &[String],

@@ -48,7 +48,7 @@ fn tools_call_problem(params: Option<&Value>) -> String {
     let Some(Value::Object(params)) = params else {
         return format!(
             "tools/call: params must be an object, got {}",
-            tool_core::json_type(params.unwrap_or(&Value::Null))
+            tool_core::params::json_type(params.unwrap_or(&Value::Null))
         );
     };
     match params.get("name") {
@@ -56,7 +56,7 @@ fn tools_call_problem(params: Option<&Value>) -> String {
         Some(other) => {
             return format!(
                 "tools/call: params.name must be a string, got {}",
-                tool_core::json_type(other)
+                tool_core::params::json_type(other)
             );
         }
         None => return "tools/call: params.name is missing".to_owned(),
@@ -67,7 +67,7 @@ fn tools_call_problem(params: Option<&Value>) -> String {
         }
         Some(other) => format!(
             "tools/call: params.arguments must be an object, got {}",
-            tool_core::json_type(other)
+            tool_core::params::json_type(other)
         ),
     }
 }

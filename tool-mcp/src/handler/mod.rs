@@ -20,7 +20,7 @@ use serde_json::Value;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tool_core::providers::mcp_tools;
-use tool_core::{CallContext, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
+use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 use tracing::Instrument;
 
 /// An MCP server for one registry: what `tools/list` shows and how
@@ -33,7 +33,7 @@ use tracing::Instrument;
 /// budget, the enabled tools):
 ///
 /// ```
-/// use tool_core::{CallContext, RepairPolicy, ToolRegistry, tool};
+/// use tool_core::{RunOptions, repair::RepairPolicy, ToolRegistry, tool};
 /// use tool_mcp::McpServer;
 ///
 /// /// Add two numbers
@@ -45,7 +45,7 @@ use tracing::Instrument;
 /// let mut tools = ToolRegistry::new();
 /// tools.register(AddTool).unwrap();
 /// let server = McpServer::new(tools)
-///     .with_call_options(CallContext::new().with_repair(RepairPolicy::all()));
+///     .with_call_options(RunOptions::new().with_repair(RepairPolicy::all()));
 /// # let _ = server;
 /// ```
 #[derive(Clone)]
@@ -54,7 +54,7 @@ pub struct McpServer {
     tools: Arc<Vec<Tool>>,
     output_schemas: Arc<OutputSchemas>,
     info: Implementation,
-    options: CallContext,
+    options: RunOptions,
     calls: Arc<RunningCalls>,
 }
 
@@ -66,14 +66,14 @@ impl From<ToolRegistry> for McpServer {
 
 impl McpServer {
     /// A server for `registry`, announcing itself as this crate, its calls
-    /// run with an empty [`CallContext`].
+    /// run with an empty [`RunOptions`].
     pub fn new(registry: ToolRegistry) -> Self {
         let mut server = McpServer {
             registry: Arc::new(registry),
             tools: Arc::default(),
             output_schemas: Arc::default(),
             info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-            options: CallContext::new(),
+            options: RunOptions::new(),
             calls: Arc::default(),
         };
         server.list_tools_again();
@@ -90,14 +90,14 @@ impl McpServer {
     /// [`execute_tool_call`](tool_core::execute_tool_call) takes them: its
     /// hooks, repair, retry budget and timeout apply to what this server
     /// serves as to any other call, and only its
-    /// [`enabled`](CallContext::enabled) tools are listed and callable.
+    /// [`enabled`](RunOptions::enabled) tools are listed and callable.
     ///
     /// Each call gets its own cancellation signal (a child of the options'
     /// signal, when they have one), cancelled when the client cancels the
     /// request or goes away. A call's progress goes to the client that sent
     /// a `progressToken`; the options' own `progress` sink is replaced for
     /// that call, their `progress_events` sink still receives it.
-    pub fn with_call_options(mut self, options: CallContext) -> Self {
+    pub fn with_call_options(mut self, options: RunOptions) -> Self {
         self.options = options;
         self.list_tools_again();
         self
@@ -107,7 +107,7 @@ impl McpServer {
     /// server is stopping), the running ones may finish for up to `grace`,
     /// then those still running are cancelled, and answered `cancelled`
     /// (the executor drops a tool that ignores its signal after the
-    /// options' [`cancel_grace`](CallContext::cancel_grace)). Returns once
+    /// options' [`cancel_grace`](RunOptions::cancel_grace)). Returns once
     /// every call is answered, or that much later. The transports stop this
     /// way; call it yourself to stop a server you serve by other means.
     ///
@@ -121,7 +121,7 @@ impl McpServer {
     /// # });
     /// ```
     pub async fn stop(&self, grace: std::time::Duration) {
-        let answering = self.options.cancel_grace + std::time::Duration::from_secs(1);
+        let answering = self.options.cancel_grace() + std::time::Duration::from_secs(1);
         self.calls.stop(grace, answering).await;
     }
 
@@ -132,16 +132,11 @@ impl McpServer {
 
     /// The listed tools (only the enabled ones) and their output schemas.
     fn list_tools_again(&mut self) {
-        let enabled = self.options.enabled.clone();
         let tools: Vec<Tool> = self
             .registry
             .definitions()
             .iter()
-            .filter(|definition| {
-                enabled
-                    .as_ref()
-                    .is_none_or(|names| names.contains(&definition.name))
-            })
+            .filter(|definition| self.options.is_enabled(&definition.name))
             .map(mcp_tool)
             .collect();
         self.output_schemas = Arc::new(OutputSchemas::of(&tools));
@@ -233,16 +228,15 @@ impl McpServer {
             .map(|token| ProgressForwarder::start(context.peer.clone(), token));
         if let Some(forwarder) = &forwarder {
             let sender = forwarder.sender.clone();
-            ctx = ctx.with_progress(move |content| {
+            ctx = ctx.with_progress(move |event| {
                 // The forwarder may be gone if the call ended; nothing to tell.
-                let _ = sender.send(Some(content));
+                let _ = sender.send(Some(event.content));
             });
         }
         tracing::debug!("called");
         let started = std::time::Instant::now();
         let running = execute_tool_call(&call, &self.registry, ctx);
-        let result =
-            until_answered(running, signal, &context.ct, self.options.signal.as_ref()).await;
+        let result = until_answered(running, signal, &context.ct, self.options.signal()).await;
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }

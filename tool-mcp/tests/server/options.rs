@@ -8,7 +8,9 @@ use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use tool_core::{CallContext, HookDecision, RepairPolicy, ToolContext, ToolRegistry, tool};
+use tool_core::{
+    RunOptions, ToolContext, ToolRegistry, executor::HookDecision, repair::RepairPolicy, tool,
+};
 use tool_mcp::McpServer;
 
 /// Add two numbers
@@ -81,7 +83,7 @@ async fn a_bare_server_does_not_repair_and_a_server_told_to_does() {
         assert_eq!(refused["isError"], true, "{refused}");
 
         let repairing = McpServer::new(tools())
-            .with_call_options(CallContext::new().with_repair(RepairPolicy::all()));
+            .with_call_options(RunOptions::new().with_repair(RepairPolicy::all()));
         let client = connect(repairing).await;
         let repaired = call(&client, "add", json!({"a": "2", "b": 3})).await;
         assert_eq!(repaired["isError"], false, "{repaired}");
@@ -93,15 +95,15 @@ async fn a_bare_server_does_not_repair_and_a_server_told_to_does() {
 #[tokio::test]
 async fn hooks_run_on_served_calls() {
     bounded(async {
-        let server = McpServer::new(tools()).with_call_options(
-            CallContext::new().with_before_hook(|call| async move {
+        let server = McpServer::new(tools()).with_call_options(RunOptions::new().with_before_hook(
+            |call| async move {
                 Ok(if call.tool_name == "wipe" {
                     HookDecision::Block("a person said no".into())
                 } else {
                     HookDecision::Allow
                 })
-            }),
-        );
+            },
+        ));
         let client = connect(server).await;
         let blocked = call(&client, "wipe", json!({})).await;
         assert_eq!(blocked["isError"], true, "{blocked}");
@@ -119,7 +121,7 @@ async fn hooks_run_on_served_calls() {
 async fn only_enabled_tools_are_listed_and_callable() {
     bounded(async {
         let server =
-            McpServer::new(tools()).with_call_options(CallContext::new().with_enabled(["add"]));
+            McpServer::new(tools()).with_call_options(RunOptions::new().with_enabled(["add"]));
         let client = connect(server).await;
         let listed: Vec<String> = client
             .list_all_tools()
@@ -144,7 +146,7 @@ async fn the_callers_signal_reaches_every_served_call() {
     bounded(async {
         let stop = CancellationToken::new();
         let server =
-            McpServer::new(tools()).with_call_options(CallContext::new().with_signal(stop.clone()));
+            McpServer::new(tools()).with_call_options(RunOptions::new().with_signal(stop.clone()));
         let client = connect(server).await;
         let peer = client.peer().clone();
         let watching = tokio::spawn(async move {

@@ -13,7 +13,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Map, Value, json};
 use tool_core::{
-    Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry, text,
+    Content, Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry,
     tool,
 };
 
@@ -62,7 +62,7 @@ impl Tool for Liar {
         _params: Map<String, Value>,
         _ctx: ToolContext,
     ) -> Result<ToolOutput<Value>, ToolError> {
-        Ok(ToolOutput::new(vec![text("counted")]).with_details(json!({"count": "many"})))
+        Ok(ToolOutput::new(vec![Content::text("counted")]).with_details(json!({"count": "many"})))
     }
 }
 

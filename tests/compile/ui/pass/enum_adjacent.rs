@@ -2,7 +2,7 @@
 //! `{"t": "variant", "c": data}`. Unit, newtype, tuple and struct variants,
 //! as a field and as a tool's whole parameters.
 use serde_json::{Value, json};
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 #[derive(ToolParams, Debug, PartialEq)]
 #[param(tag = "op", content = "args", rename_all = "lowercase", deny_unknown_fields)]

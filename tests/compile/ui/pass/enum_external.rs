@@ -3,7 +3,7 @@
 //! (without the unit variant, so every value is an object) as a tool's
 //! whole parameters.
 use serde_json::{Value, json};
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Point {

@@ -4,7 +4,7 @@
 //! `rename_all_fields`, a variant's `rename`, `rename_all` and
 //! `description`, and `deny_unknown_fields`.
 use serde_json::{Value, json};
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Wait {

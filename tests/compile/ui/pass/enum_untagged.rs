@@ -3,7 +3,7 @@
 //! variants as a field; struct and newtype-of-struct variants as a tool's
 //! whole parameters.
 use serde_json::{Value, json};
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 /// How many results.
 #[derive(ToolParams, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 #![deny(warnings)]
 
 use serde_json::json;
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 #[derive(ToolParams, Debug, PartialEq, Default)]
 #[param(rename_all = "camelCase")]

@@ -3,7 +3,7 @@
 //! `T: ParamObject` for a flattened one), beside the user's own bounds.
 use serde_json::json;
 use std::fmt::Debug;
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Page<T> {

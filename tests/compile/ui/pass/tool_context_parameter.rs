@@ -1,7 +1,5 @@
 use serde_json::json;
-use tool_core::{
-    CallContext, Tool, ToolCall, ToolContext, ToolRegistry, execute_tool_call, text, tool,
-};
+use tool_core::{RunOptions, Tool, ToolCall, ToolContext, ToolRegistry, execute_tool_call, tool, Content};
 
 /// Takes the context by reference, between two model parameters
 #[tool]
@@ -42,12 +40,12 @@ fn main() {
         .unwrap();
 
     let call = ToolCall::new("call-7", "by_ref", json!({"before": "a", "after": 3}));
-    let result = runtime.block_on(execute_tool_call(&call, &tools, CallContext::default()));
-    assert_eq!(result.content, vec![text("a:call-7:3")]);
+    let result = runtime.block_on(execute_tool_call(&call, &tools, RunOptions::default()));
+    assert_eq!(result.content, vec![Content::text("a:call-7:3")]);
 
     let call = ToolCall::new("call-8", "by_value", json!({}));
-    let result = runtime.block_on(execute_tool_call(&call, &tools, CallContext::default()));
-    assert_eq!(result.content, vec![text("call-8")]);
+    let result = runtime.block_on(execute_tool_call(&call, &tools, RunOptions::default()));
+    assert_eq!(result.content, vec![Content::text("call-8")]);
 
     // Still callable as written.
     let direct = runtime.block_on(by_ref("x".into(), &ToolContext::new("direct"), 1));

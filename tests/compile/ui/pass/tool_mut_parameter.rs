@@ -1,5 +1,5 @@
 use serde_json::json;
-use tool_core::{CallContext, ToolCall, ToolParams, ToolRegistry, execute_tool_call, text, tool};
+use tool_core::{RunOptions, ToolCall, ToolParams, ToolRegistry, execute_tool_call, tool, Content};
 
 /// Reverse a text
 #[tool]
@@ -22,7 +22,7 @@ fn main() {
     let result = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
-        .block_on(execute_tool_call(&call, &tools, CallContext::default()));
-    assert_eq!(result.content, vec![text("cba!")]);
+        .block_on(execute_tool_call(&call, &tools, RunOptions::default()));
+    assert_eq!(result.content, vec![Content::text("cba!")]);
     assert!(!result.is_error);
 }

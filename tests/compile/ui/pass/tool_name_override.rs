@@ -1,5 +1,5 @@
 use serde_json::json;
-use tool_core::{CallContext, Tool, ToolCall, ToolRegistry, execute_tool_call, text, tool};
+use tool_core::{RunOptions, Tool, ToolCall, ToolRegistry, execute_tool_call, tool, Content};
 
 /// Counts the characters of a text
 #[tool(name = "count_chars", description = "Counts characters, not bytes")]
@@ -22,7 +22,7 @@ fn main() {
     let result = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap()
-        .block_on(execute_tool_call(&call, &tools, CallContext::default()));
+        .block_on(execute_tool_call(&call, &tools, RunOptions::default()));
     assert_eq!(result.tool_name, "count_chars");
-    assert_eq!(result.content, vec![text("5")]);
+    assert_eq!(result.content, vec![Content::text("5")]);
 }

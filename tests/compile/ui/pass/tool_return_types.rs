@@ -1,7 +1,5 @@
 use serde_json::{Value, json};
-use tool_core::{
-    CallContext, ToolCall, ToolError, ToolOutput, ToolRegistry, execute_tool_call, text, tool,
-};
+use tool_core::{RunOptions, ToolCall, ToolError, ToolOutput, ToolRegistry, execute_tool_call, tool, Content};
 
 #[derive(serde::Serialize)]
 struct Details {
@@ -75,22 +73,22 @@ fn main() {
         .unwrap();
     let run = |name: &str, value: &str| {
         let call = ToolCall::new("call-1", name, json!({ "value": value }));
-        runtime.block_on(execute_tool_call(&call, &tools, CallContext::default()))
+        runtime.block_on(execute_tool_call(&call, &tools, RunOptions::default()))
     };
 
     let result = run("plain", "Pi");
     assert_eq!(
         (result.content, result.details, result.is_error),
-        (vec![text("Pi")], None, false)
+        (vec![Content::text("Pi")], None, false)
     );
 
     let result = run("fallible", "Pi");
-    assert_eq!((result.content, result.is_error), (vec![text("Pi")], false));
+    assert_eq!((result.content, result.is_error), (vec![Content::text("Pi")], false));
     let result = run("fallible", "");
     assert_eq!(
         (result.content, result.details, result.is_error),
         (
-            vec![text("Tool fallible failed: empty")],
+            vec![Content::text("Tool fallible failed: empty")],
             Some(json!({"error": "empty"})),
             true
         )
@@ -99,7 +97,7 @@ fn main() {
     let result = run("detailed", "Pi");
     assert_eq!(
         (result.content, result.details, result.is_error),
-        (vec![text("Pi")], Some(json!({"length": 2})), false)
+        (vec![Content::text("Pi")], Some(json!({"length": 2})), false)
     );
 
     let result = run("checked", "abc");
@@ -107,13 +105,13 @@ fn main() {
     let result = run("checked", "");
     assert_eq!(
         (result.content, result.is_error),
-        (vec![text("Tool checked failed: refused")], true)
+        (vec![Content::text("Tool checked failed: refused")], true)
     );
 
     let result = run("boxed", "");
     assert_eq!(
         (result.content, result.is_error),
-        (vec![text("Tool boxed failed: boxed empty")], true)
+        (vec![Content::text("Tool boxed failed: boxed empty")], true)
     );
 
     let details: Value = serde_json::to_value(run("boxed", "x").details).unwrap();

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
-use tool_core::{ParamValue, ToolParams};
+use tool_core::{params::ParamValue, ToolParams};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Search {

@@ -2,7 +2,7 @@
 //! validator compares them.
 
 use crate::params::describe::Excerpt;
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 
@@ -83,7 +83,7 @@ pub(super) fn check(
     side: Side,
     integer: bool,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> bool {
     let Value::Number(number) = value else {
         return false;
@@ -176,7 +176,7 @@ mod tests {
 
     #[test]
     fn checks_report_the_number_as_sent() {
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         let root = ParamPath::root();
         check(
             &json!(2.0),
@@ -203,7 +203,7 @@ mod tests {
             &mut errors,
         );
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "arguments: expected number <= 1.5, got 2.0\narguments: expected integer >= 1, got 0"
         );
     }

@@ -1,7 +1,7 @@
 //! `min_length` / `max_length`: characters of a string, items of an array.
 
 use super::LengthOf;
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 use serde_json::{Map, Value};
 
 fn length(value: &Value, of: LengthOf) -> Option<usize> {
@@ -18,7 +18,7 @@ pub(super) fn check_min(
     min: usize,
     of: LengthOf,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> bool {
     let violated = length(value, of).filter(|length| *length < min);
     if let Some(length) = violated {
@@ -33,7 +33,7 @@ pub(super) fn check_max(
     max: usize,
     of: LengthOf,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> bool {
     let violated = length(value, of).filter(|length| *length > max);
     if let Some(length) = violated {
@@ -69,14 +69,14 @@ mod tests {
 
     #[test]
     fn lengths_count_characters_and_items() {
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         let path = ParamPath::root();
         check_min(&json!("é"), 2, LengthOf::Characters, &path, &mut errors);
         check_max(&json!([1, 2, 3]), 2, LengthOf::Items, &path, &mut errors);
         check_min(&Value::Null, 2, LengthOf::Characters, &path, &mut errors);
         check_min(&json!(""), 1, LengthOf::Characters, &path, &mut errors);
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "arguments: expected string of at least 2 characters, got 1\n\
              arguments: expected array of at most 2 items, got 3\n\
              arguments: expected string of at least 1 character, got 0"

@@ -20,7 +20,7 @@ pub use pattern::Pattern;
 
 use super::describe::Excerpt;
 use super::formats::Format;
-use super::{ParamError, ParamPath};
+use super::{ParamPath, ParseContext};
 use serde_json::{Map, Value};
 
 /// Every constraint one value carries, as the derive writes it.
@@ -102,7 +102,7 @@ impl Constraints {
     }
 
     /// Reports every constraint `value` breaks; true if it broke one.
-    pub fn check(&self, value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> bool {
+    pub fn check(&self, value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> bool {
         let mut broken = false;
         if let Some(min) = self.min {
             broken |= bounds::check(value, min, bounds::Side::Min, self.integer, path, errors);
@@ -135,7 +135,7 @@ pub fn check_format(
     text: &str,
     value: &Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> bool {
     let broken = !format.is_valid(text);
     if broken {
@@ -146,7 +146,12 @@ pub fn check_format(
 
 /// Reports `value` as not a string in `format`.
 #[cold]
-pub fn report_format(format: Format, value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) {
+pub fn report_format(
+    format: Format,
+    value: &Value,
+    path: &ParamPath<'_>,
+    errors: &mut ParseContext,
+) {
     errors.push(
         path,
         format_args!(
@@ -182,7 +187,7 @@ impl ItemConstraints {
 
     /// Checks each item of the array `value`, at `path[i]`; true if one broke
     /// a constraint.
-    pub fn check(&self, value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> bool {
+    pub fn check(&self, value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> bool {
         let Value::Array(items) = value else {
             return false;
         };

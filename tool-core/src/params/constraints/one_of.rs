@@ -2,7 +2,7 @@
 
 use super::bounds::{Bound, compare};
 use crate::params::describe::Excerpt;
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 use serde_json::Value;
 use std::cmp::Ordering;
 
@@ -42,7 +42,7 @@ pub(super) fn check(
     allowed: &[Literal],
     value: &Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> bool {
     if allowed.iter().any(|literal| literal.matches(value)) {
         return false;
@@ -78,7 +78,7 @@ mod tests {
     #[test]
     fn numbers_match_by_value_and_strings_exactly() {
         let stars = [1, 3, 5].map(|n| Literal::Number(Bound::Int(n)));
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         let path = ParamPath::root();
         assert!(!check(&stars, &json!(3), &path, &mut errors));
         assert!(!check(&stars, &json!(3.0), &path, &mut errors));
@@ -86,7 +86,7 @@ mod tests {
         let levels = [Literal::Str("low"), Literal::Str("high")];
         assert!(check(&levels, &json!("hgih"), &path, &mut errors));
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "arguments: expected one of 1, 3, 5, got 2\n\
              arguments: expected one of \"low\", \"high\", got \"hgih\": did you mean \"high\"?"
         );

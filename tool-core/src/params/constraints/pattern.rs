@@ -10,7 +10,7 @@
 //! by the derive.
 
 use crate::params::describe::{Excerpt, StrExcerpt};
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 use regex::Regex;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -53,7 +53,7 @@ impl Pattern {
         text: &str,
         value: &Value,
         path: &ParamPath<'_>,
-        errors: &mut ParamError,
+        errors: &mut ParseContext,
     ) -> bool {
         match self.regex() {
             Ok(regex) if regex.is_match(text) => false,
@@ -97,13 +97,13 @@ mod tests {
 
     #[test]
     fn matches_anywhere_unless_anchored() {
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         let path = ParamPath::root();
         assert!(!DIGIT.check("abc1", &json!("abc1"), &path, &mut errors));
         assert!(!BRANCH.check("feature-x", &json!("feature-x"), &path, &mut errors));
         assert!(BRANCH.check("Feature/X", &json!("Feature/X"), &path, &mut errors));
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "arguments: expected a string matching \"^[a-z0-9-]+$\", got \"Feature/X\""
         );
     }
@@ -119,10 +119,11 @@ mod tests {
     #[test]
     fn a_bad_pattern_is_reported_not_panicked() {
         static BAD: Pattern = Pattern::new("(");
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         assert!(BAD.check("x", &json!("x"), &ParamPath::root(), &mut errors));
         assert!(
             errors
+                .into_error()
                 .to_string()
                 .starts_with("arguments: cannot check the pattern")
         );

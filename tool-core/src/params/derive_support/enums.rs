@@ -6,7 +6,7 @@
 use super::objects::{FieldNames, missing, too_deep};
 use crate::params::describe::{Excerpt, json_type, quoted};
 use crate::params::suggest::did_you_mean;
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 use serde_json::{Map, Value};
 
 /// The schema of a unit-only enum: `{"type":"string","enum":[..]}`.
@@ -111,7 +111,7 @@ pub fn read_tag(
     tag: &str,
     names: &[&str],
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<usize> {
     let Some(value) = object
         .iter()
@@ -136,7 +136,7 @@ pub fn read_external<'v>(
     names: &[&str],
     kinds: &[VariantKind],
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<(usize, Option<&'v Value>)> {
     if too_deep(path, errors) {
         return None;
@@ -215,7 +215,7 @@ pub fn expected_one_of(
     value: &Value,
     names: &[&str],
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) {
     let expected = quoted(names);
     match value {
@@ -257,10 +257,10 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn problems(run: impl FnOnce(&ParamPath<'_>, &mut ParamError)) -> String {
-        let mut errors = ParamError::new();
+    fn problems(run: impl FnOnce(&ParamPath<'_>, &mut ParseContext)) -> String {
+        let mut errors = ParseContext::new();
         run(&ParamPath::root(), &mut errors);
-        errors.to_string()
+        errors.into_error().to_string()
     }
 
     #[test]
@@ -302,7 +302,7 @@ mod tests {
             "action",
             &names,
             &ParamPath::root(),
-            &mut ParamError::new(),
+            &mut ParseContext::new(),
         );
         assert_eq!(found, Some(1));
     }
@@ -313,10 +313,10 @@ mod tests {
         let names = ["stop", "go"];
         let kinds = [Unit, Data];
         let read = |value: Value| {
-            let mut errors = ParamError::new();
+            let mut errors = ParseContext::new();
             let found = read_external(&value, &names, &kinds, &ParamPath::root(), &mut errors)
                 .map(|(index, content)| (index, content.cloned()));
-            (found, errors.to_string())
+            (found, errors.into_error().to_string())
         };
         assert_eq!(read(json!("stop")), (Some((0, None)), String::new()));
         assert_eq!(

@@ -2,11 +2,9 @@
 //! lends to another (`#[param(flatten)]`, and the newtype variants of an
 //! internally tagged enum, whose fields sit beside the tag).
 
-#[cfg(doc)]
-use crate::ParamValue as _;
 use crate::params::describe::StrExcerpt;
 use crate::params::suggest::{near_miss_of_any, near_miss_where};
-use crate::params::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Map, Value};
 
 /// Nested structs deeper than this are refused: a recursive parameter type
@@ -116,7 +114,7 @@ pub trait ParamObject: ParamValue {
     fn parse_fields(
         object: &Map<String, Value>,
         path: &ParamPath<'_>,
-        errors: &mut ParamError,
+        errors: &mut ParseContext,
     ) -> Option<Self>;
     /// Writes the fields into an object being built.
     fn write_fields(&self, json: &mut ObjectJson);
@@ -135,7 +133,7 @@ pub trait Checked {
 pub fn expect_object<'v>(
     value: &'v Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<&'v Map<String, Value>> {
     match value {
         Value::Object(object) if path.depth() <= MAX_NESTING => Some(object),
@@ -147,7 +145,7 @@ pub fn expect_object<'v>(
 fn not_an_object<'v>(
     value: &Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<&'v Map<String, Value>> {
     if !too_deep(path, errors) {
         errors.expected(path, "object", value);
@@ -159,7 +157,7 @@ fn not_an_object<'v>(
 /// descends into its own type (a struct, an enum, a tuple) checks this, so
 /// a recursive parameter type cannot recurse off the stack.
 #[inline]
-pub(crate) fn too_deep(path: &ParamPath<'_>, errors: &mut ParamError) -> bool {
+pub(crate) fn too_deep(path: &ParamPath<'_>, errors: &mut ParseContext) -> bool {
     let deep = path.depth() > MAX_NESTING;
     if deep {
         report_too_deep(path, errors);
@@ -168,7 +166,7 @@ pub(crate) fn too_deep(path: &ParamPath<'_>, errors: &mut ParamError) -> bool {
 }
 
 #[cold]
-fn report_too_deep(path: &ParamPath<'_>, errors: &mut ParamError) {
+fn report_too_deep(path: &ParamPath<'_>, errors: &mut ParseContext) {
     errors.push(
         path,
         format_args!("arguments nest deeper than {MAX_NESTING} levels"),
@@ -185,7 +183,7 @@ pub fn missing<T>(
     name: &str,
     declared: &FieldNames,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<T> {
     if when_missing.is_some() {
         return when_missing;
@@ -200,7 +198,7 @@ fn report_missing(
     name: &str,
     declared: &FieldNames,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) {
     let field = path.field(name);
     match near_miss_where(name, object.keys().map(String::as_str), |key| {
@@ -225,7 +223,7 @@ pub fn deny_unknown_fields(
     declared: &FieldNames,
     also_allowed: &[&str],
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> bool {
     let mut found = false;
     for key in object.keys() {
@@ -244,7 +242,7 @@ fn report_unknown(
     declared: &FieldNames,
     also_allowed: &[&str],
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) {
     let mut names = also_allowed.to_vec();
     names.extend(declared.all());

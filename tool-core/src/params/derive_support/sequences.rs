@@ -2,7 +2,7 @@
 //! the tuple variants of an enum.
 
 use super::objects::too_deep;
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 use serde_json::{Map, Value};
 
 /// `{"type":"array","prefixItems":[..],"items":false,"minItems":n}`:
@@ -23,7 +23,7 @@ pub fn expect_tuple<'v>(
     value: &'v Value,
     length: usize,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<&'v [Value]> {
     if too_deep(path, errors) {
         return None;

@@ -5,21 +5,21 @@
 //! fewest required fields; then the one with the fewest problems).
 
 use super::objects::MAX_NESTING;
+use crate::params::MAX_UNTAGGED_ATTEMPTS;
 use crate::params::describe::quoted;
-use crate::params::error::MAX_UNTAGGED_ATTEMPTS;
-use crate::params::{ParamError, ParamPath};
+use crate::params::{ParamPath, ParseContext};
 
 /// The tries of one untagged value.
 pub struct Untagged<'p, 'e> {
     path: &'p ParamPath<'p>,
-    errors: &'e mut ParamError,
-    closest: Option<(usize, ParamError)>,
+    errors: &'e mut ParseContext,
+    closest: Option<(usize, ParseContext)>,
     over_budget: bool,
 }
 
 impl<'p, 'e> Untagged<'p, 'e> {
     /// Starts trying variants for the value at `path`.
-    pub fn new(path: &'p ParamPath<'p>, errors: &'e mut ParamError) -> Self {
+    pub fn new(path: &'p ParamPath<'p>, errors: &'e mut ParseContext) -> Self {
         Untagged {
             path,
             errors,
@@ -33,7 +33,7 @@ impl<'p, 'e> Untagged<'p, 'e> {
     pub fn attempt<T>(
         &mut self,
         index: usize,
-        parse: impl FnOnce(&mut ParamError) -> Option<T>,
+        parse: impl FnOnce(&mut ParseContext) -> Option<T>,
     ) -> Option<T> {
         if self.over_budget
             || self.errors.attempts() >= MAX_UNTAGGED_ATTEMPTS
@@ -98,8 +98,8 @@ impl<'p, 'e> Untagged<'p, 'e> {
 
 /// Whether try `a` got further than try `b`: its problems lie deeper,
 /// fewer of them are absent fields, then fewer of them in all.
-fn closer(a: &ParamError, b: &ParamError) -> bool {
-    let rank = |e: &ParamError| {
+fn closer(a: &ParseContext, b: &ParseContext) -> bool {
+    let rank = |e: &ParseContext| {
         (
             e.shallowest_depth(),
             std::cmp::Reverse(e.missing_fields()),

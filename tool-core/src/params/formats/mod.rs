@@ -17,7 +17,7 @@ mod uuid;
 /// names it.
 ///
 /// ```
-/// use tool_core::Format;
+/// use tool_core::params::Format;
 ///
 /// assert_eq!(Format::from_name("date-time"), Some(Format::DateTime));
 /// assert!(Format::DateTime.is_valid("2026-11-30T16:43:18Z"));

@@ -1,7 +1,7 @@
 //! `Option`, `Vec`, `Box` and string-keyed maps: each delegates to its
 //! element type and extends the path (`items[2]`, `tags.color`).
 
-use crate::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasher;
@@ -24,7 +24,7 @@ impl<T: ParamValue> ParamValue for Option<T> {
     }
 
     #[inline]
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         match value {
             Value::Null => Some(None),
             present => T::parse_value(present, path, errors).map(Some),
@@ -55,7 +55,7 @@ macro_rules! transparent {
                 T::field_schema()
             }
 
-            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
                 T::parse_value(value, path, errors).map($wrapper::new)
             }
 
@@ -78,7 +78,7 @@ impl<T: ParamValue> ParamValue for Vec<T> {
     }
 
     #[inline]
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let Value::Array(items) = value else {
             errors.expected(path, "array", value);
             return None;
@@ -114,7 +114,7 @@ fn map_schema<T: ParamValue>() -> Value {
 fn parse_entries<'v, T: ParamValue>(
     value: &'v Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
     mut insert: impl FnMut(&'v str, T),
 ) -> bool {
     let Value::Object(entries) = value else {
@@ -151,7 +151,7 @@ impl<T: ParamValue> ParamValue for BTreeMap<String, T> {
         map_schema::<T>()
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let mut parsed = BTreeMap::new();
         parse_entries(value, path, errors, |key, item| {
             parsed.insert(key.to_owned(), item);
@@ -169,7 +169,7 @@ impl<T: ParamValue, S: BuildHasher + Default> ParamValue for HashMap<String, T, 
         map_schema::<T>()
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let capacity = value.as_object().map_or(0, Map::len);
         let mut parsed = HashMap::with_capacity_and_hasher(capacity, S::default());
         parse_entries(value, path, errors, |key, item| {

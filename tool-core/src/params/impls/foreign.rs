@@ -5,10 +5,10 @@
 
 #[cfg(any(feature = "uuid", feature = "url", feature = "chrono"))]
 use crate::{
-    Format,
+    params::Format,
     params::constraints::report_format,
     params::impls::scalars::expected,
-    params::{ParamError, ParamPath, ParamValue},
+    params::{ParamPath, ParamValue, ParseContext},
 };
 #[cfg(any(feature = "uuid", feature = "url", feature = "chrono"))]
 use serde_json::{Value, json};
@@ -19,7 +19,7 @@ fn formatted<'v>(
     value: &'v Value,
     format: Format,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<&'v str> {
     let Value::String(text) = value else {
         return expected(path, "string", value, errors);
@@ -41,7 +41,7 @@ fn refused<T>(
     reason: impl std::fmt::Display,
     value: &Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<T> {
     errors.push(
         path,
@@ -60,7 +60,7 @@ impl ParamValue for uuid::Uuid {
         json!({"type": "string", "format": "uuid"})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let text = formatted(value, Format::Uuid, path, errors)?;
         match uuid::Uuid::parse_str(text) {
             Ok(uuid) => Some(uuid),
@@ -80,7 +80,7 @@ impl ParamValue for url::Url {
         json!({"type": "string", "format": "uri"})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let text = formatted(value, Format::Uri, path, errors)?;
         match url::Url::parse(text) {
             Ok(url) => Some(url),
@@ -101,7 +101,7 @@ impl ParamValue for chrono::DateTime<chrono::Utc> {
         json!({"type": "string", "format": "date-time"})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let text = formatted(value, Format::DateTime, path, errors)?;
         match chrono::DateTime::parse_from_rfc3339(text) {
             Ok(time) => Some(time.with_timezone(&chrono::Utc)),
@@ -121,7 +121,7 @@ impl ParamValue for chrono::NaiveDate {
         json!({"type": "string", "format": "date"})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let text = formatted(value, Format::Date, path, errors)?;
         match chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") {
             Ok(date) => Some(date),

@@ -1,7 +1,7 @@
 //! Raw JSON: `serde_json::Value` (any value) and `serde_json::Map` (any
 //! object, the parameters of a dynamic tool).
 
-use crate::{ParamError, ParamPath, ParamValue, ToolParams};
+use crate::params::{ParamPath, ParamValue, ParseContext, ToolParams};
 use serde_json::{Map, Value, json};
 
 /// Deepest nesting a raw JSON parameter may have, as serde_json's own parser
@@ -33,7 +33,7 @@ fn clone_entries(entries: &Map<String, Value>, depth: usize) -> Option<Map<Strin
         .collect()
 }
 
-fn too_deep(path: &ParamPath<'_>, errors: &mut ParamError) {
+fn too_deep(path: &ParamPath<'_>, errors: &mut ParseContext) {
     errors.push(
         path,
         format_args!("value nests deeper than {MAX_JSON_DEPTH} levels"),
@@ -45,7 +45,7 @@ impl ParamValue for Value {
         json!({})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let copy = clone_bounded(value, 0);
         if copy.is_none() {
             too_deep(path, errors);
@@ -63,7 +63,7 @@ impl ParamValue for Map<String, Value> {
         json!({"type": "object"})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let Value::Object(entries) = value else {
             errors.expected(path, "object", value);
             return None;

@@ -1,11 +1,11 @@
 //! IP addresses: strings in the `ipv4` and `ipv6` formats, parsed by std
 //! (which is what the formats' checks are).
 
-use crate::Format;
+use crate::params::Format;
 use crate::params::constraints::report_format;
 use crate::params::describe::Excerpt;
 use crate::params::impls::scalars::expected;
-use crate::params::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Value, json};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::str::FromStr;
@@ -15,7 +15,7 @@ fn parse_formatted<T: FromStr>(
     value: &Value,
     format: Format,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<T> {
     let Value::String(text) = value else {
         return expected(path, "string", value, errors);
@@ -34,7 +34,7 @@ macro_rules! address_param {
                 json!({"type": "string", "format": $name})
             }
 
-            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
                 parse_formatted(value, Format::$format, path, errors)
             }
 
@@ -55,7 +55,7 @@ impl ParamValue for IpAddr {
         json!({"type": "string", "anyOf": [{"format": "ipv4"}, {"format": "ipv6"}]})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let Value::String(text) = value else {
             return expected(path, "string", value, errors);
         };

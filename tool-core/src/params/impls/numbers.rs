@@ -3,7 +3,7 @@
 //! then rejects (`300` for a `u8`).
 
 use crate::params::describe::Excerpt;
-use crate::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Map, Number, Value};
 use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
 
@@ -18,7 +18,7 @@ fn integer_in_range(
     min: i128,
     max: i128,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<i128> {
     if let Value::Number(number) = value {
         if let Some(unsigned) = number.as_u64() {
@@ -43,7 +43,7 @@ fn integer_slow(
     min: i128,
     max: i128,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<i128> {
     let Value::Number(number) = value else {
         errors.expected(path, "integer", value);
@@ -107,7 +107,7 @@ macro_rules! integer_param {
             }
 
             #[inline]
-            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
                 let integer =
                     integer_in_range(value, <$int>::MIN as i128, <$int>::MAX as i128, path, errors)?;
                 // In range, so the conversion cannot fail.
@@ -131,7 +131,7 @@ macro_rules! non_zero_param {
             }
 
             #[inline]
-            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
                 let integer = integer_in_range(value, 1, <$int>::MAX as i128, path, errors)?;
                 <$int>::try_from(integer).ok().and_then(<$non_zero>::new)
             }
@@ -152,7 +152,7 @@ non_zero_param!(
 );
 
 #[inline]
-fn number(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<f64> {
+fn number(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<f64> {
     match value {
         // Without serde_json's arbitrary_precision every number is an f64 at worst.
         Value::Number(number) => number.as_f64(),
@@ -166,7 +166,7 @@ impl ParamValue for f64 {
     }
 
     #[inline]
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         number(value, path, errors)
     }
 
@@ -181,7 +181,7 @@ impl ParamValue for f32 {
         serde_json::json!({"type": "number", "minimum": -limit, "maximum": limit})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let wide = number(value, path, errors)?;
         let limit = f64::from(f32::MAX);
         if wide.abs() > limit {

@@ -1,6 +1,6 @@
 //! Strings and booleans.
 
-use crate::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Value, json};
 
 impl ParamValue for String {
@@ -9,7 +9,7 @@ impl ParamValue for String {
     }
 
     #[inline]
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         match value {
             Value::String(text) => Some(text.as_str().to_owned()),
             other => expected(path, "string", other, errors),
@@ -27,7 +27,7 @@ impl ParamValue for bool {
     }
 
     #[inline]
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         match value {
             Value::Bool(flag) => Some(*flag),
             other => expected(path, "boolean", other, errors),
@@ -45,7 +45,7 @@ pub(crate) fn expected<T>(
     path: &ParamPath<'_>,
     what: &str,
     got: &Value,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) -> Option<T> {
     errors.expected(path, what, got);
     None

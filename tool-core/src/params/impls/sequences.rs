@@ -2,7 +2,7 @@
 //! type per position, JSON Schema's `prefixItems`).
 
 use crate::params::derive_support::{expect_tuple, tuple_schema};
-use crate::params::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Value, json};
 
 impl<T: ParamValue, const N: usize> ParamValue for [T; N] {
@@ -10,7 +10,7 @@ impl<T: ParamValue, const N: usize> ParamValue for [T; N] {
         json!({"type": "array", "items": T::schema(), "minItems": N, "maxItems": N})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         if let Value::Array(items) = value
             && items.len() != N
         {
@@ -39,7 +39,7 @@ macro_rules! tuple_param {
                 tuple_schema(vec![$($item::schema()),+])
             }
 
-            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
                 let items = expect_tuple(value, $length, path, errors)?;
                 // Every item is parsed before any is unwrapped, so each
                 // problem is reported.
@@ -69,7 +69,7 @@ mod tests {
 
     #[test]
     fn tuples_take_each_position_in_turn() {
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         let parsed = <(String, u8)>::parse_value(
             &json!(["a", 300]),
             &ParamPath::root().field("pair"),
@@ -77,22 +77,23 @@ mod tests {
         );
         assert_eq!(parsed, None);
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "pair[1]: expected integer <= 255, got 300"
         );
         assert_eq!(
             <(String, u8)>::schema(),
             json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer", "minimum": 0, "maximum": 255}], "items": false, "minItems": 2})
         );
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         assert_eq!(
             <[u8; 2]>::parse_value(&json!([1, "x", 3]), &ParamPath::root(), &mut errors),
             None
         );
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "arguments: expected array of exactly 2 items, got 3\narguments[1]: expected integer, got string"
         );
+        let mut errors = ParseContext::new();
         assert_eq!(
             <[u8; 2]>::parse_value(&json!([1, 2]), &ParamPath::root(), &mut errors),
             Some([1, 2])

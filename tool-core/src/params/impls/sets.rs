@@ -3,7 +3,7 @@
 //! item it repeats. Items are compared as parsed, which is JSON equality
 //! once parse's leniencies are taken out (`1.0` repeats `1`).
 
-use crate::params::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashSet};
 use std::hash::{BuildHasher, Hash};
@@ -19,7 +19,7 @@ fn set_schema<T: ParamValue>() -> Value {
 fn parse_into<T: ParamValue + PartialEq, C: Default>(
     value: &Value,
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
     mut insert: impl FnMut(&mut C, T) -> bool,
 ) -> Option<C> {
     let items = <Vec<T> as ParamValue>::parse_value(value, path, errors)?;
@@ -44,12 +44,12 @@ fn report_repeats<T: ParamValue + PartialEq>(
     value: &Value,
     repeats: &[usize],
     path: &ParamPath<'_>,
-    errors: &mut ParamError,
+    errors: &mut ParseContext,
 ) {
     let items = value.as_array().map(Vec::as_slice).unwrap_or_default();
     let parsed: Vec<Option<T>> = items
         .iter()
-        .map(|item| T::parse_value(item, &ParamPath::root(), &mut ParamError::new()))
+        .map(|item| T::parse_value(item, &ParamPath::root(), &mut ParseContext::new()))
         .collect();
     for &index in repeats {
         let first = parsed[..index]
@@ -68,7 +68,7 @@ impl<T: ParamValue + Eq + Hash, S: BuildHasher + Default> ParamValue for HashSet
         set_schema::<T>()
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         parse_into(value, path, errors, |set: &mut HashSet<T, S>, item| {
             set.insert(item)
         })
@@ -94,7 +94,7 @@ impl<T: ParamValue + Ord> ParamValue for BTreeSet<T> {
         set_schema::<T>()
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         parse_into(value, path, errors, |set: &mut BTreeSet<T>, item| {
             set.insert(item)
         })
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn a_repeat_is_reported_at_its_index_naming_the_first() {
-        let mut errors = ParamError::new();
+        let mut errors = ParseContext::new();
         let parsed = <BTreeSet<u8>>::parse_value(
             &json!([1, 2, 1.0, 3, 2]),
             &ParamPath::root().field("tags"),
@@ -119,14 +119,14 @@ mod tests {
         );
         assert_eq!(parsed, None);
         assert_eq!(
-            errors.to_string(),
+            errors.into_error().to_string(),
             "tags[2]: repeats item 0: the items must be unique\n\
              tags[4]: repeats item 1: the items must be unique"
         );
         let set = <HashSet<String>>::parse_value(
             &json!(["a", "b"]),
             &ParamPath::root(),
-            &mut ParamError::new(),
+            &mut ParseContext::new(),
         );
         assert_eq!(set.map(|set| set.len()), Some(2));
     }

@@ -3,7 +3,7 @@
 
 use super::scalars::expected;
 use crate::params::describe::Excerpt;
-use crate::params::{ParamError, ParamPath, ParamValue};
+use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 
@@ -12,7 +12,7 @@ impl ParamValue for char {
         json!({"type": "string", "minLength": 1, "maxLength": 1})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let Value::String(text) = value else {
             return expected(path, "string", value, errors);
         };
@@ -44,7 +44,7 @@ impl ParamValue for PathBuf {
         json!({"type": "string"})
     }
 
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParamError) -> Option<Self> {
+    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         match value {
             Value::String(text) => Some(PathBuf::from(text)),
             other => expected(path, "string", other, errors),

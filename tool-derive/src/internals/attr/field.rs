@@ -48,7 +48,7 @@ pub struct ValueAttrs {
     pub max_length: Option<(TokenStream, usize)>,
     pub one_of: Option<(TokenStream, OneOf)>,
     pub pattern: Option<(TokenStream, syn::LitStr)>,
-    /// The name of the `tool_core::Format` variant.
+    /// The name of the `tool_core::params::Format` variant.
     pub format: Option<(TokenStream, &'static str)>,
 }
 
@@ -179,7 +179,7 @@ impl<'c> ValueParser<'c> {
     }
 }
 
-/// JSON Schema's format names, and the `tool_core::Format` variant each is.
+/// JSON Schema's format names, and the `tool_core::params::Format` variant each is.
 pub const FORMATS: &[(&str, &str)] = &[
     ("date-time", "DateTime"),
     ("date", "Date"),

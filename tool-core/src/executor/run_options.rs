@@ -1,5 +1,5 @@
-//! What a caller passes to the executor: the signal, sinks, limits and
-//! hooks shared by every call of a batch, from which each call's
+//! How a caller wants a call or a batch run: the signal, the progress sink,
+//! limits and hooks shared by every call, from which each call's
 //! [`ToolContext`] is made.
 
 use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
@@ -28,28 +28,32 @@ pub struct ProgressEvent {
     pub content: Vec<Content>,
 }
 
-/// Receives tagged progress events; see [`CallContext::with_progress_events`].
-pub type ProgressEventFn = Arc<dyn Fn(ProgressEvent) + Send + Sync>;
+/// Receives tagged progress events; see [`RunOptions::with_progress`].
+type ProgressEventFn = Arc<dyn Fn(ProgressEvent) + Send + Sync>;
 
 /// How long a tool that ignores cancellation may go on before the executor
 /// drops it, unless the caller sets another grace period.
 pub const DEFAULT_CANCEL_GRACE: Duration = Duration::from_secs(1);
 
-/// What a caller passes to the executor: the context without a call id
-/// (which comes from each call), and how calls are to run. `Default` is
-/// empty: no signal, no sinks, no timeout, no limit, no hooks, and a grace
-/// period of [`DEFAULT_CANCEL_GRACE`].
+/// How calls are to run: what every call of a batch shares (the signal,
+/// the progress sink), limits and hooks. Each call's [`ToolContext`] is made
+/// from it. `Default` is empty: no signal, no sink, no timeout, no limit,
+/// no hooks, no repair, and a grace period of [`DEFAULT_CANCEL_GRACE`].
+///
+/// Set it up with the `with_*` methods; new options arrive as new methods,
+/// so code that builds one keeps compiling.
 ///
 /// ```
 /// use std::time::Duration;
-/// use tool_core::{CallContext, CancellationToken, HookDecision};
+/// use tool_core::executor::HookDecision;
+/// use tool_core::{CancellationToken, RunOptions};
 ///
 /// let stop = CancellationToken::new();
-/// let ctx = CallContext::new()
+/// let options = RunOptions::new()
 ///     .with_signal(stop.clone())
 ///     .with_timeout(Duration::from_secs(30))
 ///     .with_max_concurrency(8)
-///     .with_progress_events(|event| eprintln!("{}: {:?}", event.call_id, event.content))
+///     .with_progress(|event| eprintln!("{}: {:?}", event.call_id, event.content))
 ///     .with_before_hook(|call| async move {
 ///         if call.tool_name == "delete" {
 ///             Ok(HookDecision::Block("deleting needs a human's approval".into()))
@@ -57,43 +61,28 @@ pub const DEFAULT_CANCEL_GRACE: Duration = Duration::from_secs(1);
 ///             Ok(HookDecision::Allow)
 ///         }
 ///     });
-/// # let _ = ctx;
+/// # let _ = options;
 /// ```
 #[derive(Clone)]
-pub struct CallContext {
-    /// Passed to every tool of the call or batch. Cancelling it answers
-    /// calls not yet started with `cancelled` and signals the running ones.
-    pub signal: Option<CancellationToken>,
-    /// Receives every tool's progress updates.
-    pub progress: Option<ProgressFn>,
-    /// Receives every tool's progress updates, tagged with the call.
-    pub progress_events: Option<ProgressEventFn>,
-    /// Overrides each tool's own timeout ([`Tool::timeout`](crate::Tool::timeout)).
-    pub timeout: Option<Duration>,
-    /// How long a tool that ignores cancellation may go on before it is
-    /// dropped and answered `cancelled`.
-    pub cancel_grace: Duration,
-    /// At most this many calls of a parallel batch run at once.
-    pub max_concurrency: Option<NonZeroUsize>,
-    /// Runs before each tool, after its arguments parse.
-    pub before: Option<BeforeHook>,
-    /// Runs after each tool, on what it produced.
-    pub after: Option<AfterHook>,
-    /// Repairs a model's near-miss arguments after strict parsing failed;
-    /// `None` (the default): no repair.
-    pub repair: Option<RepairPolicy>,
-    /// Counts consecutive retry failures per tool, across turns.
-    pub retry_budget: Option<RetryBudget>,
-    /// The tools available in this batch, by name; `None`: all of them.
-    pub enabled: Option<Arc<HashSet<String>>>,
+#[non_exhaustive]
+pub struct RunOptions {
+    pub(crate) signal: Option<CancellationToken>,
+    pub(crate) progress: Option<ProgressEventFn>,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) cancel_grace: Duration,
+    pub(crate) max_concurrency: Option<NonZeroUsize>,
+    pub(crate) before: Option<BeforeHook>,
+    pub(crate) after: Option<AfterHook>,
+    pub(crate) repair: Option<RepairPolicy>,
+    pub(crate) retry_budget: Option<RetryBudget>,
+    pub(crate) enabled: Option<Arc<HashSet<String>>>,
 }
 
-impl Default for CallContext {
+impl Default for RunOptions {
     fn default() -> Self {
-        CallContext {
+        RunOptions {
             signal: None,
             progress: None,
-            progress_events: None,
             timeout: None,
             cancel_grace: DEFAULT_CANCEL_GRACE,
             max_concurrency: None,
@@ -106,10 +95,10 @@ impl Default for CallContext {
     }
 }
 
-impl CallContext {
+impl RunOptions {
     /// An empty context (see [`Default`]).
     pub fn new() -> Self {
-        CallContext::default()
+        RunOptions::default()
     }
 
     /// Sets the cancellation signal.
@@ -118,21 +107,13 @@ impl CallContext {
         self
     }
 
-    /// Sets the progress sink.
+    /// Sets the sink of every tool's progress updates, each tagged with the
+    /// call and tool it comes from.
     pub fn with_progress(
         mut self,
-        progress: impl Fn(Vec<Content>) + Send + Sync + 'static,
+        progress: impl Fn(ProgressEvent) + Send + Sync + 'static,
     ) -> Self {
         self.progress = Some(Arc::new(progress));
-        self
-    }
-
-    /// Sets the sink of progress events tagged with their call.
-    pub fn with_progress_events(
-        mut self,
-        events: impl Fn(ProgressEvent) + Send + Sync + 'static,
-    ) -> Self {
-        self.progress_events = Some(Arc::new(events));
         self
     }
 
@@ -182,7 +163,7 @@ impl CallContext {
     /// [`silent`](RepairPolicy::silent). Off by default.
     ///
     /// ```
-    /// use tool_core::{execute_tool_call, tool, CallContext, RepairPolicy, ToolCall, ToolRegistry};
+    /// use tool_core::{execute_tool_call, tool, RunOptions, repair::RepairPolicy, ToolCall, ToolRegistry};
     /// use serde_json::json;
     ///
     /// /// Take some items
@@ -195,9 +176,9 @@ impl CallContext {
     /// let mut tools = ToolRegistry::new();
     /// tools.register(TakeTool).unwrap();
     /// let call = ToolCall::new("c1", "take", json!({"limit": "2"}));
-    /// let strict = execute_tool_call(&call, &tools, CallContext::new()).await;
+    /// let strict = execute_tool_call(&call, &tools, RunOptions::new()).await;
     /// assert!(strict.is_error);
-    /// let lenient = CallContext::new().with_repair(RepairPolicy::all());
+    /// let lenient = RunOptions::new().with_repair(RepairPolicy::all());
     /// let repaired = execute_tool_call(&call, &tools, lenient).await;
     /// assert_eq!(repaired.content[0].as_text(), Some("took 2"));
     /// assert_eq!(repaired.repairs[0].path, "limit");
@@ -221,7 +202,7 @@ impl CallContext {
     /// turn`. Names that are not registered are ignored.
     ///
     /// ```
-    /// use tool_core::{execute_tool_call, tool, CallContext, ToolCall, ToolRegistry};
+    /// use tool_core::{execute_tool_call, tool, RunOptions, ToolCall, ToolRegistry};
     /// use serde_json::json;
     ///
     /// /// Say hello
@@ -236,7 +217,7 @@ impl CallContext {
     /// let mut tools = ToolRegistry::new();
     /// tools.register(HelloTool).unwrap();
     /// tools.register(GoodbyeTool).unwrap();
-    /// let greeting = CallContext::new().with_enabled(["hello"]);
+    /// let greeting = RunOptions::new().with_enabled(["hello"]);
     /// let shown: Vec<_> = greeting.enabled_definitions(&tools).into_iter().map(|d| d.name).collect();
     /// assert_eq!(shown, ["hello"]);
     /// let call = ToolCall::new("c1", "goodbye", json!({}));
@@ -251,6 +232,26 @@ impl CallContext {
     {
         self.enabled = Some(Arc::new(names.into_iter().map(Into::into).collect()));
         self
+    }
+
+    /// The cancellation signal every call receives, if one was set.
+    pub fn signal(&self) -> Option<&CancellationToken> {
+        self.signal.as_ref()
+    }
+
+    /// The timeout that overrides each tool's own, if one was set.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// How long a tool ignoring cancellation may go on.
+    pub fn cancel_grace(&self) -> Duration {
+        self.cancel_grace
+    }
+
+    /// How many calls of a parallel batch may run at once, if limited.
+    pub fn max_concurrency(&self) -> Option<NonZeroUsize> {
+        self.max_concurrency
     }
 
     /// Whether the tool called `name` is available (all are, without
@@ -283,24 +284,18 @@ impl CallContext {
         tool_name: &str,
         signal: Option<CancellationToken>,
     ) -> ToolContext {
-        let progress = match (&self.progress, &self.progress_events) {
-            (progress, None) => progress.clone(),
-            (progress, Some(events)) => {
-                let (progress, events) = (progress.clone(), Arc::clone(events));
-                let (call_id, tool_name) = (call_id.to_owned(), tool_name.to_owned());
-                let tagged: ProgressFn = Arc::new(move |content: Vec<Content>| {
-                    if let Some(progress) = &progress {
-                        progress(content.clone());
-                    }
-                    events(ProgressEvent {
-                        call_id: call_id.clone(),
-                        tool_name: tool_name.clone(),
-                        content,
-                    });
+        let progress = self.progress.as_ref().map(|events| {
+            let events = Arc::clone(events);
+            let (call_id, tool_name) = (call_id.to_owned(), tool_name.to_owned());
+            let tagged: ProgressFn = Arc::new(move |content: Vec<Content>| {
+                events(ProgressEvent {
+                    call_id: call_id.clone(),
+                    tool_name: tool_name.clone(),
+                    content,
                 });
-                Some(tagged)
-            }
-        };
+            });
+            tagged
+        });
         ToolContext {
             call_id: call_id.to_owned(),
             signal,
@@ -311,23 +306,27 @@ impl CallContext {
 
 /// A tool that runs other tools passes its own context on; the nested calls
 /// get their own ids, never this one.
-impl From<ToolContext> for CallContext {
+impl From<ToolContext> for RunOptions {
     fn from(ctx: ToolContext) -> Self {
-        CallContext {
+        let progress = ctx.progress.map(|report| {
+            let forward: ProgressEventFn =
+                Arc::new(move |event: ProgressEvent| report(event.content));
+            forward
+        });
+        RunOptions {
             signal: ctx.signal,
-            progress: ctx.progress,
-            ..CallContext::default()
+            progress,
+            ..RunOptions::default()
         }
     }
 }
 
-impl fmt::Debug for CallContext {
+impl fmt::Debug for RunOptions {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         let set = |present: bool| if present { "set" } else { "none" };
-        out.debug_struct("CallContext")
+        out.debug_struct("RunOptions")
             .field("signal", &self.signal)
             .field("progress", &set(self.progress.is_some()))
-            .field("progress_events", &set(self.progress_events.is_some()))
             .field("timeout", &self.timeout)
             .field("cancel_grace", &self.cancel_grace)
             .field("max_concurrency", &self.max_concurrency)
