@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the criterion benchmarks of tool-core and prints the ratios that
 # matter (ours against the alternative measured in the same run), as the
-# README's table shows them. Absolute times on a shared machine mean little;
+# docs/performance.md's table shows them. Absolute times on a shared machine mean little;
 # ratios of neighbours in one run hold up better.
 #
 # Usage: scripts/bench-ratios.sh [criterion args...]   e.g. --measurement-time 10

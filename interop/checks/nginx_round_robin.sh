@@ -5,7 +5,7 @@
 # calls, and /healthz must answer through it. Then the same three without
 # --stateless: a legacy client's session lives in one process, so round
 # robin must break it (the other processes answer 404 for its session, and
-# the SDK says "Session terminated"), which is why README.md says
+# the SDK says "Session terminated"), which is why tool-mcp/README.md says
 # sticky routing is needed there.
 source "$(dirname "$0")/../lib.sh"
 
@@ -59,8 +59,8 @@ start_backends sessions
 start_nginx sessions
 url="http://127.0.0.1:$NGINX_PORT/mcp"
 if "$PY" "$ROOT/interop/python/calls.py" "$url" legacy >"$SCRATCH/sessions.out" 2>&1; then
-  fail "a legacy session survived round robin across processes; README.md says it cannot"
+  fail "a legacy session survived round robin across processes; tool-mcp/README.md says it cannot"
 fi
 grep -q -i -E 'session (terminated|not found)' "$SCRATCH/sessions.out" \
-  || fail "sessions behind round robin failed, but not for the reason README.md gives: $(tail -5 "$SCRATCH/sessions.out")"
+  || fail "sessions behind round robin failed, but not for the reason tool-mcp/README.md gives: $(tail -5 "$SCRATCH/sessions.out")"
 echo "as documented: legacy sessions need sticky routing, --stateless does not"

@@ -2,11 +2,33 @@
 //! the MCP end-to-end tests serve ([`mcp_fixture`]), and the struct of every
 //! field type the property tests and the fuzz target share ([`everything`]),
 //! and the wire shapes the tests compare against ([`wire`]).
-//! The README's Rust examples run here as doctests, so they stay true.
+//! The Rust examples of the README, the `docs/` pages and `tool-mcp`'s
+//! README run here as doctests, so what they show stays true (a markdown
+//! file is nobody's rustdoc, so nothing else would compile its blocks).
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 mod readme {}
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/tools.md")]
+mod docs_tools {}
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/running.md")]
+mod docs_running {}
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/providers.md")]
+mod docs_providers {}
+
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/wire-format.md")]
+mod docs_wire_format {}
+
+#[cfg(doctest)]
+#[doc = include_str!("../../tool-mcp/README.md")]
+mod tool_mcp_readme {}
 
 pub mod everything;
 pub mod mcp_fixture;

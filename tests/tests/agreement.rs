@@ -72,7 +72,7 @@ use generators::{
 /// Generated values per run of [`parse_agrees_with_the_schema`].
 const CASES: u32 = 2000;
 
-// The seed's example, an empty struct: more schemas for the meta-schema check.
+// The echo request and an empty struct: more schemas for the meta-schema check.
 
 #[derive(ToolParams, Debug)]
 #[allow(dead_code)]

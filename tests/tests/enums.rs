@@ -271,7 +271,7 @@ fn externally_tagged_enums_are_a_name_or_an_object_of_one_name() {
     );
 }
 
-// A unit-only enum keeps today's string enum exactly.
+// A unit-only enum is a plain string enum, exactly.
 #[derive(ToolParams, Debug, PartialEq)]
 #[param(rename_all = "lowercase")]
 enum Mode {

@@ -1,4 +1,5 @@
-//! Batches, concurrency and the executor's failure paths beyond the seed's.
+//! Batches, concurrency and the executor's failure paths beyond the five
+//! outcomes of `seed.rs`.
 
 use serde_json::{Value, json};
 use std::collections::HashMap;

@@ -1,6 +1,7 @@
-//! The field attributes of issue 9: value lists, patterns, formats,
-//! `items(...)`, `flatten`, `skip`, `example`, `deprecated`, and generic
-//! parameter structs: the schema each writes and the check parse makes.
+//! The field attributes beyond names, defaults and bounds: value lists,
+//! patterns, formats, `items(...)`, `flatten`, `skip`, `example`,
+//! `deprecated`, and generic parameter structs: the schema each writes and
+//! the check parse makes.
 
 use serde_json::{Value, json};
 use tool_core::{ToolParams, params::ParamValue};

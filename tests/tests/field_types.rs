@@ -1,6 +1,7 @@
-//! The field types of issue 9: sets, fixed arrays, tuples, `char`,
-//! `Arc<T>`, `PathBuf`, IP addresses, and (behind tool-core's features)
-//! `uuid::Uuid`, `url::Url`, `chrono::DateTime<Utc>`, `chrono::NaiveDate`.
+//! The field types beyond scalars, lists and maps: sets, fixed arrays,
+//! tuples, `char`, `Arc<T>`, `PathBuf`, IP addresses, and (behind
+//! tool-core's features) `uuid::Uuid`, `url::Url`, `chrono::DateTime<Utc>`,
+//! `chrono::NaiveDate`.
 
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashSet};

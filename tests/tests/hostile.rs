@@ -388,10 +388,11 @@ use child_process::in_child_process;
 
 #[test]
 fn a_recursive_parameter_type_can_be_registered() {
-    // The README's limits table and MAX_NESTING's docs promise a recursive
-    // type (`struct Node { children: Vec<Node> }`) a paired error when fed
-    // 100,000 levels; that needs it registered, and `ToolRegistry::register`
-    // builds its derived schema, which must not recurse without end.
+    // The limits table of docs/running.md and MAX_NESTING's docs promise a
+    // recursive type (`struct Node { children: Vec<Node> }`) a paired error
+    // when fed 100,000 levels; that needs it registered, and
+    // `ToolRegistry::register` builds its derived schema, which must not
+    // recurse without end.
     in_child_process("a_recursive_parameter_type_can_be_registered", || {
         let mut tools = ToolRegistry::new();
         tools

@@ -2,8 +2,8 @@
 //! provider's result adapter, a result of text, an image, a sound and a
 //! resource link gives exactly the payload shape the provider documents
 //! (each test cites its source), what a provider has no place for becomes
-//! a note, and a text-only result is written byte for byte as before media
-//! existed. Also: MCP definitions with `outputSchema` and `annotations`.
+//! a note, and a text-only result is written in the provider's plain text
+//! shape, byte for byte. Also: MCP definitions with `outputSchema` and `annotations`.
 
 use serde_json::{Value, json};
 use tests::wire::{assert_json, definition, diagnostics};

@@ -1,5 +1,6 @@
-//! Every case of the seed chapter (`../shared/seed/`), in Rust: the echo
-//! schema, parse, the registry, and the executor's five outcomes.
+//! The cases of the echo walkthrough, the contract's first example: the
+//! echo schema, parse, the registry, and the executor's five outcomes, in
+//! the shapes of `docs/wire-format.md`.
 
 use serde_json::{Value, json};
 use std::num::NonZeroU32;
@@ -21,9 +22,9 @@ struct EchoDetails {
     source: &'static str,
 }
 
-/// The seed's echo, counting its executions so tests can prove that parse
-/// runs before execute. [`Echo::exploding`] is the echo that always fails,
-/// as the seed registers in its own registry.
+/// The walkthrough's echo, counting its executions so tests can prove that
+/// parse runs before execute. [`Echo::exploding`] is the echo that always
+/// fails, registered in a registry of its own.
 #[derive(Default)]
 struct Echo {
     executions: Arc<AtomicUsize>,
@@ -73,7 +74,7 @@ fn echo_call() -> ToolCall {
     )
 }
 
-/// The seed's echo schema.
+/// The echo schema.
 fn echo_schema() -> Value {
     json!({
         "type": "object",
@@ -99,8 +100,8 @@ async fn answer(call: &ToolCall, tools: &ToolRegistry) -> Value {
     without_timestamp(&execute_tool_call(call, tools, RunOptions::default()).await)
 }
 
-/// The seed's failed result: `Tool <name> failed: <error>`, the error again
-/// in the details.
+/// A failed result: `Tool <name> failed: <error>`, the error again in the
+/// details.
 fn failure_json(id: &str, name: &str, error: &str) -> Value {
     result_json(
         id,
@@ -313,8 +314,8 @@ async fn tool_panic_is_paired() {
 /// The call id and signal a tool was given.
 type Seen = Arc<Mutex<Option<(String, Option<CancellationToken>)>>>;
 
-/// The seed's `inspect`: reports what its context holds, then fails as a
-/// domain error with content and details.
+/// `inspect`: reports what its context holds, then fails as a domain error
+/// with content and details.
 struct Inspect {
     seen: Seen,
 }

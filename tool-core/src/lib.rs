@@ -62,36 +62,11 @@
 //! typed structured result with an output schema. [`ToolAnnotations`] say
 //! what a tool does to its world, for the program around the model.
 //!
-//! # Field types
+//! # The derive and the attributes
 //!
-//! | Rust | schema | parse |
-//! | --- | --- | --- |
-//! | `String` | `{"type":"string"}` | JSON string |
-//! | `bool` | `{"type":"boolean"}` | JSON bool |
-//! | `i8`..`i64`, `u8`..`u64`, `isize`, `usize` | `{"type":"integer"}` with the type's bounds | integral number in range; `2.0` is `2` |
-//! | `NonZeroU8`..`NonZeroU64`, `NonZeroUsize` | `{"type":"integer","minimum":1}` (+max) | integer >= 1 |
-//! | `f32`, `f64` | `{"type":"number"}` (`f32` with its range) | any JSON number in range |
-//! | `char` | `{"type":"string","minLength":1,"maxLength":1}` | a string of exactly one code point |
-//! | `PathBuf` | `{"type":"string"}` | JSON string (checking it is the tool's business) |
-//! | `Option<T>` | T's schema, field not required | missing or null -> None |
-//! | `Vec<T>` | `{"type":"array","items":T}` | each item, path `name[i]` |
-//! | `HashSet<T>`, `BTreeSet<T>` | `{"type":"array","items":T,"uniqueItems":true}` | each item; a repeat is refused at its index (`tags[2]: repeats item 0`) |
-//! | `[T; N]` | `{"type":"array","items":T,"minItems":N,"maxItems":N}` | exactly N items |
-//! | `(A, B, ..)` (up to 8) | `{"type":"array","prefixItems":[A,B,..],"items":false,"minItems":n}` | exactly n items, each its own type |
-//! | `BTreeMap<String,T>`, `HashMap<String,T>` | `{"type":"object","additionalProperties":T}` | each value, path `name.key` |
-//! | `serde_json::Value` | `{}` | anything (nested at most 128 deep) |
-//! | `Box<T>`, `Arc<T>` | T | T |
-//! | `Ipv4Addr`, `Ipv6Addr` | `{"type":"string","format":"ipv4"}` (`"ipv6"`) | std's parser, which is the format's check |
-//! | `IpAddr` | `{"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}` | either |
-//! | `uuid::Uuid` (feature `uuid`) | `{"type":"string","format":"uuid"}` | hyphenated only, then the crate's parser |
-//! | `url::Url` (feature `url`) | `{"type":"string","format":"uri"}` | an RFC 3986 URI, then a WHATWG URL (stricter in places: the crate's reason is given) |
-//! | `chrono::DateTime<Utc>` (feature `chrono`) | `{"type":"string","format":"date-time"}` | RFC 3339, any offset, converted to UTC |
-//! | `chrono::NaiveDate` (feature `chrono`) | `{"type":"string","format":"date"}` | RFC 3339 full-date |
-//! | a struct deriving `ToolParams` | its object schema, inline | nested, path `outer.inner` |
-//! | a unit-only enum deriving `ToolParams` | `{"type":"string","enum":[...]}` | one of the names |
-//! | an enum with data deriving `ToolParams` | `oneOf` (tagged) or `anyOf` (untagged) of its variants | the variant the tag names, or the first that parses |
-//!
-//! Add your own by implementing [`ParamValue`](params::ParamValue).
+//! Every attribute of `#[derive(ToolParams)]`, `#[tool]` and `#[tools]`,
+//! and every field type with its schema and parse rule, are in one
+//! reference: [`_derive`].
 //!
 //! # Limits
 //!
@@ -126,6 +101,8 @@ mod tool;
 
 #[doc(hidden)]
 pub mod __private;
+#[cfg(feature = "derive")]
+pub mod _derive;
 
 pub use executor::{ExecutionMode, RunOptions, execute_tool_call, execute_tool_calls};
 pub use message::{ToolCall, ToolResultMessage};
@@ -139,180 +116,59 @@ pub use tool::{
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
 /// or an enum (and [`ParamValue`] for any of them): the parser and the JSON
-/// Schema from one definition.
+/// Schema from one definition, so what parse accepts and what the model is
+/// shown cannot drift apart.
+///
+/// Its attributes (container, variant, field), the four enum
+/// representations and the field types are in the reference, [`_derive`].
 ///
 /// ```
 /// use tool_core::ToolParams;
 /// use serde_json::json;
 ///
 /// #[derive(ToolParams, Debug)]
-/// #[param(rename_all = "camelCase", deny_unknown_fields)]
-/// struct Search {
-///     /// What to look for
-///     query: String,
-///     #[param(min = 1, max = 100, default = 10)]
-///     max_results: u32,
-///     #[param(rename = "lang", min_length = 2, max_length = 2)]
-///     language: Option<String>,
-///     mode: Mode,
-///     #[param(one_of = [1, 3, 5])]
-///     stars: Option<u8>,
-///     #[param(pattern = "^[a-z0-9-]+$", example = "main")]
-///     branch: Option<String>,
-///     #[param(format = "date-time")]
-///     since: Option<String>,
+/// struct Request {
+///     /// The text to echo
+///     value: String,
+///     #[param(min = 1)]
+///     limit: Option<u32>,
 /// }
 ///
-/// /// How hard to look
-/// #[derive(ToolParams, Debug, PartialEq)]
-/// #[param(rename_all = "snake_case")]
-/// enum Mode {
-///     Quick,
-///     VeryThorough,
-/// }
-///
-/// let search = Search::parse(&json!({"query": "rust", "mode": "very_thorough"})).unwrap();
-/// assert_eq!((search.max_results, search.mode), (10, Mode::VeryThorough));
-///
-/// let schema = Search::json_schema();
-/// assert_eq!(schema["required"], json!(["query", "mode"]));
-/// assert_eq!(schema["properties"]["maxResults"], json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10}));
-/// assert_eq!(schema["properties"]["mode"], json!({"description": "How hard to look", "type": "string", "enum": ["quick", "very_thorough"]}));
-/// assert_eq!(schema["properties"]["since"], json!({"type": "string", "format": "date-time"}));
-///
-/// let error = Search::parse(&json!({"query": "q", "mode": "quick", "stars": 2, "branch": "Main"})).unwrap_err();
-/// assert_eq!(error.to_string(), "stars: expected one of 1, 3, 5, got 2\n\
-///                                branch: expected a string matching \"^[a-z0-9-]+$\", got \"Main\"");
+/// let request = Request::parse(&json!({"value": "Pi", "ignored": "drop me"})).unwrap();
+/// assert_eq!((request.value.as_str(), request.limit), ("Pi", None));
+/// assert_eq!(Request::json_schema()["required"], json!(["value"]));
+/// let error = Request::parse(&json!({"value": 1, "limit": 0})).unwrap_err();
+/// assert_eq!(error.to_string(), "value: expected string, got number\nlimit: expected integer >= 1, got 0");
 /// ```
-///
-/// Enums with data take serde's four representations, with serde's words:
-///
-/// ```
-/// use tool_core::ToolParams;
-/// use serde_json::json;
-///
-/// /// One step of a UI script
-/// #[derive(ToolParams, Debug, PartialEq)]
-/// #[param(tag = "action", rename_all = "snake_case")]
-/// enum Step {
-///     /// Click at a point
-///     Click { x: u32, y: u32 },
-///     /// Type some text
-///     TypeText { text: String },
-///     /// Take a screenshot
-///     Screenshot,
-/// }
-///
-/// let step = Step::parse(&json!({"action": "click", "x": 3, "y": 4})).unwrap();
-/// assert_eq!(step, Step::Click { x: 3, y: 4 });
-/// let error = Step::parse(&json!({"action": "clik", "x": 3})).unwrap_err();
-/// assert_eq!(
-///     error.to_string(),
-///     "action: expected one of \"click\", \"type_text\", \"screenshot\", got \"clik\": did you mean \"click\"?"
-/// );
-/// assert_eq!(Step::json_schema()["oneOf"][0]["properties"]["action"], json!({"type": "string", "const": "click"}));
-/// ```
-///
-/// **Container attributes**, `#[param(...)]`: `rename_all = "..."` (serde's
-/// case names), `deny_unknown_fields`, `description = "..."` (else the doc
-/// comment). On enums also `tag = "..."` (internally tagged: `{"tag":
-/// "variant", ...fields}`), `tag = "...", content = "..."` (adjacently
-/// tagged: `{"tag": "variant", "content": data}`), `untagged` (the data
-/// alone; the first variant that parses wins), none (externally tagged:
-/// `"variant"` or `{"variant": data}`), and `rename_all_fields = "..."` (the
-/// fields of struct variants).
-///
-/// **Variant attributes**: `rename = "..."`, `rename_all = "..."` (its
-/// fields), `description = "..."` (else the doc comment). Variants may be
-/// unit, newtype (`V(T)`; internally tagged: a struct deriving
-/// `ToolParams`, whose fields sit beside the tag), tuple (`V(A, B)`, an
-/// array; not internally tagged) or struct variants.
-///
-/// **Field attributes**: `description = "..."` (else the doc comment: one
-/// leading space stripped per line, a paragraph's lines joined with spaces,
-/// paragraphs kept apart by a blank line), `rename = "..."`, `default` or
-/// `default = expr` (the field is not required; missing or `null` gives the
-/// default; the schema shows it), `min`/`max` (numbers), `min_length`/
-/// `max_length` (strings in characters, arrays and sets in items),
-/// `one_of = [..]` (numbers or strings: schema `enum`), `pattern = "..."`
-/// (ECMA-262, found anywhere unless anchored; checked at compile time;
-/// look-around and backreferences are refused, so matching is linear),
-/// `format = "..."` (`date-time`, `date`, `time`, `duration`, `email`,
-/// `hostname`, `ipv4`, `ipv6`, `uuid`, `uri`; parse asserts it), `items(...)`
-/// (`description`, `min`, `max`, `min_length`, `max_length`, `pattern`,
-/// `format`, `one_of` for each item of a list, set or array), `flatten` (a
-/// struct's fields inline; a JSON name repeated between them is a compile
-/// error), `skip` (not shown, not read: `Default` or `default = expr`),
-/// `example = ..` (repeatable; schema `examples`), `deprecated` (schema
-/// `deprecated: true`; Rust's `#[deprecated]` too). Generic structs and
-/// enums get the bounds their fields need.
 #[cfg(feature = "derive")]
 pub use tool_derive::ToolParams;
 
-/// Turns a documented `async fn` into a tool.
+/// Turns a documented `async fn` into a tool, so a tool is written as the
+/// function it is and stays callable as one.
 ///
 /// It generates `<Name>Params` (the function's parameters as a
 /// [`ToolParams`](trait@ToolParams) struct) and the unit struct `<Name>Tool`
 /// implementing [`Tool`], where `<Name>` is the function's name in
-/// UpperCamelCase (`read_file` gives `ReadFileTool`). The function stays
-/// callable as written. A parameter of type [`ToolContext`] or
-/// `&ToolContext` receives the call's context and is not shown to the model.
-///
-/// - **Description**: the doc comment, or `#[tool(description = "...")]`.
-///   rustdoc's `# Arguments` section is left out of it: its items become
-///   the parameters' descriptions.
-/// - **Parameter descriptions**, first found wins: `#[param(description =
-///   "...")]`, the parameter's own doc comment (`/// The file to read` above
-///   it; taken off the function as emitted, where rustc would refuse it),
-///   then the parameter's item in `# Arguments` (`` * `path` - The file to
-///   read ``). An item naming no parameter is a compile error at its line.
-///   Parameters take every other `#[param(...)]` key, as struct fields do.
-/// - **Options**: `#[tool(name = "...", timeout_ms = 5000, exclusive)]`, and
-///   the annotations ([`ToolAnnotations`]): `title = "..."`, `read_only`,
-///   `destructive`, `idempotent`, `open_world` (each also `= false`).
-/// - **Returns**: `String` (one text item), `ToolOutput<D>`, [`Json<T>`] (a
-///   structured result whose schema is the tool's
-///   [`output_schema`](Tool::output_schema)), or a `Result` of one of them
-///   whose error converts into [`ToolError`] (any `std::error::Error + Send +
-///   Sync`, or a string).
+/// UpperCamelCase (`read_file` gives `ReadFileTool`). Its options, where
+/// descriptions come from, the context parameter and the return types it
+/// takes are in the reference, [`_derive`](_derive#tool-on-an-async-fn).
 ///
 /// ```
-/// use tool_core::{execute_tool_call, tool, RunOptions, Tool, ToolCall, ToolContext, ToolRegistry, Content};
+/// use tool_core::{execute_tool_call, tool, RunOptions, ToolCall, ToolRegistry};
 /// use serde_json::json;
 ///
-/// /// Repeat a text
-/// ///
-/// /// # Arguments
-/// ///
-/// /// * `times` - How often to repeat it
-/// #[tool(read_only, idempotent)]
-/// async fn repeat(
-///     ctx: &ToolContext,
-///     /// The text to repeat
-///     text: String,
-///     #[param(default = 2, min = 1, max = 10)] times: usize,
-/// ) -> Result<String, String> {
-///     if ctx.is_cancelled() {
-///         return Err("cancelled".into());
-///     }
-///     Ok(text.repeat(times))
+/// /// Echo one value
+/// #[tool]
+/// async fn echo(value: String) -> String {
+///     value
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let mut tools = ToolRegistry::new();
-/// tools.register(RepeatTool).unwrap();
-/// assert_eq!(RepeatTool.description(), "Repeat a text");
-/// let schema = RepeatTool.parameters();
-/// assert_eq!(schema["properties"]["text"]["description"], "The text to repeat");
-/// assert_eq!(schema["properties"]["times"]["description"], "How often to repeat it");
-/// assert_eq!(RepeatTool.annotations().read_only, Some(true));
-///
-/// let call = ToolCall::new("call-1", "repeat", json!({"text": "ab"}));
+/// tools.register(EchoTool).unwrap();
+/// let call = ToolCall::new("call-1", "echo", json!({"value": "Pi"}));
 /// let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
-/// assert_eq!(result.content[0].as_text(), Some("abab"));
-///
-/// // Still a plain function.
-/// assert_eq!(repeat(&ToolContext::new("direct"), "x".into(), 3).await.unwrap(), "xxx");
+/// assert_eq!(result.content[0].as_text(), Some("Pi"));
 /// # });
 /// ```
 ///
@@ -322,58 +178,40 @@ pub use tool_derive::ToolParams;
 pub use tool_derive::tool;
 
 /// Makes the `#[tool]` methods of an impl block the tools of the type's
-/// [`Toolbox`]: tools with state, shared through one `Arc`.
+/// [`Toolbox`]: tools with state, shared through one `Arc` instead of
+/// cloned per call.
 ///
-/// Each `#[tool] async fn name(&self, ...)` method becomes a tool with
-/// everything `#[tool]` gives a function (descriptions, `#[param]`, the
-/// context parameter, options, annotations, return types). For a method
-/// `read` of `Files`, it generates `FilesReadParams` and `FilesReadTool`
-/// (which holds the `Arc<Files>`), and `Files` implements [`Toolbox`];
-/// [`ToolRegistry::register_all`] registers every tool of the box, given
-/// the value or an `Arc` of it. Methods without `#[tool]` stay as they are,
-/// and every method stays callable as written.
-///
-/// A tool method takes `&self` (calls may run at the same time: keep
-/// mutable state behind a lock), is `async`, and is not generic; the impl
-/// block is an inherent impl of a type without generic arguments; two tools
-/// of one box cannot share a name. Each is a compile error at the tokens.
+/// For a method `read` of `Files`, it generates `FilesReadParams` and
+/// `FilesReadTool` (which holds the `Arc<Files>`), and `Files` implements
+/// [`Toolbox`]; [`ToolRegistry::register_all`] registers every tool of the
+/// box. What a tool method may be, and the options it takes, are in the
+/// reference, [`_derive`](_derive#tools-on-an-impl-block).
 ///
 /// ```
-/// use std::path::PathBuf;
-/// use tool_core::{execute_tool_call, tools, RunOptions, ToolCall, ToolError, ToolRegistry, Content};
+/// use std::sync::atomic::{AtomicU64, Ordering};
+/// use tool_core::{execute_tool_call, tools, RunOptions, ToolCall, ToolRegistry};
 /// use serde_json::json;
 ///
-/// struct Notes {
-///     dir: PathBuf,
+/// struct Counter {
+///     count: AtomicU64,
 /// }
 ///
 /// #[tools]
-/// impl Notes {
-///     /// Say where a note is kept
-///     #[tool(read_only, title = "Locate a note")]
-///     async fn locate(
-///         &self,
-///         /// The note's name, without extension
-///         name: String,
-///     ) -> Result<String, ToolError> {
-///         Ok(self.path_of(&name).display().to_string())
-///     }
-///
-///     /// An ordinary method, not a tool.
-///     fn path_of(&self, name: &str) -> PathBuf {
-///         self.dir.join(format!("{name}.md"))
+/// impl Counter {
+///     /// Count one more
+///     #[tool]
+///     async fn bump(&self) -> String {
+///         (self.count.fetch_add(1, Ordering::Relaxed) + 1).to_string()
 ///     }
 /// }
 ///
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let mut tools = ToolRegistry::new();
-/// tools.register_all(Notes { dir: "/notes".into() }).unwrap();
-/// let call = ToolCall::new("call-1", "locate", json!({"name": "todo"}));
+/// tools.register_all(Counter { count: AtomicU64::new(0) }).unwrap();
+/// let call = ToolCall::new("call-1", "bump", json!({}));
+/// execute_tool_call(&call, &tools, RunOptions::default()).await;
 /// let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
-/// assert_eq!(result.content[0].as_text(), Some("/notes/todo.md"));
-/// let definition = tools.get("locate").unwrap().definition();
-/// assert_eq!(definition.parameters["properties"]["name"]["description"], "The note's name, without extension");
-/// assert_eq!(definition.annotations.title.as_deref(), Some("Locate a note"));
+/// assert_eq!(result.content[0].as_text(), Some("2"));
 /// # });
 /// ```
 #[cfg(feature = "derive")]

@@ -53,7 +53,8 @@ impl ToolCall {
 /// Two keys appear only when they say something: `"failure"` when a failed
 /// call is `fatal` or `internal` (a retry failure, the default, is left out),
 /// and `"repairs"` when the arguments were repaired or rewritten before they
-/// parsed. A result with neither is the seed's shape byte for byte.
+/// parsed. A result with neither has exactly the seven keys above (six
+/// without `details`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(
     tag = "role",

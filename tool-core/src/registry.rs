@@ -20,8 +20,7 @@ use std::time::Duration;
 /// It holds no function.
 ///
 /// `outputSchema` and `annotations` are written only when the tool has them,
-/// so a definition without them is byte for byte what it was before they
-/// existed.
+/// so a definition without them is exactly the three keys above.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ToolDefinition {
     /// The name the model calls the tool by.

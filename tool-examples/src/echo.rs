@@ -1,5 +1,5 @@
-//! `echo`: the seed's tool. Returns its value as text, with details saying
-//! where the text came from.
+//! `echo`: the walkthrough's tool, the smallest whole one. Returns its
+//! value as text, with details saying where the text came from.
 
 use serde::Serialize;
 use tool_core::{Content, ToolError, ToolOutput, tool};

@@ -1,4 +1,4 @@
-//! `tool-examples`: the seed's walkthrough (no arguments), a JSON-lines tool
+//! `tool-examples`: the walkthrough (no arguments), a JSON-lines tool
 //! runner (`call`), the tool definitions (`definitions`), an MCP server
 //! (`mcp`), and shell completions (`completions`).
 

@@ -1,4 +1,4 @@
-//! The main job: the seed chapter's walkthrough, printed for a person. The
+//! The main job: the walkthrough of one echo call, printed for a person. The
 //! registry's definitions, the echo call and its paired result, then the
 //! three failures, each paired with its call all the same; then the tools
 //! with state (the `Files` toolbox) with a structured result and an image.
@@ -59,7 +59,7 @@ pub async fn run(tools: &ToolRegistry, out: &mut impl Write) -> std::io::Result<
     )
     .await?;
 
-    // As in the seed: an echo that throws, in a registry of its own.
+    // An echo that throws, in a registry of its own.
     let mut exploding = ToolRegistry::new();
     exploding
         .register(ExplodingEchoTool)

@@ -94,7 +94,7 @@ fn no_arguments_prints_the_walkthrough() {
         "== 7. An image: read recognizes it by its first bytes and answers with image content ==",
     ];
     assert_in_order(stdout, &headers);
-    // The seed's call, as written, and each case's result, in order.
+    // The walkthrough's call, as written, and each case's result, in order.
     let expected_in_order = [
         r#""name": "echo""#,
         r#""name": "upper""#,

@@ -1,7 +1,7 @@
-//! The README's CLI reference is clap's help, verbatim: the block between
-//! the `cli-reference` markers is made from the same derive the binary
-//! parses with, so a flag added or reworded shows up here as a failure
-//! until the README says it too.
+//! The CLI reference in `tool-examples/README.md` is clap's help,
+//! verbatim: the block between the `cli-reference` markers is made from the
+//! same derive the binary parses with, so a flag added or reworded shows up
+//! here as a failure until the README says it too.
 //!
 //! `UPDATE_README=1 cargo test -p tool-examples --test cli_reference`
 //! rewrites the block.
@@ -18,7 +18,7 @@ const REGENERATE: &str = "UPDATE_README=1 cargo test -p tool-examples --test cli
 const COMMANDS: [&[&str]; 5] = [&[], &["call"], &["definitions"], &["mcp"], &["completions"]];
 
 fn readme_path() -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")
 }
 
 /// `tool-examples COMMAND --help` as the binary prints it (the test of
@@ -48,7 +48,7 @@ fn command_line(command: &[&str]) -> String {
     words.join(" ")
 }
 
-/// The block the README must hold, markers included.
+/// The block tool-examples/README.md must hold, markers included.
 fn reference() -> String {
     let mut block = format!("{START}\n<!-- Generated from clap's help by {REGENERATE} -->\n");
     for command in COMMANDS {
@@ -69,10 +69,10 @@ fn the_readme_holds_every_commands_help() {
     let readme = std::fs::read_to_string(&path).unwrap();
     let (before, rest) = readme
         .split_once(START)
-        .unwrap_or_else(|| panic!("README.md has no {START} marker"));
+        .unwrap_or_else(|| panic!("tool-examples/README.md has no {START} marker"));
     let (_, after) = rest
         .split_once(END)
-        .unwrap_or_else(|| panic!("README.md has no {END} marker after {START}"));
+        .unwrap_or_else(|| panic!("tool-examples/README.md has no {END} marker after {START}"));
     let expected = reference();
     if readme.contains(&expected) {
         return;
@@ -84,10 +84,12 @@ fn the_readme_holds_every_commands_help() {
     for command in COMMANDS {
         assert!(
             readme.contains(&help(command)),
-            "README.md's CLI reference does not hold `{}` as clap prints it; regenerate the \
+            "tool-examples/README.md's CLI reference does not hold `{}` as clap prints it; regenerate the \
              block with: {REGENERATE}",
             command_line(command)
         );
     }
-    panic!("README.md's CLI reference is out of date; regenerate it with: {REGENERATE}");
+    panic!(
+        "tool-examples/README.md's CLI reference is out of date; regenerate it with: {REGENERATE}"
+    );
 }

@@ -1,6 +1,6 @@
 //! Parameter structs of three sizes, and one made of tagged enums, each
 //! deriving both `ToolParams` and serde's `Deserialize` from the same
-//! definition, and matching arguments; the seed's echo tool and a call line
+//! definition, and matching arguments; the walkthrough's echo tool and a call line
 //! for it, for the executor benches.
 
 #![allow(dead_code)]
@@ -13,13 +13,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
 use tool_core::{Content, ToolError, ToolOutput, ToolParams, ToolRegistry, tool, tools};
 
-/// One field: the seed's echo.
+/// One field: the echo request.
 #[derive(ToolParams, Deserialize, Debug)]
 pub struct Small {
     pub value: String,
 }
 
-/// The seed's request, plus a list.
+/// The echo request with `label` and `limit`, plus a list.
 #[derive(ToolParams, Deserialize, Debug)]
 pub struct Medium {
     pub value: String,
@@ -173,7 +173,7 @@ pub fn script_bad_args() -> Value {
     })
 }
 
-/// The seed's echo call, as one JSON line.
+/// The walkthrough's echo call, as one JSON line.
 pub const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
 
 #[derive(serde::Serialize)]
@@ -215,7 +215,7 @@ pub fn echo_box_registry() -> ToolRegistry {
     tools
 }
 
-/// A registry holding only the seed's echo tool.
+/// A registry holding only the echo tool.
 pub fn echo_registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();
     tools.register(EchoTool).expect("one tool");

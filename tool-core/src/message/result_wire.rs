@@ -3,7 +3,8 @@
 //! keys again for every result. The keys are most of what `serde_json`
 //! spends on a short result: `format_escaped_str` checks every byte of
 //! `"toolCallId"` on every call. The tool's strings and JSON values still go
-//! through `serde_json`, so they are escaped exactly as before.
+//! through `serde_json`, so they are escaped exactly as `Serialize`
+//! escapes them.
 //! `tests/tests/result_wire.rs` holds the two to the same bytes on
 //! arbitrary results.
 

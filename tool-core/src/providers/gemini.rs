@@ -98,8 +98,8 @@ pub fn gemini_function_call(part: &Value, index: usize) -> Result<ToolCall, Adap
 /// The guide offers this for Gemini 3 series models only, and earlier
 /// models are reported to refuse it with HTTP 400 ("Multimodal function
 /// responses are not supported for this model"): for those, send results
-/// without images. A result without such images has no `parts` and is
-/// written exactly as before.
+/// without images. A result without such images has no `parts`: only
+/// `response`.
 pub fn gemini_function_response(result: &ToolResultMessage) -> Value {
     let text = lines(
         result

@@ -13,8 +13,8 @@
 //! and what a provider has no place for becomes a short text note
 //! ([`media_note`]: `[image: image/gif, 1234 bytes]`,
 //! `[resource: notes.md <file:///notes.md>]`), so nothing vanishes without
-//! the model knowing. A text-only result is written exactly as it always
-//! was. OpenAI Chat Completions tool messages take text only: their images
+//! the model knowing. A text-only result is written in the provider's
+//! plain text shape. OpenAI Chat Completions tool messages take text only: their images
 //! follow in a user message ([`openai_tool_messages`]).
 //!
 //! ```

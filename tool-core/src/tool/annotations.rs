@@ -72,7 +72,7 @@ impl ToolAnnotations {
     }
 
     /// True when no hint is set: the definition then carries no
-    /// `annotations`, as before annotations existed.
+    /// `annotations` key at all.
     pub fn is_empty(&self) -> bool {
         *self == ToolAnnotations::default()
     }

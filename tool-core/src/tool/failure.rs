@@ -12,8 +12,8 @@ use std::fmt;
 pub enum FailureKind {
     /// The arguments or the request were wrong, and the model should try
     /// again: the message is for the model. Bad arguments, an unknown tool,
-    /// and any error a tool returns without saying otherwise (today's
-    /// behaviour) are retry failures.
+    /// and any error a tool returns without saying otherwise are retry
+    /// failures.
     Retry,
     /// Do not call this tool again in this turn; the message says why.
     Fatal,
@@ -24,8 +24,7 @@ pub enum FailureKind {
 }
 
 /// An error a tool returns to say which [`FailureKind`] it is. Any other
-/// error (through `?`) is a retry failure whose message the model reads,
-/// as before.
+/// error (through `?`) is a retry failure whose message the model reads.
 ///
 /// ```
 /// use tool_core::{tool, ToolError, ToolFailure};

@@ -1,5 +1,5 @@
-//! Enums: a unit-only enum is a string enum, as before; the others take
-//! serde's four representations. Each builds its schema, parse and JSON
+//! Enums: a unit-only enum is a string enum; the others take serde's four
+//! representations. Each builds its schema, parse and JSON
 //! from the variants' code (`variants.rs`).
 
 use super::constraints::Statics;
@@ -11,8 +11,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// The three method bodies of `ParamValue`, and whether every value of the
-/// enum is an object (then it can be a tool's whole arguments).
+/// The three method bodies of `ParamValue`, and the compile-time checks
+/// that go with them.
 struct Methods {
     schema: TokenStream,
     parse: TokenStream,
@@ -144,7 +144,8 @@ fn names(variants: &[VariantCode]) -> Vec<String> {
     variants.iter().map(|v| v.name().to_owned()).collect()
 }
 
-/// Unit variants only: `{"type":"string","enum":[..]}`, exactly as before.
+/// Unit variants only: `{"type":"string","enum":[..]}`, the plain string
+/// enum JSON Schema writes.
 fn string_enum(variants: &[VariantCode], description: &TokenStream) -> Methods {
     let names = names(variants);
     let paths: Vec<_> = variants.iter().map(VariantCode::path).collect();

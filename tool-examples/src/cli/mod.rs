@@ -1,7 +1,8 @@
 //! The binary's command line, declared with clap's derive: a flag's name,
 //! type, environment variable and help are one declaration, so the parser,
-//! `--help`, the shell completions and the README's CLI reference (checked
-//! by `tests/cli_reference.rs`) cannot disagree.
+//! `--help`, the shell completions and the CLI reference of
+//! `tool-examples/README.md` (checked by `tests/cli_reference.rs`) cannot
+//! disagree.
 //!
 //! The doc comments of the commands' fields are the help clap prints for
 //! them; the longer texts are the constants of [`help`].
@@ -28,20 +29,20 @@ pub const TOKEN_FILE_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN_FILE";
 /// `--stateless` of `mcp`: a deployment behind a balancer sets it once.
 pub const STATELESS_VARIABLE: &str = "TOOL_EXAMPLES_STATELESS";
 
-/// The whole command line. Without a command, the walkthrough runs: the
-/// seed's first promise is that `cargo run -p tool-examples` shows it.
+/// The whole command line. Without a command, the walkthrough runs, so
+/// that `cargo run -p tool-examples` shows the main job.
 #[derive(Parser, Clone, Debug, PartialEq, Eq)]
 #[command(
     name = "tool-examples",
     // The usage line says `tool-examples` however the binary was started,
-    // so the help the README holds is the help every user sees.
+    // so the help tool-examples/README.md holds is the help every user sees.
     bin_name = "tool-examples",
     version,
     about = help::ABOUT,
     long_about = help::LONG_ABOUT,
     after_long_help = help::LOGGING,
-    // Help wraps at 100 columns whatever the terminal: the README's CLI
-    // reference holds it verbatim, and a test compares the two.
+    // Help wraps at 100 columns whatever the terminal: the CLI reference of
+    // tool-examples/README.md holds it verbatim, and a test compares the two.
     term_width = 100
 )]
 pub struct Cli {
