@@ -115,7 +115,7 @@ pub use tool::{
 };
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
-/// or an enum (and [`ParamValue`] for any of them): the parser and the JSON
+/// or an enum (and [`ParamValue`](params::ParamValue) for any of them): the parser and the JSON
 /// Schema from one definition, so what parse accepts and what the model is
 /// shown cannot drift apart.
 ///

@@ -37,7 +37,7 @@ pub enum RepairRule {
     /// Arguments that are empty text, `null` or missing, read as `{}`.
     EmptyArguments,
     /// Not a rule to enable: the before hook answered "run with these
-    /// arguments instead" ([`HookDecision::Rewrite`](crate::HookDecision)),
+    /// arguments instead" ([`HookDecision::Rewrite`](crate::executor::HookDecision)),
     /// recorded like a repair so the change is visible.
     BeforeHook,
 }

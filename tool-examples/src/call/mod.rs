@@ -4,7 +4,7 @@
 //! Three stages, so that a queued input keeps every core busy while
 //! answers stay in order:
 //!
-//! 1. **Read** (one task): input is split into [chunks](chunks) of whole
+//! 1. **Read** (one task): input is split into chunks of whole
 //!    lines, as many as have already arrived (up to 128 lines or 256 KiB),
 //!    so a burst is handed on in chunks and a single line at once. Each
 //!    chunk takes its share of the in-flight budget first (1024 calls,

@@ -107,6 +107,8 @@ pub struct McpArgs {
         hide_env_values = true
     )]
     pub token_file: Option<PathBuf>,
+    // The help text is clap's, not markdown: `[::]` and bare URLs stay as written.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// A host name clients will put in the URL, HOST or HOST:PORT (repeatable)
     ///
     /// Loopback names and the address bound are always accepted, and on 0.0.0.0 or [::] with
@@ -121,6 +123,7 @@ pub struct McpArgs {
     /// Serve a non-loopback address without a token (else refused)
     #[arg(long, requires = "http")]
     pub allow_unauthenticated: bool,
+    #[allow(rustdoc::bare_urls)]
     /// A browser origin allowed besides those of the allowed hosts (repeatable)
     ///
     /// As https://app.example.com, with the port when it is not the scheme's default. Requests
