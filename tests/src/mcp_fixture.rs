@@ -77,6 +77,7 @@ impl Tool for SlowTool {
 // `stats` takes no parameters (and so no doc comment: it would become the
 // schema's description).
 #[derive(ToolParams, Debug)]
+#[allow(missing_docs)]
 pub struct StatsParams {}
 
 /// Tells how many `slow` calls saw their cancellation.

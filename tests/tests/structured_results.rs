@@ -654,7 +654,7 @@ mod broken_outputs {
 
     /// A measurement.
     #[derive(ToolParams)]
-    pub struct Measure {
+    pub(crate) struct Measure {
         ratio: f64,
         #[param(min = 1, max = 10)]
         priority: u8,

@@ -60,7 +60,7 @@ macro_rules! transport_scenarios {
 pub(crate) use transport_scenarios;
 
 /// Initializes a client over `transport`, recording what it receives.
-pub async fn connect_over<T>(transport: T) -> (Client, Wire)
+pub(crate) async fn connect_over<T>(transport: T) -> (Client, Wire)
 where
     T: Transport<RoleClient> + Send + 'static,
 {
@@ -77,19 +77,19 @@ where
 }
 
 /// Far more than any test needs; only there so a hang fails the test.
-pub const TEST_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const TEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long [`eventually`] waits: less than [`TEST_TIMEOUT`], so that its
 /// message, which says what did not happen, is the one shown.
-pub const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
 
-pub async fn bounded<F: Future>(test: F) -> F::Output {
+pub(crate) async fn bounded<F: Future>(test: F) -> F::Output {
     tokio::time::timeout(TEST_TIMEOUT, test)
         .await
         .unwrap_or_else(|_| panic!("the test did not finish within {TEST_TIMEOUT:?}"))
 }
 
 /// Polls `check` every 10 ms until it holds; panics after [`WAIT_TIMEOUT`].
-pub async fn eventually<F, Fut>(what: &str, mut check: F)
+pub(crate) async fn eventually<F, Fut>(what: &str, mut check: F)
 where
     F: FnMut() -> Fut,
     Fut: Future<Output = bool>,
@@ -105,12 +105,12 @@ where
 
 /// The client side: records the progress notifications rmcp hands over.
 #[derive(Clone, Default)]
-pub struct TestClient {
+pub(crate) struct TestClient {
     progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
 }
 
 impl TestClient {
-    pub fn progress_of(&self, token: &ProgressToken) -> Vec<ProgressNotificationParam> {
+    pub(crate) fn progress_of(&self, token: &ProgressToken) -> Vec<ProgressNotificationParam> {
         let progress = self.progress.lock().unwrap();
         progress
             .iter()
@@ -139,16 +139,16 @@ impl ClientHandler for TestClient {
 
 /// Every message the client received, as JSON, in the order received.
 #[derive(Clone, Default)]
-pub struct Wire(pub Arc<Mutex<Vec<Value>>>);
+pub(crate) struct Wire(pub Arc<Mutex<Vec<Value>>>);
 
 impl Wire {
-    pub fn messages(&self) -> Vec<Value> {
+    pub(crate) fn messages(&self) -> Vec<Value> {
         self.0.lock().unwrap().clone()
     }
 
     /// `(position, progress, message)` of each progress notification for
     /// `token`.
-    pub fn progress(&self, token: &ProgressToken) -> Vec<(usize, f64, String)> {
+    pub(crate) fn progress(&self, token: &ProgressToken) -> Vec<(usize, f64, String)> {
         let token = serde_json::to_value(token).unwrap();
         self.messages()
             .iter()
@@ -169,7 +169,7 @@ impl Wire {
     }
 
     /// Where the answer (result or error) to request `id` was received.
-    pub fn answer(&self, id: &RequestId) -> Option<usize> {
+    pub(crate) fn answer(&self, id: &RequestId) -> Option<usize> {
         let id = serde_json::to_value(id).unwrap();
         self.messages().iter().position(|message| {
             message["id"] == id
@@ -179,7 +179,7 @@ impl Wire {
 }
 
 /// A transport that records every message it receives on a [`Wire`].
-pub struct Recorded<T> {
+pub(crate) struct Recorded<T> {
     pub inner: T,
     pub wire: Wire,
 }
@@ -206,9 +206,9 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
     }
 }
 
-pub type Client = RunningService<RoleClient, TestClient>;
+pub(crate) type Client = RunningService<RoleClient, TestClient>;
 
-pub fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+pub(crate) fn call(name: &str, arguments: Value) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments must be an object");
     };
@@ -217,19 +217,19 @@ pub fn call(name: &str, arguments: Value) -> CallToolRequestParams {
 
 /// What the executor itself answers to `name(arguments)`, as MCP's
 /// `CallToolResult`: the server must send exactly this.
-pub async fn expected_result(name: &str, arguments: Value) -> Value {
+pub(crate) async fn expected_result(name: &str, arguments: Value) -> Value {
     let call = ToolCall::new("local", name, arguments);
     let result = execute_tool_call(&call, &fixture_registry(), RunOptions::new()).await;
     mcp_call_tool_result(&result)
 }
 
-pub fn wire_json(result: &CallToolResult) -> Value {
+pub(crate) fn wire_json(result: &CallToolResult) -> Value {
     serde_json::to_value(result).unwrap()
 }
 
 /// Calls `name(arguments)`: the result (not a JSON-RPC error) is `expected`
 /// on the wire, and is what the executor itself answers.
-pub async fn assert_answer(client: &Client, name: &str, arguments: Value, expected: Value) {
+pub(crate) async fn assert_answer(client: &Client, name: &str, arguments: Value, expected: Value) {
     let result = client
         .call_tool(call(name, arguments.clone()))
         .await
@@ -239,7 +239,7 @@ pub async fn assert_answer(client: &Client, name: &str, arguments: Value, expect
 }
 
 /// The server-side count of `slow` calls that saw their cancellation.
-pub async fn cancelled_count(client: &Client) -> u64 {
+pub(crate) async fn cancelled_count(client: &Client) -> u64 {
     let result = client
         .call_tool(call("stats", json!({})))
         .await
@@ -263,7 +263,10 @@ async fn send_slow(client: &Client, millis: u64) -> RequestHandle<RoleClient> {
         .expect("the call is sent")
 }
 
-pub async fn initialize_then_list_gives_the_registry_definitions(client: &Client, _wire: &Wire) {
+pub(crate) async fn initialize_then_list_gives_the_registry_definitions(
+    client: &Client,
+    _wire: &Wire,
+) {
     let info = client.peer_info().expect("initialized");
     let server_info = info.server_info.as_ref().expect("server info");
     assert_eq!(server_info.name, "tool-mcp");
@@ -315,7 +318,10 @@ pub async fn initialize_then_list_gives_the_registry_definitions(client: &Client
     );
 }
 
-pub async fn echo_answers_with_its_content_and_structured_content(client: &Client, _wire: &Wire) {
+pub(crate) async fn echo_answers_with_its_content_and_structured_content(
+    client: &Client,
+    _wire: &Wire,
+) {
     assert_answer(
         client,
         "echo",
@@ -329,7 +335,10 @@ pub async fn echo_answers_with_its_content_and_structured_content(client: &Clien
     .await;
 }
 
-pub async fn bad_arguments_are_an_error_result_not_a_protocol_error(client: &Client, _wire: &Wire) {
+pub(crate) async fn bad_arguments_are_an_error_result_not_a_protocol_error(
+    client: &Client,
+    _wire: &Wire,
+) {
     assert_answer(
         client,
         "echo",
@@ -354,7 +363,7 @@ pub async fn bad_arguments_are_an_error_result_not_a_protocol_error(client: &Cli
     assert_eq!(wire_json(&result), expected_result("echo", json!({})).await);
 }
 
-pub async fn an_unknown_tool_is_the_invalid_params_error(client: &Client, _wire: &Wire) {
+pub(crate) async fn an_unknown_tool_is_the_invalid_params_error(client: &Client, _wire: &Wire) {
     let error = client
         .call_tool(call("nope", json!({})))
         .await
@@ -373,7 +382,10 @@ pub async fn an_unknown_tool_is_the_invalid_params_error(client: &Client, _wire:
     assert_eq!(result.content[0].as_text().unwrap().text, "still here");
 }
 
-pub async fn fifty_concurrent_calls_each_get_their_own_answer(client: &Client, _wire: &Wire) {
+pub(crate) async fn fifty_concurrent_calls_each_get_their_own_answer(
+    client: &Client,
+    _wire: &Wire,
+) {
     let calls = (0..50).map(|i| {
         let peer = client.peer().clone();
         async move {
@@ -397,7 +409,7 @@ pub async fn fifty_concurrent_calls_each_get_their_own_answer(client: &Client, _
     }
 }
 
-pub async fn progress_notifications_arrive_in_order_before_the_result(
+pub(crate) async fn progress_notifications_arrive_in_order_before_the_result(
     client: &Client,
     wire: &Wire,
 ) {
@@ -455,7 +467,10 @@ pub async fn progress_notifications_arrive_in_order_before_the_result(
     assert_eq!(handled, expected);
 }
 
-pub async fn a_cancelled_call_cancels_the_tool_and_gets_no_answer(client: &Client, wire: &Wire) {
+pub(crate) async fn a_cancelled_call_cancels_the_tool_and_gets_no_answer(
+    client: &Client,
+    wire: &Wire,
+) {
     assert_eq!(cancelled_count(client).await, 0);
     let handle = send_slow(client, 60_000).await;
     let (id, token) = (handle.id.clone(), handle.progress_token.clone());

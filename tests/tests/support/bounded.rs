@@ -13,25 +13,29 @@ use tool_core::{
 };
 
 /// Far more than any test needs: only there so a hang fails the test.
-pub const HANG: Duration = Duration::from_secs(20);
+pub(crate) const HANG: Duration = Duration::from_secs(20);
 
 /// A tool that would go on this long has to be stopped by the executor.
-pub const FOREVER: Duration = Duration::from_secs(3600);
+pub(crate) const FOREVER: Duration = Duration::from_secs(3600);
 
 /// `future`'s output, failing the test if it takes longer than [`HANG`].
-pub async fn bounded<F: Future>(future: F) -> F::Output {
+pub(crate) async fn bounded<F: Future>(future: F) -> F::Output {
     tokio::time::timeout(HANG, future)
         .await
         .expect("the executor answered within the hang ceiling")
 }
 
 /// `execute_tool_call`, failing the test if it does not answer in time.
-pub async fn run_call(call: &ToolCall, tools: &ToolRegistry, ctx: RunOptions) -> ToolResultMessage {
+pub(crate) async fn run_call(
+    call: &ToolCall,
+    tools: &ToolRegistry,
+    ctx: RunOptions,
+) -> ToolResultMessage {
     bounded(execute_tool_call(call, tools, ctx)).await
 }
 
 /// `execute_tool_calls`, failing the test if it does not answer in time.
-pub async fn run_batch(
+pub(crate) async fn run_batch(
     calls: &[ToolCall],
     tools: &ToolRegistry,
     ctx: RunOptions,
@@ -41,6 +45,6 @@ pub async fn run_batch(
 }
 
 /// The text of a result's first content item.
-pub fn text_of(result: &ToolResultMessage) -> &str {
+pub(crate) fn text_of(result: &ToolResultMessage) -> &str {
     result.content[0].as_text().expect("a text item")
 }

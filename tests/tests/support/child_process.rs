@@ -5,7 +5,7 @@
 
 /// Runs `body` in a child process filtered to `test` (the test's own
 /// name); in the child, runs it directly.
-pub fn in_child_process(test: &str, body: impl FnOnce()) {
+pub(crate) fn in_child_process(test: &str, body: impl FnOnce()) {
     if std::env::var_os("HOSTILE_CHILD").is_some() {
         body();
         return;

@@ -15,16 +15,16 @@ use proptest::strategy::{BoxedStrategy, Union};
 use serde_json::Value;
 
 /// A strategy for JSON values.
-pub type Gen = BoxedStrategy<Value>;
+pub(crate) type Gen = BoxedStrategy<Value>;
 
 /// The JSON number `float`, or `null` where JSON has none (NaN, infinities).
-pub fn float_json(float: f64) -> Value {
+pub(crate) fn float_json(float: f64) -> Value {
     serde_json::Number::from_f64(float).map_or(Value::Null, Value::Number)
 }
 
 /// An exact JSON integer, or the nearest float when it fits neither `i64`
 /// nor `u64`.
-pub fn int_json(int: i128) -> Value {
+pub(crate) fn int_json(int: i128) -> Value {
     match (i64::try_from(int), u64::try_from(int)) {
         (Ok(signed), _) => Value::from(signed),
         (_, Ok(unsigned)) => Value::from(unsigned),
@@ -34,7 +34,7 @@ pub fn int_json(int: i128) -> Value {
 
 /// `minimum` and `maximum` of an integer schema, in `i128`: a float bound
 /// rounded inwards, a missing one `-1_000_000` or `1_000_000`.
-pub fn integer_bounds(schema: &Value) -> (i128, i128) {
+pub(crate) fn integer_bounds(schema: &Value) -> (i128, i128) {
     let bound = |keyword: &str, round: fn(f64) -> f64, default: i128| match schema
         .get(keyword)
         .and_then(Value::as_number)
@@ -54,12 +54,12 @@ pub fn integer_bounds(schema: &Value) -> (i128, i128) {
 }
 
 /// A float bound (`minimum`, `maximum`) of a number schema.
-pub fn float_bound(schema: &Value, keyword: &str) -> Option<f64> {
+pub(crate) fn float_bound(schema: &Value, keyword: &str) -> Option<f64> {
     schema.get(keyword).and_then(Value::as_f64)
 }
 
 /// A length bound (`minLength`, `maxItems`, ...) of a schema.
-pub fn length_bound(schema: &Value, keyword: &str) -> Option<usize> {
+pub(crate) fn length_bound(schema: &Value, keyword: &str) -> Option<usize> {
     schema
         .get(keyword)
         .and_then(Value::as_u64)
@@ -69,26 +69,26 @@ pub fn length_bound(schema: &Value, keyword: &str) -> Option<usize> {
 /// Characters for strings: ASCII, multi-byte, control characters, quotes,
 /// the characters of a path (`.`, `[`) and a newline (which must not break
 /// the one-line-per-problem rule).
-pub const CHARS: &[char] = &[
+pub(crate) const CHARS: &[char] = &[
     'a', 'Z', '0', ' ', '.', '[', 'é', 'ß', '中', '😀', '\u{0}', '\n', '"', '\\',
 ];
 
 /// Strings of [`CHARS`], `lengths` characters long.
-pub fn string_of(lengths: std::ops::RangeInclusive<usize>) -> BoxedStrategy<String> {
+pub(crate) fn string_of(lengths: std::ops::RangeInclusive<usize>) -> BoxedStrategy<String> {
     vec(prop::sample::select(CHARS), lengths)
         .prop_map(|chars| chars.into_iter().collect())
         .boxed()
 }
 
 /// [`string_of`], as JSON strings.
-pub fn json_string_of(lengths: std::ops::RangeInclusive<usize>) -> Gen {
+pub(crate) fn json_string_of(lengths: std::ops::RangeInclusive<usize>) -> Gen {
     string_of(lengths).prop_map(Value::String).boxed()
 }
 
 /// Numbers that sit at some integer or float type's edge, or at the edges
 /// of the bounds written in `Everything`'s attributes (`-5..=5`,
 /// `0.5..=10.0`, `0..=100`, `±1e18`, `max = 1000`, `1..=10`).
-pub fn edge_numbers() -> Vec<Value> {
+pub(crate) fn edge_numbers() -> Vec<Value> {
     let mut numbers: Vec<Value> = [
         0i128,
         1,
@@ -184,7 +184,7 @@ pub fn edge_numbers() -> Vec<Value> {
 
 /// The alternatives of an `anyOf` (an option, an untagged enum) or a
 /// `oneOf` (a tagged enum).
-pub fn branches(schema: &Value) -> Option<&Vec<Value>> {
+pub(crate) fn branches(schema: &Value) -> Option<&Vec<Value>> {
     schema
         .get("anyOf")
         .or_else(|| schema.get("oneOf"))
@@ -192,12 +192,12 @@ pub fn branches(schema: &Value) -> Option<&Vec<Value>> {
 }
 
 /// The positions of a tuple (`prefixItems`).
-pub fn tuple_items(schema: &Value) -> Option<&Vec<Value>> {
+pub(crate) fn tuple_items(schema: &Value) -> Option<&Vec<Value>> {
     schema.get("prefixItems").and_then(Value::as_array)
 }
 
 /// Valid strings of each format parse checks, and near misses of them.
-pub fn format_samples(format: &str) -> (&'static [&'static str], &'static [&'static str]) {
+pub(crate) fn format_samples(format: &str) -> (&'static [&'static str], &'static [&'static str]) {
     match format {
         "date-time" => (
             &[
@@ -326,7 +326,7 @@ pub fn format_samples(format: &str) -> (&'static [&'static str], &'static [&'sta
 /// Strings for a string schema with a `format` or a `pattern`: its
 /// samples (valid ones, and for a pattern the schema's `examples`), near
 /// misses, and random strings; `None` for a plain string schema.
-pub fn constrained_string(schema: &Value, valid_only: bool) -> Option<Gen> {
+pub(crate) fn constrained_string(schema: &Value, valid_only: bool) -> Option<Gen> {
     if let Some(format) = schema.get("format").and_then(Value::as_str) {
         let (valid, invalid) = format_samples(format);
         let valid = prop::sample::select(valid.to_vec())

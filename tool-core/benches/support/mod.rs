@@ -5,7 +5,7 @@
 
 #![allow(dead_code)]
 
-pub mod variants;
+pub(crate) mod variants;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -15,13 +15,13 @@ use tool_core::{Content, ToolError, ToolOutput, ToolParams, ToolRegistry, tool, 
 
 /// One field: the echo request.
 #[derive(ToolParams, Deserialize, Debug)]
-pub struct Small {
+pub(crate) struct Small {
     pub value: String,
 }
 
 /// The echo request with `label` and `limit`, plus a list.
 #[derive(ToolParams, Deserialize, Debug)]
-pub struct Medium {
+pub(crate) struct Medium {
     pub value: String,
     pub label: Option<String>,
     pub limit: Option<NonZeroU32>,
@@ -31,28 +31,28 @@ pub struct Medium {
 #[derive(ToolParams, Deserialize, Debug)]
 #[param(rename_all = "lowercase")]
 #[serde(rename_all = "lowercase")]
-pub enum Sort {
+pub(crate) enum Sort {
     Relevance,
     Newest,
     Oldest,
 }
 
 #[derive(ToolParams, Deserialize, Debug)]
-pub struct Person {
+pub(crate) struct Person {
     pub name: String,
     pub email: String,
     pub age: Option<u8>,
 }
 
 #[derive(ToolParams, Deserialize, Debug)]
-pub struct Range {
+pub(crate) struct Range {
     pub from: i64,
     pub to: i64,
 }
 
 /// Twenty fields: scalars, options, lists, maps, nested structs, an enum.
 #[derive(ToolParams, Deserialize, Debug)]
-pub struct Large {
+pub(crate) struct Large {
     pub query: String,
     pub limit: u32,
     pub offset: Option<u64>,
@@ -75,20 +75,20 @@ pub struct Large {
     pub note: String,
 }
 
-pub fn small_args() -> Value {
+pub(crate) fn small_args() -> Value {
     json!({"value": "Pi"})
 }
 
-pub fn medium_args() -> Value {
+pub(crate) fn medium_args() -> Value {
     json!({"value": "Pi", "label": "answer", "limit": 2, "tags": ["math", "constant", "greek"]})
 }
 
 /// Three problems: a wrong type, another wrong type, a value out of range.
-pub fn medium_bad_args() -> Value {
+pub(crate) fn medium_bad_args() -> Value {
     json!({"value": 1, "label": 2, "limit": 0, "tags": []})
 }
 
-pub fn large_args() -> Value {
+pub(crate) fn large_args() -> Value {
     json!({
         "query": "typed tool calling in rust",
         "limit": 20,
@@ -119,7 +119,7 @@ pub fn large_args() -> Value {
 #[derive(ToolParams, Deserialize, Debug)]
 #[param(tag = "action", rename_all = "snake_case")]
 #[serde(tag = "action", rename_all = "snake_case")]
-pub enum Step {
+pub(crate) enum Step {
     Click {
         x: u32,
         y: u32,
@@ -139,13 +139,13 @@ pub enum Step {
 
 /// Enum-heavy: a name and a list of internally tagged steps.
 #[derive(ToolParams, Deserialize, Debug)]
-pub struct Script {
+pub(crate) struct Script {
     pub name: String,
     pub steps: Vec<Step>,
 }
 
 /// Eight steps, every variant at least once, `double` present and absent.
-pub fn script_args() -> Value {
+pub(crate) fn script_args() -> Value {
     json!({
         "name": "log in",
         "steps": [
@@ -162,7 +162,7 @@ pub fn script_args() -> Value {
 }
 
 /// Three problems: a misspelled tag, a wrong type, a value out of range.
-pub fn script_bad_args() -> Value {
+pub(crate) fn script_bad_args() -> Value {
     json!({
         "name": "log in",
         "steps": [
@@ -174,10 +174,10 @@ pub fn script_bad_args() -> Value {
 }
 
 /// The walkthrough's echo call, as one JSON line.
-pub const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
+pub(crate) const LINE: &str = r#"{"type":"toolCall","id":"call-1","name":"echo","arguments":{"value":"Pi","ignored":"drop me"}}"#;
 
 #[derive(serde::Serialize)]
-pub struct EchoDetails {
+pub(crate) struct EchoDetails {
     source: &'static str,
 }
 
@@ -189,7 +189,7 @@ async fn echo(value: String) -> Result<ToolOutput<EchoDetails>, ToolError> {
 
 /// The same echo as a method of a `#[tools]` impl: what a stateful tool
 /// costs over a function, beyond the `Arc` deref.
-pub struct EchoBox {
+pub(crate) struct EchoBox {
     source: &'static str,
 }
 
@@ -207,7 +207,7 @@ impl EchoBox {
 }
 
 /// A registry holding the echo method of an [`EchoBox`].
-pub fn echo_box_registry() -> ToolRegistry {
+pub(crate) fn echo_box_registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();
     tools
         .register_all(EchoBox { source: "echo" })
@@ -216,7 +216,7 @@ pub fn echo_box_registry() -> ToolRegistry {
 }
 
 /// A registry holding only the echo tool.
-pub fn echo_registry() -> ToolRegistry {
+pub(crate) fn echo_registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();
     tools.register(EchoTool).expect("one tool");
     tools

@@ -26,7 +26,7 @@ type Run = Box<dyn FnMut(usize)>;
 /// One way of doing one job (`medium/serde`: serde's derive parsing the
 /// medium arguments), shared by the criterion benches, the instruction
 /// counter and the interleaved harness, so all three measure the same code.
-pub struct Variant {
+pub(crate) struct Variant {
     pub name: &'static str,
     prepare: Option<Box<dyn FnOnce() -> Run>>,
     run: Option<Run>,
@@ -42,13 +42,13 @@ impl Variant {
     }
 
     /// Runs it `n` times (preparing it first, the first time).
-    pub fn run(&mut self, n: usize) {
+    pub(crate) fn run(&mut self, n: usize) {
         (self.prepared())(n);
     }
 
     /// Runs it `n` times and says how long that took (the preparation, the
     /// first time, is not timed).
-    pub fn time(&mut self, n: u64) -> Duration {
+    pub(crate) fn time(&mut self, n: u64) -> Duration {
         let run = self.prepared();
         let start = Instant::now();
         run(usize::try_from(n).unwrap_or(usize::MAX));
@@ -64,7 +64,7 @@ impl Variant {
 }
 
 /// Where the variant called `name` is in `variants`.
-pub fn index(variants: &[Variant], name: &str) -> usize {
+pub(crate) fn index(variants: &[Variant], name: &str) -> usize {
     variants
         .iter()
         .position(|v| v.name == name)
@@ -72,7 +72,7 @@ pub fn index(variants: &[Variant], name: &str) -> usize {
 }
 
 /// The variant called `name` of `variants`.
-pub fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
+pub(crate) fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
     let at = index(variants, name);
     &mut variants[at]
 }
@@ -81,7 +81,7 @@ pub fn find<'v>(variants: &'v mut [Variant], name: &str) -> &'v mut Variant {
 /// variant that many times; with no arguments (as `cargo bench` runs it) it
 /// lists the variants and exits.
 #[allow(dead_code)] // Only the instruction counters call it.
-pub fn count_from_args() {
+pub(crate) fn count_from_args() {
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
@@ -105,7 +105,7 @@ pub fn count_from_args() {
 /// `serde_json::to_vec`);
 /// `batch` runs 1,000 echo calls (which never wait) through
 /// `execute_tool_calls` in each mode: one iteration is the whole batch.
-pub fn all() -> Vec<Variant> {
+pub(crate) fn all() -> Vec<Variant> {
     let mut variants = Vec::new();
     parse_variants::<Small>(&mut variants, "small", small_args);
     parse_variants::<Medium>(&mut variants, "medium", medium_args);
@@ -132,7 +132,7 @@ fn current_thread_runtime() -> tokio::runtime::Runtime {
 }
 
 /// Calls in one `batch` iteration.
-pub const BATCH_CALLS: usize = 1000;
+pub(crate) const BATCH_CALLS: usize = 1000;
 
 fn batch_variant(name: &'static str, mode: ExecutionMode) -> Variant {
     Variant::new(name, move || {

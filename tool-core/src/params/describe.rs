@@ -31,7 +31,7 @@ pub fn json_type(value: &Value) -> &'static str {
 
 /// Names as a message lists them: `"click", "type"` (each capped like
 /// [`StrExcerpt`]).
-pub fn quoted(names: &[&str]) -> String {
+pub(crate) fn quoted(names: &[&str]) -> String {
     names
         .iter()
         .map(|name| StrExcerpt(name).to_string())
@@ -42,7 +42,7 @@ pub fn quoted(names: &[&str]) -> String {
 /// Displays a value as compact JSON, cut after [`MAX_ECHO_CHARS`] characters
 /// with a trailing `…`. Serialization stops at the cap, so huge values cost
 /// no more than small ones.
-pub struct Excerpt<'a>(pub &'a Value);
+pub(crate) struct Excerpt<'a>(pub &'a Value);
 
 impl fmt::Display for Excerpt<'_> {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -51,7 +51,7 @@ impl fmt::Display for Excerpt<'_> {
 }
 
 /// Displays a string as a quoted JSON string, capped like [`Excerpt`].
-pub struct StrExcerpt<'a>(pub &'a str);
+pub(crate) struct StrExcerpt<'a>(pub &'a str);
 
 impl fmt::Display for StrExcerpt<'_> {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {

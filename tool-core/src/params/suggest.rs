@@ -5,7 +5,7 @@
 /// The undeclared key of `keys` that is most likely a misspelling of `wanted`,
 /// if any is close enough. `declared` are the names the object expects; a key
 /// among them is never a misspelling of another.
-pub fn near_miss<'k>(
+pub(crate) fn near_miss<'k>(
     wanted: &str,
     keys: impl Iterator<Item = &'k str>,
     declared: &[&str],
@@ -15,7 +15,7 @@ pub fn near_miss<'k>(
 
 /// The name of `names` that `sent` most likely misspells: the hint after
 /// an unknown key or an unknown enum value.
-pub fn near_miss_of_any<'d>(sent: &str, names: &[&'d str]) -> Option<&'d str> {
+pub(crate) fn near_miss_of_any<'d>(sent: &str, names: &[&'d str]) -> Option<&'d str> {
     names
         .iter()
         .copied()
@@ -24,14 +24,14 @@ pub fn near_miss_of_any<'d>(sent: &str, names: &[&'d str]) -> Option<&'d str> {
 
 /// `: did you mean "name"?` after a sent value that misspells one of
 /// `names`; empty when none is close.
-pub fn did_you_mean(sent: &str, names: &[&str]) -> String {
+pub(crate) fn did_you_mean(sent: &str, names: &[&str]) -> String {
     near_miss_of_any(sent, names)
         .map(|meant| format!(": did you mean \"{meant}\"?"))
         .unwrap_or_default()
 }
 
 /// [`near_miss`], with the declared names given as a test.
-pub fn near_miss_where<'k>(
+pub(crate) fn near_miss_where<'k>(
     wanted: &str,
     keys: impl Iterator<Item = &'k str>,
     is_declared: impl Fn(&str) -> bool,

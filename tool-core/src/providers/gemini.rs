@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 /// Ids made up for calls Gemini sent without one start with this; a
 /// response to such a call leaves the id out again.
-pub const GENERATED_ID_PREFIX: &str = "gemini-call-";
+pub(super) const GENERATED_ID_PREFIX: &str = "gemini-call-";
 
 /// The image types a function response may carry in its `parts`:
 /// "image/png, image/jpeg, image/webp" (beside `application/pdf` and

@@ -11,7 +11,7 @@ use quote::quote;
 use std::collections::BTreeSet;
 use syn::{Generics, Type, WherePredicate, parse_quote};
 
-pub fn generics(model: &Container) -> Generics {
+pub(super) fn generics(model: &Container) -> Generics {
     let mut generics = model.original.generics.clone();
     let params: BTreeSet<String> = generics
         .type_params()

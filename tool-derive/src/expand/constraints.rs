@@ -12,7 +12,7 @@ use syn::{Ident, Type};
 /// The `static` items generated code needs (compiled patterns), declared
 /// once beside the impls.
 #[derive(Default)]
-pub struct Statics {
+pub(super) struct Statics {
     items: RefCell<Vec<TokenStream>>,
 }
 
@@ -27,14 +27,14 @@ impl Statics {
         name
     }
 
-    pub fn into_tokens(self) -> TokenStream {
+    pub(super) fn into_tokens(self) -> TokenStream {
         self.items.into_inner().into_iter().collect()
     }
 }
 
 /// A kind of field type an attribute needs, named by its marker trait.
 #[derive(Clone, Copy)]
-pub enum Kind {
+pub(super) enum Kind {
     String,
     Float,
     Items,
@@ -43,7 +43,7 @@ pub enum Kind {
 /// A statement naming the marker trait's constant of `ty` (spanned where
 /// the error should point): a field type without the trait is an error
 /// there, with the trait's own explanation.
-pub fn assert_kind(ty: &TokenStream, kind: Kind) -> TokenStream {
+pub(super) fn assert_kind(ty: &TokenStream, kind: Kind) -> TokenStream {
     let (name, constant) = match kind {
         Kind::String => ("StringLike", "STRING_LIKE"),
         Kind::Float => ("FloatLike", "FLOAT_LIKE"),
@@ -55,11 +55,11 @@ pub fn assert_kind(ty: &TokenStream, kind: Kind) -> TokenStream {
 }
 
 /// A statement naming `Numeric::INTEGER` of `ty`.
-pub fn assert_numeric(ty: &TokenStream) -> TokenStream {
+pub(super) fn assert_numeric(ty: &TokenStream) -> TokenStream {
     quote!(let _ = <#ty as ::tool_core::__private::Numeric>::INTEGER;)
 }
 
-pub fn bound(number: Number) -> TokenStream {
+pub(super) fn bound(number: Number) -> TokenStream {
     match number {
         Number::Int(int) => quote!(::tool_core::__private::Bound::Int(#int)),
         Number::Float(float) => quote!(::tool_core::__private::Bound::Float(#float)),
@@ -68,7 +68,7 @@ pub fn bound(number: Number) -> TokenStream {
 
 /// The `Constraints` expression for `value`, where `ty_at(span)` is the
 /// constrained type's tokens moved to `span`; `None` without constraints.
-pub fn constraints(
+pub(super) fn constraints(
     value: &ValueAttrs,
     ty_at: &dyn Fn(Span) -> TokenStream,
     statics: &Statics,
@@ -167,7 +167,7 @@ pub fn constraints(
 }
 
 /// The `ItemConstraints` expression of a field's `items(...)`, or `None`.
-pub fn items(
+pub(super) fn items(
     items: &Option<(TokenStream, Option<String>, ValueAttrs)>,
     ty: &Type,
     statics: &Statics,

@@ -21,7 +21,7 @@ struct Methods {
     checks: TokenStream,
 }
 
-pub fn expand(model: &Container) -> TokenStream {
+pub(super) fn expand(model: &Container) -> TokenStream {
     let ident = &model.original.ident;
     let generics = super::bounds::generics(model);
     let statics = Statics::default();

@@ -18,13 +18,13 @@ struct Plan {
     items: Option<TokenStream>,
 }
 
-pub struct Fields<'f, 'a> {
+pub(super) struct Fields<'f, 'a> {
     fields: &'f [Field<'a>],
     plans: Vec<Plan>,
 }
 
 impl<'f, 'a> Fields<'f, 'a> {
-    pub fn new(fields: &'f [Field<'a>], statics: &Statics) -> Self {
+    pub(super) fn new(fields: &'f [Field<'a>], statics: &Statics) -> Self {
         let plans = fields
             .iter()
             .map(|field| {
@@ -54,7 +54,7 @@ impl<'f, 'a> Fields<'f, 'a> {
     }
 
     /// The `FieldNames` of these fields.
-    pub fn names(&self) -> TokenStream {
+    pub(super) fn names(&self) -> TokenStream {
         let own = self.named().map(|(_, field)| &field.json_name);
         let flattened = self.flattened().map(|field| {
             let ty = field.ty;
@@ -69,7 +69,7 @@ impl<'f, 'a> Fields<'f, 'a> {
     }
 
     /// Statements adding each field to `__schema: &mut ObjectSchema`.
-    pub fn schema(&self) -> TokenStream {
+    pub(super) fn schema(&self) -> TokenStream {
         self.fields
             .iter()
             .zip(&self.plans)
@@ -91,7 +91,7 @@ impl<'f, 'a> Fields<'f, 'a> {
     /// the statements that end it: `Some(<constructor> { .. })`, or `None`
     /// when a field failed. Code that checks more (unknown keys) goes
     /// between the two.
-    pub fn parse(&self, constructor: TokenStream) -> (TokenStream, TokenStream) {
+    pub(super) fn parse(&self, constructor: TokenStream) -> (TokenStream, TokenStream) {
         let names: Vec<&str> = self.named().map(|(_, f)| f.json_name.as_str()).collect();
         let slots: Vec<_> = self
             .named()
@@ -145,7 +145,7 @@ impl<'f, 'a> Fields<'f, 'a> {
 
     /// Statements writing each field into `__json: &mut ObjectJson`, where
     /// `access(index, field)` is an expression of type `&FieldType`.
-    pub fn json(&self, access: &dyn Fn(usize, &Field) -> TokenStream) -> TokenStream {
+    pub(super) fn json(&self, access: &dyn Fn(usize, &Field) -> TokenStream) -> TokenStream {
         self.fields
             .iter()
             .enumerate()
@@ -168,7 +168,7 @@ impl<'f, 'a> Fields<'f, 'a> {
     /// Conditions that must not hold, with the message of each: a flattened
     /// struct that repeats a JSON name of its neighbours (or the enum's
     /// `tag`). Each is `if <cond> { panic!(<msg>) }`, for a `const` block.
-    pub fn duplicate_checks(&self, tag: Option<&str>) -> TokenStream {
+    pub(super) fn duplicate_checks(&self, tag: Option<&str>) -> TokenStream {
         let mut checks = TokenStream::new();
         let flattened: Vec<&Field> = self.flattened().collect();
         for (index, outer) in flattened.iter().enumerate() {

@@ -17,7 +17,7 @@ use quote::{quote, quote_spanned};
 use syn::DeriveInput;
 use syn::spanned::Spanned;
 
-pub fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let cx = Ctxt::new();
     let model = Container::from_syn(&cx, input);
     if let Err(errors) = cx.check() {

@@ -8,7 +8,7 @@ use crate::internals::ast::{Container, Field};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-pub fn expand(model: &Container, fields: &[Field]) -> TokenStream {
+pub(super) fn expand(model: &Container, fields: &[Field]) -> TokenStream {
     let ident = &model.original.ident;
     let generics = super::bounds::generics(model);
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();

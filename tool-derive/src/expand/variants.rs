@@ -11,33 +11,33 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 /// A variant with its fields' code built once.
-pub struct VariantCode<'v, 'a> {
+pub(super) struct VariantCode<'v, 'a> {
     pub variant: &'v Variant<'a>,
     pub fields: Fields<'v, 'a>,
 }
 
 impl<'v, 'a> VariantCode<'v, 'a> {
-    pub fn new(variant: &'v Variant<'a>, statics: &Statics) -> Self {
+    pub(super) fn new(variant: &'v Variant<'a>, statics: &Statics) -> Self {
         VariantCode {
             variant,
             fields: Fields::new(&variant.fields, statics),
         }
     }
 
-    pub fn name(&self) -> &str {
+    pub(super) fn name(&self) -> &str {
         &self.variant.json_name
     }
 
-    pub fn description(&self) -> TokenStream {
+    pub(super) fn description(&self) -> TokenStream {
         optional_str(self.variant.description.as_deref())
     }
 
-    pub fn is_unit(&self) -> bool {
+    pub(super) fn is_unit(&self) -> bool {
         self.variant.style == Style::Unit
     }
 
     /// `Self::V`.
-    pub fn path(&self) -> TokenStream {
+    pub(super) fn path(&self) -> TokenStream {
         let ident = self.variant.ident;
         quote!(Self::#ident)
     }
@@ -49,7 +49,7 @@ impl<'v, 'a> VariantCode<'v, 'a> {
     }
 
     /// A pattern matching this variant, binding each field to `__binding_i`.
-    pub fn pattern(&self) -> TokenStream {
+    pub(super) fn pattern(&self) -> TokenStream {
         let path = self.path();
         let bindings = self.bindings();
         match self.variant.style {
@@ -64,7 +64,7 @@ impl<'v, 'a> VariantCode<'v, 'a> {
 
     /// Statements writing the fields of a struct variant into `__json`,
     /// read from the pattern's bindings.
-    pub fn fields_json(&self) -> TokenStream {
+    pub(super) fn fields_json(&self) -> TokenStream {
         let bindings = self.bindings();
         self.fields.json(&|index, _| {
             let binding = &bindings[index];
@@ -75,7 +75,7 @@ impl<'v, 'a> VariantCode<'v, 'a> {
     /// The content's schema, an expression of type `Value`; `description`
     /// goes on it (untagged), or `None` when the caller puts the variant's
     /// description elsewhere.
-    pub fn content_schema(&self, description: Option<&TokenStream>) -> TokenStream {
+    pub(super) fn content_schema(&self, description: Option<&TokenStream>) -> TokenStream {
         let none = quote!(::core::option::Option::None);
         let schema = match self.variant.style {
             Style::Unit => quote!(::tool_core::__private::null_schema()),
@@ -120,7 +120,7 @@ impl<'v, 'a> VariantCode<'v, 'a> {
     /// An expression of type `Option<Self>` parsing the content
     /// `__content: &Value` found at `__content_path`, reporting into
     /// `__errors`. `deny` refuses unknown keys of a struct variant's object.
-    pub fn content_parse(&self, deny: bool) -> TokenStream {
+    pub(super) fn content_parse(&self, deny: bool) -> TokenStream {
         let path = self.path();
         match self.variant.style {
             Style::Unit => quote! {
@@ -172,7 +172,7 @@ impl<'v, 'a> VariantCode<'v, 'a> {
     }
 
     /// The content as JSON, an expression reading the pattern's bindings.
-    pub fn content_json(&self) -> TokenStream {
+    pub(super) fn content_json(&self) -> TokenStream {
         let bindings = self.bindings();
         match self.variant.style {
             Style::Unit => quote!(::tool_core::__private::Value::Null),

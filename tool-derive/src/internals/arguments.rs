@@ -17,7 +17,7 @@ use super::doc::DocLine;
 use proc_macro2::Span;
 
 /// One item: a parameter's name, its text, and the doc line it starts on.
-pub struct ArgumentDoc {
+pub(crate) struct ArgumentDoc {
     pub name: String,
     pub text: String,
     pub span: Span,
@@ -26,7 +26,7 @@ pub struct ArgumentDoc {
 /// Splits the doc lines into the description's lines (everything but the
 /// section) and the section's items. A line of the section that is not an
 /// item or its continuation is kept out of the description too.
-pub fn split(lines: Vec<DocLine>) -> (Vec<DocLine>, Vec<ArgumentDoc>) {
+pub(crate) fn split(lines: Vec<DocLine>) -> (Vec<DocLine>, Vec<ArgumentDoc>) {
     let mut kept = Vec::new();
     let mut items: Vec<ArgumentDoc> = Vec::new();
     let mut in_section = false;

@@ -7,19 +7,19 @@ use super::ctxt::Ctxt;
 use super::doc;
 use syn::{Data as SynData, DeriveInput, Fields, Ident, Member, Type};
 
-pub struct Container<'a> {
+pub(crate) struct Container<'a> {
     pub original: &'a DeriveInput,
     pub attrs: ContainerAttrs,
     pub description: Option<String>,
     pub data: Data<'a>,
 }
 
-pub enum Data<'a> {
+pub(crate) enum Data<'a> {
     Struct(Vec<Field<'a>>),
     Enum(Vec<Variant<'a>>),
 }
 
-pub struct Field<'a> {
+pub(crate) struct Field<'a> {
     /// `self.<member>`: a name, or a position in a tuple variant.
     pub member: Member,
     pub ty: &'a Type,
@@ -29,7 +29,7 @@ pub struct Field<'a> {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     Unit,
     /// One unnamed field: the data is that field's value.
     Newtype,
@@ -39,7 +39,7 @@ pub enum Style {
     Struct,
 }
 
-pub struct Variant<'a> {
+pub(crate) struct Variant<'a> {
     pub ident: &'a Ident,
     pub json_name: String,
     pub description: Option<String>,
@@ -50,7 +50,7 @@ pub struct Variant<'a> {
 impl<'a> Container<'a> {
     /// The model, or `None` when the input's shape cannot be a tool
     /// parameter at all (the reason is in `cx`).
-    pub fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
+    pub(crate) fn from_syn(cx: &Ctxt, input: &'a DeriveInput) -> Option<Self> {
         let (attrs, data) = match &input.data {
             SynData::Struct(data) => {
                 let attrs = attr::container(cx, &input.attrs, Place::Struct);
@@ -95,7 +95,7 @@ impl<'a> Container<'a> {
     }
 
     /// The enum's variants, when it is one.
-    pub fn variants(&self) -> &[Variant<'a>] {
+    pub(crate) fn variants(&self) -> &[Variant<'a>] {
         match &self.data {
             Data::Enum(variants) => variants,
             Data::Struct(_) => &[],
@@ -104,7 +104,7 @@ impl<'a> Container<'a> {
 
     /// An externally tagged enum of unit variants only: the string enum
     /// `{"type":"string","enum":[..]}`.
-    pub fn is_string_enum(&self) -> bool {
+    pub(crate) fn is_string_enum(&self) -> bool {
         matches!(self.attrs.repr, Repr::External)
             && matches!(&self.data, Data::Enum(variants) if variants.iter().all(|v| v.style == Style::Unit))
     }
@@ -184,7 +184,7 @@ impl<'a> Field<'a> {
 
     /// The field's name in Rust, as messages say it (`limit`, or `0` for a
     /// position).
-    pub fn rust_name(&self) -> String {
+    pub(crate) fn rust_name(&self) -> String {
         match &self.member {
             Member::Named(ident) => ident.to_string(),
             Member::Unnamed(index) => index.index.to_string(),
@@ -193,7 +193,7 @@ impl<'a> Field<'a> {
 
     /// Shown to the model and read from the arguments under its own name
     /// (neither skipped nor flattened).
-    pub fn is_named_in_json(&self) -> bool {
+    pub(crate) fn is_named_in_json(&self) -> bool {
         self.attrs.skip.is_none() && self.attrs.flatten.is_none()
     }
 }
@@ -247,7 +247,7 @@ impl<'a> Variant<'a> {
 }
 
 /// `r#type` is the JSON name `type`.
-pub fn unraw(ident: &Ident) -> String {
+pub(crate) fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#")
         .map_or_else(|| name.clone(), str::to_owned)

@@ -1,7 +1,7 @@
 //! `rename_all` case conventions, named as serde names them.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenameRule {
+pub(crate) enum RenameRule {
     Lower,
     Upper,
     Pascal,
@@ -12,10 +12,10 @@ pub enum RenameRule {
     ScreamingKebab,
 }
 
-pub const RULE_NAMES: &str = "\"lowercase\", \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\"";
+pub(crate) const RULE_NAMES: &str = "\"lowercase\", \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\"";
 
 impl RenameRule {
-    pub fn from_name(name: &str) -> Option<Self> {
+    pub(crate) fn from_name(name: &str) -> Option<Self> {
         Some(match name {
             "lowercase" => RenameRule::Lower,
             "UPPERCASE" => RenameRule::Upper,
@@ -30,7 +30,7 @@ impl RenameRule {
     }
 
     /// Renames a field, written in snake_case in Rust.
-    pub fn apply_to_field(self, field: &str) -> String {
+    pub(crate) fn apply_to_field(self, field: &str) -> String {
         match self {
             RenameRule::Lower | RenameRule::Snake => field.to_owned(),
             RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
@@ -59,7 +59,7 @@ impl RenameRule {
     }
 
     /// Renames a variant, written in PascalCase in Rust.
-    pub fn apply_to_variant(self, variant: &str) -> String {
+    pub(crate) fn apply_to_variant(self, variant: &str) -> String {
         match self {
             RenameRule::Pascal => variant.to_owned(),
             RenameRule::Lower => variant.to_ascii_lowercase(),

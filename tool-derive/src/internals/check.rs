@@ -6,7 +6,7 @@ use super::ast::{Container, Data, Field, Style, Variant};
 use super::attr::Repr;
 use super::ctxt::Ctxt;
 
-pub fn container(cx: &Ctxt, container: &Container) {
+pub(super) fn container(cx: &Ctxt, container: &Container) {
     match &container.data {
         Data::Struct(fields) => fields_of(cx, fields),
         Data::Enum(variants) => {

@@ -5,23 +5,23 @@ use quote::ToTokens;
 use std::cell::RefCell;
 use std::fmt::Display;
 
-pub struct Ctxt {
+pub(crate) struct Ctxt {
     errors: RefCell<Option<Vec<syn::Error>>>,
 }
 
 impl Ctxt {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Ctxt {
             errors: RefCell::new(Some(Vec::new())),
         }
     }
 
     /// An error pointing at `tokens`.
-    pub fn error_spanned_by<T: ToTokens>(&self, tokens: T, message: impl Display) {
+    pub(crate) fn error_spanned_by<T: ToTokens>(&self, tokens: T, message: impl Display) {
         self.syn_error(syn::Error::new_spanned(tokens.into_token_stream(), message));
     }
 
-    pub fn syn_error(&self, error: syn::Error) {
+    pub(crate) fn syn_error(&self, error: syn::Error) {
         self.errors
             .borrow_mut()
             .as_mut()
@@ -30,7 +30,7 @@ impl Ctxt {
     }
 
     /// All errors so far, combined into one that reports each at its span.
-    pub fn check(self) -> syn::Result<()> {
+    pub(crate) fn check(self) -> syn::Result<()> {
         let errors = self.errors.borrow_mut().take().expect("Ctxt checked twice");
         let mut errors = errors.into_iter();
         let Some(mut combined) = errors.next() else {

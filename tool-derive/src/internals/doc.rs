@@ -8,13 +8,13 @@ use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
 /// One line of a doc comment, with the span of the attribute it came from
 /// (a `///` line is one attribute, so errors point at that line).
-pub struct DocLine {
+pub(crate) struct DocLine {
     pub text: String,
     pub span: Span,
 }
 
 /// The lines of the doc comments among `attrs`, one leading space stripped.
-pub fn lines(attrs: &[Attribute]) -> Vec<DocLine> {
+pub(crate) fn lines(attrs: &[Attribute]) -> Vec<DocLine> {
     let mut lines = Vec::new();
     for attr in attrs {
         if !attr.path().is_ident("doc") {
@@ -37,12 +37,12 @@ pub fn lines(attrs: &[Attribute]) -> Vec<DocLine> {
     lines
 }
 
-pub fn description(attrs: &[Attribute]) -> Option<String> {
+pub(crate) fn description(attrs: &[Attribute]) -> Option<String> {
     join(&lines(attrs))
 }
 
 /// Doc lines as a description: paragraphs joined with a blank line.
-pub fn join(lines: &[DocLine]) -> Option<String> {
+pub(crate) fn join(lines: &[DocLine]) -> Option<String> {
     let mut paragraphs: Vec<String> = Vec::new();
     let mut current = String::new();
     for line in lines {
@@ -66,7 +66,7 @@ pub fn join(lines: &[DocLine]) -> Option<String> {
 
 /// True when a doc attribute is computed (`#[doc = include_str!(..)]`), so
 /// its text cannot be read here.
-pub fn has_computed(attrs: &[Attribute]) -> bool {
+pub(crate) fn has_computed(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|attr| {
         attr.path().is_ident("doc")
             && !matches!(&attr.meta, Meta::NameValue(pair) if matches!(&pair.value, Expr::Lit(_)))

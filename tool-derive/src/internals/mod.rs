@@ -1,10 +1,10 @@
 //! syn -> checked model: attribute parsing, error collection, doc comments,
 //! and the checks across them.
 
-pub mod arguments;
-pub mod ast;
-pub mod attr;
-pub mod case;
+pub(crate) mod arguments;
+pub(crate) mod ast;
+pub(crate) mod attr;
+pub(crate) mod case;
 mod check;
-pub mod ctxt;
-pub mod doc;
+pub(crate) mod ctxt;
+pub(crate) mod doc;

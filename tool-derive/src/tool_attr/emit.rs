@@ -10,7 +10,7 @@ use quote::{ToTokens, quote, quote_spanned};
 use syn::{Ident, Visibility, parse_quote};
 
 /// What differs between a function's tool and a method's.
-pub struct Target<'a> {
+pub(super) struct Target<'a> {
     pub vis: &'a Visibility,
     pub params_ident: Ident,
     pub tool_ident: Ident,
@@ -20,7 +20,7 @@ pub struct Target<'a> {
 
 /// The parameters struct with its `ToolParams` impls, and the `Tool` impl
 /// for `target.tool_ident`.
-pub fn tool_items(tool: &ToolSig<'_>, target: &Target<'_>) -> TokenStream {
+pub(super) fn tool_items(tool: &ToolSig<'_>, target: &Target<'_>) -> TokenStream {
     let Target {
         vis,
         params_ident,

@@ -13,7 +13,7 @@ use proc_macro2::TokenStream;
 use quote::{ToTokens, format_ident, quote};
 use syn::ItemFn;
 
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut function: ItemFn = match syn::parse2(item.clone()) {
         Ok(function) => function,
         Err(error) => {

@@ -14,7 +14,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::{Attribute, ImplItem, ImplItemFn, ItemImpl, Type};
 
-pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+pub(crate) fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let mut block: ItemImpl = match syn::parse2(item.clone()) {
         Ok(block) => block,
         Err(error) => {

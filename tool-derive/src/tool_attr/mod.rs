@@ -3,8 +3,8 @@
 //! build one [`signature::ToolSig`] per tool and expand it the same way.
 
 mod emit;
-pub mod function;
-pub mod methods;
+pub(crate) mod function;
+pub(crate) mod methods;
 mod signature;
 
 use syn::{FnArg, Signature};

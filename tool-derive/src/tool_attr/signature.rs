@@ -13,14 +13,14 @@ use syn::{Attribute, FnArg, Ident, Pat, PatType, ReturnType, Signature, Type, pa
 
 /// Where the tool is written.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Owner {
+pub(super) enum Owner {
     /// `#[tool]` on a free function.
     Function,
     /// `#[tool]` on a method inside `#[tools]`.
     Method,
 }
 
-pub struct ToolSig<'a> {
+pub(super) struct ToolSig<'a> {
     pub sig: &'a Signature,
     pub attrs: ToolAttrs,
     pub name: String,
@@ -30,7 +30,7 @@ pub struct ToolSig<'a> {
     pub output: &'a Type,
 }
 
-pub enum Input<'a> {
+pub(super) enum Input<'a> {
     /// A model parameter: a field of the parameters struct, with the
     /// attributes it takes there (`#[param]` and its description as docs).
     Param {
@@ -44,7 +44,7 @@ pub enum Input<'a> {
 }
 
 impl<'a> ToolSig<'a> {
-    pub fn from_syn(
+    pub(super) fn from_syn(
         cx: &Ctxt,
         owner: Owner,
         fn_attrs: &[Attribute],
@@ -93,7 +93,7 @@ impl<'a> ToolSig<'a> {
     }
 
     /// The model parameters: (field name, type, field attributes).
-    pub fn params(&self) -> impl Iterator<Item = (&Ident, &Type, &[Attribute])> {
+    pub(super) fn params(&self) -> impl Iterator<Item = (&Ident, &Type, &[Attribute])> {
         self.inputs.iter().filter_map(|input| match input {
             Input::Param {
                 typed,

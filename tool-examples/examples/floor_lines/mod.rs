@@ -6,11 +6,11 @@
 use std::io::{BufRead, BufWriter, StdoutLock, Write};
 
 /// Where a floor writes its answers.
-pub type Output = BufWriter<StdoutLock<'static>>;
+pub(crate) type Output = BufWriter<StdoutLock<'static>>;
 
 /// Calls `answer(line, number, output)` for every line that is not blank,
 /// then writes the newline.
-pub fn for_each_line(
+pub(crate) fn for_each_line(
     mut answer: impl FnMut(&[u8], u64, &mut Output) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
     let mut input = std::io::stdin().lock();

@@ -62,6 +62,7 @@ impl Upstreams {
 /// `call`: the JSON-lines runner.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct CallArgs {
+    /// The directory the Files tools serve.
     #[command(flatten)]
     pub root: Root,
     /// Run one call at a time, in input order
@@ -73,6 +74,7 @@ pub struct CallArgs {
     /// {}; each repair is listed in the result's "repairs" and told to the model.
     #[arg(long)]
     pub repair: bool,
+    /// The MCP servers whose tools are imported.
     #[command(flatten)]
     pub upstreams: Upstreams,
 }
@@ -88,8 +90,10 @@ pub struct DefinitionsArgs {
 /// `mcp`: the server. The HTTP-only flags need `--http` (or its variable).
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct McpArgs {
+    /// The directory the Files tools serve.
     #[command(flatten)]
     pub root: Root,
+    /// The MCP servers whose tools are imported.
     #[command(flatten)]
     pub upstreams: Upstreams,
     /// Serve streamable HTTP on ADDR, such as 127.0.0.1:8080, instead of stdio
@@ -159,6 +163,7 @@ pub struct McpArgs {
         value_parser = parse_seconds
     )]
     pub shutdown_grace: Option<Duration>,
+    /// The HTTP server's limits.
     #[command(flatten)]
     pub limits: HttpLimits,
 }

@@ -14,11 +14,11 @@ use std::io::Read;
 pub const MAX_IMAGE_BYTES: u64 = 5 * 1024 * 1024 / 4 * 3;
 
 /// The bytes needed to recognize every format (WebP's `RIFF....WEBP`).
-pub const SNIFF_BYTES: usize = 12;
+pub(super) const SNIFF_BYTES: usize = 12;
 
 /// The MIME type of an image that starts with `prefix`: PNG, JPEG, GIF
 /// (87a and 89a) or WebP; `None` for anything else.
-pub fn sniff(prefix: &[u8]) -> Option<&'static str> {
+pub(super) fn sniff(prefix: &[u8]) -> Option<&'static str> {
     if prefix.starts_with(b"\x89PNG\r\n\x1a\n") {
         Some("image/png")
     } else if prefix.starts_with(b"\xff\xd8\xff") {
@@ -34,7 +34,7 @@ pub fn sniff(prefix: &[u8]) -> Option<&'static str> {
 
 /// Reads up to [`SNIFF_BYTES`] from the start of `source`: fewer only at
 /// its end.
-pub fn read_prefix(source: &mut impl Read) -> Result<Vec<u8>, ReadError> {
+pub(super) fn read_prefix(source: &mut impl Read) -> Result<Vec<u8>, ReadError> {
     let mut prefix = Vec::with_capacity(SNIFF_BYTES);
     source
         .take(SNIFF_BYTES as u64)
@@ -47,7 +47,7 @@ pub fn read_prefix(source: &mut impl Read) -> Result<Vec<u8>, ReadError> {
 /// [`MAX_IMAGE_BYTES`]. `size` is what the file's metadata said; the cap is
 /// checked again on what is actually read (the file may grow meanwhile),
 /// and `cancelled` is called between chunks.
-pub fn read_image(
+pub(super) fn read_image(
     prefix: Vec<u8>,
     size: u64,
     mut source: impl Read,

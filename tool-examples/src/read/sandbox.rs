@@ -14,7 +14,7 @@ const MAX_SYMLINKS: usize = 40;
 
 /// The real path of `requested` under `root` (which is canonical), with no
 /// symlink left in it.
-pub fn resolve(root: &Path, requested: &str) -> Result<PathBuf, ReadError> {
+pub(crate) fn resolve(root: &Path, requested: &str) -> Result<PathBuf, ReadError> {
     if requested.contains('\0') {
         return Err(ReadError::NulByte);
     }

@@ -15,7 +15,7 @@ pub(super) const CHUNK: usize = 64 * 1024;
 
 /// What was read: the shown lines and where they sit in the file.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Window {
+pub(super) struct Window {
     /// The shown lines, joined with `\n` (line ends `\r\n` become `\n`).
     pub text: String,
     /// The first and last line shown, 1-based; 0 when none.
@@ -29,13 +29,13 @@ pub struct Window {
 
 /// Which lines to show: from `offset` (1-based), at most `limit`.
 #[derive(Clone, Copy, Debug)]
-pub struct Request {
+pub(super) struct Request {
     pub offset: usize,
     pub limit: usize,
 }
 
 /// Reads `source`, calling `cancelled` between chunks.
-pub fn read_window(
+pub(super) fn read_window(
     mut source: impl Read,
     request: Request,
     cancelled: impl Fn() -> bool,

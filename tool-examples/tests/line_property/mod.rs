@@ -21,7 +21,7 @@ use tool_core::{ToolCall, ToolResultMessage};
 use tool_examples::call::{Line, classify};
 
 /// Checks every property for one line; `Err` says which failed.
-pub fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> Result<(), String> {
+pub(crate) fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> Result<(), String> {
     let line = classify(bytes, number);
     let blank = std::str::from_utf8(bytes).is_ok_and(|text| text.trim().is_empty());
     let ensure = |ok: bool, what: &str| if ok { Ok(()) } else { Err(what.to_owned()) };
@@ -84,7 +84,7 @@ pub fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> Result<
 
 /// The same call, but that floats may differ by `ulps` units in the last
 /// place (0: bit for bit).
-pub fn same_call(a: &ToolCall, b: &ToolCall, ulps: u64) -> bool {
+pub(crate) fn same_call(a: &ToolCall, b: &ToolCall, ulps: u64) -> bool {
     a.id == b.id && a.name == b.name && same_json(&a.arguments, &b.arguments, ulps)
 }
 

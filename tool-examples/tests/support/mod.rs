@@ -13,7 +13,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// The variables that change what the binary does or logs: a test sets
 /// the ones it is about, and the developer's own never leak in.
-pub const DEPLOYMENT_VARIABLES: [&str; 17] = [
+pub(crate) const DEPLOYMENT_VARIABLES: [&str; 17] = [
     "TOOL_EXAMPLES_ROOT",
     "TOOL_EXAMPLES_HTTP",
     "TOOL_EXAMPLES_TOKEN_FILE",
@@ -35,7 +35,7 @@ pub const DEPLOYMENT_VARIABLES: [&str; 17] = [
 
 /// The binary with `args`, run in `dir`, none of the
 /// [`DEPLOYMENT_VARIABLES`] set.
-pub fn command(args: &[&str], dir: &Path) -> Command {
+pub(crate) fn command(args: &[&str], dir: &Path) -> Command {
     let mut command = Command::new(BIN);
     command.args(args).current_dir(dir);
     for name in DEPLOYMENT_VARIABLES {
@@ -46,7 +46,7 @@ pub fn command(args: &[&str], dir: &Path) -> Command {
 
 /// Starts the binary with `args` in `dir`, stdin and stdout piped, stderr
 /// as `stderr` says.
-pub fn spawn(args: &[&str], dir: &Path, stderr: Stdio) -> Child {
+pub(crate) fn spawn(args: &[&str], dir: &Path, stderr: Stdio) -> Child {
     command(args, dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -58,7 +58,7 @@ pub fn spawn(args: &[&str], dir: &Path, stderr: Stdio) -> Child {
 /// Starts the binary with `args` in `dir` and the variables `env` set,
 /// for commands that serve until stopped: stdin empty, stdout and stderr
 /// piped.
-pub fn spawn_serving(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Child {
+pub(crate) fn spawn_serving(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Child {
     let mut command = command(args, dir);
     command
         .stdin(Stdio::null())
@@ -72,7 +72,7 @@ pub fn spawn_serving(args: &[&str], dir: &Path, env: &[(&str, &str)]) -> Child {
 /// a thread of its own that ends at end of input or once the receiver is
 /// gone; output that is not UTF-8 panics that thread, which ends the
 /// channel.
-pub fn lines(
+pub(crate) fn lines(
     source: impl Read + Send + 'static,
 ) -> (mpsc::Receiver<String>, thread::JoinHandle<()>) {
     let (sender, lines) = mpsc::channel();
@@ -92,7 +92,7 @@ pub fn lines(
 }
 
 /// Waits for `child` to exit; after `timeout`, kills it and fails.
-pub fn wait(child: &mut Child, timeout: Duration) -> ExitStatus {
+pub(crate) fn wait(child: &mut Child, timeout: Duration) -> ExitStatus {
     let deadline = Instant::now() + timeout;
     loop {
         if let Some(status) = child.try_wait().unwrap() {

@@ -41,14 +41,14 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub fn specs(&self) -> Vec<Arc<Spec>> {
+    pub(super) fn specs(&self) -> Vec<Arc<Spec>> {
         self.tools
             .read()
             .unwrap_or_else(PoisonError::into_inner)
             .clone()
     }
 
-    pub fn spec(&self, name: &str) -> Option<Arc<Spec>> {
+    pub(super) fn spec(&self, name: &str) -> Option<Arc<Spec>> {
         self.tools
             .read()
             .unwrap_or_else(PoisonError::into_inner)
@@ -143,7 +143,7 @@ pub(crate) struct Connection {
 }
 
 impl Connection {
-    pub async fn open(upstream: Upstream) -> Result<Connection, ClientError> {
+    pub(super) async fn open(upstream: Upstream) -> Result<Connection, ClientError> {
         let state = Arc::new(State::default());
         let service = start(&upstream, &state).await?;
         let tools = bounded(upstream.connect_timeout, service.peer().list_all_tools())
@@ -160,15 +160,15 @@ impl Connection {
         })
     }
 
-    pub fn state(&self) -> &State {
+    pub(super) fn state(&self) -> &State {
         &self.state
     }
 
-    pub fn upstream(&self) -> &Upstream {
+    pub(super) fn upstream(&self) -> &Upstream {
         &self.upstream
     }
 
-    pub async fn refresh(&self) -> Result<usize, ClientError> {
+    pub(super) async fn refresh(&self) -> Result<usize, ClientError> {
         let (peer, generation) = self.peer().await.map_err(ClientError::Connect)?;
         match bounded(self.upstream.connect_timeout, peer.list_all_tools()).await {
             Ok(tools) => Ok(self.state.replace(tools)),
@@ -179,7 +179,7 @@ impl Connection {
         }
     }
 
-    pub async fn close(&self) {
+    pub(super) async fn close(&self) {
         let service = self.live.lock().await.service.take();
         if let Some(mut service) = service {
             let _ = service.close_with_timeout(Duration::from_secs(5)).await;
@@ -249,7 +249,7 @@ impl Connection {
 
     /// Calls the server's tool `name`, forwarding the call's cancellation
     /// and progress.
-    pub async fn call(
+    pub(super) async fn call(
         &self,
         name: &str,
         arguments: JsonObject,

@@ -28,7 +28,7 @@ pub(crate) struct RemoteTool {
 }
 
 impl RemoteTool {
-    pub fn new(
+    pub(super) fn new(
         connection: Arc<Connection>,
         tool: &rmcp::model::Tool,
         prefix: Option<&str>,

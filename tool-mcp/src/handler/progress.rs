@@ -17,7 +17,7 @@ pub(super) struct ProgressForwarder {
 }
 
 impl ProgressForwarder {
-    pub fn start(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
+    pub(super) fn start(peer: Peer<RoleServer>, token: ProgressToken) -> Self {
         let (sender, mut updates) = mpsc::unbounded_channel::<Option<Vec<Content>>>();
         let task = tokio::spawn(async move {
             let mut step = 0.0;
@@ -34,7 +34,7 @@ impl ProgressForwarder {
     }
 
     /// Waits until every update is sent, so none arrives after the result.
-    pub async fn finish(self) {
+    pub(super) async fn finish(self) {
         let _ = self.sender.send(None);
         let _ = self.task.await;
     }

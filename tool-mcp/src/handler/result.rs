@@ -16,7 +16,7 @@ impl OutputSchemas {
     /// Compiles the output schemas of `tools`. One that is not valid JSON
     /// Schema is left out (its results are sent as the tool made them) and
     /// logged: the server should still serve the others.
-    pub fn of(tools: &[Tool]) -> Self {
+    pub(super) fn of(tools: &[Tool]) -> Self {
         let mut schemas = HashMap::new();
         for tool in tools {
             let Some(schema) = &tool.output_schema else {

@@ -34,7 +34,7 @@ impl Drop for Running {
 
 impl RunningCalls {
     /// Counts a new call, or `None` when the server is stopping.
-    pub fn start(self: &Arc<Self>) -> Option<Running> {
+    pub(super) fn start(self: &Arc<Self>) -> Option<Running> {
         self.count.fetch_add(1, Ordering::AcqRel);
         let running = Running(Arc::clone(self));
         // Checked after counting, so a stop cannot miss a call that got in.
@@ -42,14 +42,14 @@ impl RunningCalls {
     }
 
     /// A signal for one call: cancelled when the server cancels its calls.
-    pub fn signal(&self) -> CancellationToken {
+    pub(super) fn signal(&self) -> CancellationToken {
         self.cancel.child_token()
     }
 
     /// Refuses new calls, waits up to `grace` for the running ones, then
     /// cancels those still running and waits up to `answering` for them to
     /// be answered. `true` when every call ended within the grace period.
-    pub async fn stop(&self, grace: Duration, answering: Duration) -> bool {
+    pub(super) async fn stop(&self, grace: Duration, answering: Duration) -> bool {
         self.stopping.store(true, Ordering::Release);
         if tokio::time::timeout(grace, self.idle()).await.is_ok() {
             return true;
@@ -64,7 +64,7 @@ impl RunningCalls {
     }
 
     /// How many calls are running now.
-    pub fn count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         self.count.load(Ordering::Acquire)
     }
 

@@ -130,7 +130,7 @@ impl Constraints {
 }
 
 /// Checks `text` against `format`, reporting it as `value` when it fails.
-pub fn check_format(
+pub(crate) fn check_format(
     format: Format,
     text: &str,
     value: &Value,
@@ -146,7 +146,7 @@ pub fn check_format(
 
 /// Reports `value` as not a string in `format`.
 #[cold]
-pub fn report_format(
+pub(crate) fn report_format(
     format: Format,
     value: &Value,
     path: &ParamPath<'_>,

@@ -77,7 +77,7 @@ impl Pattern {
 }
 
 /// Translates an ECMA-262 pattern and compiles it.
-pub fn compile(source: &str) -> Result<Regex, String> {
+pub(super) fn compile(source: &str) -> Result<Regex, String> {
     let translated = jsonschema_regex::to_rust_regex(source).map_err(|()| {
         format!(
             "{} is not a supported ECMA-262 regular expression",

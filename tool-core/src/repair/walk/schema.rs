@@ -9,13 +9,13 @@ use serde_json::{Map, Value};
 pub(super) struct Kinds(u8);
 
 impl Kinds {
-    pub const NULL: Kinds = Kinds(1);
-    pub const BOOLEAN: Kinds = Kinds(2);
-    pub const INTEGER: Kinds = Kinds(4);
-    pub const NUMBER: Kinds = Kinds(8);
-    pub const STRING: Kinds = Kinds(16);
-    pub const ARRAY: Kinds = Kinds(32);
-    pub const OBJECT: Kinds = Kinds(64);
+    pub(super) const NULL: Kinds = Kinds(1);
+    pub(super) const BOOLEAN: Kinds = Kinds(2);
+    pub(super) const INTEGER: Kinds = Kinds(4);
+    pub(super) const NUMBER: Kinds = Kinds(8);
+    pub(super) const STRING: Kinds = Kinds(16);
+    pub(super) const ARRAY: Kinds = Kinds(32);
+    pub(super) const OBJECT: Kinds = Kinds(64);
 
     const NONE: Kinds = Kinds(0);
 
@@ -47,12 +47,12 @@ impl Kinds {
     }
 
     /// Whether the set holds any of `other`.
-    pub fn has(self, other: Kinds) -> bool {
+    pub(super) fn has(self, other: Kinds) -> bool {
         self.0 & other.0 != 0
     }
 
     /// Whether a value of `value`'s kind is in the set.
-    pub fn admit(self, value: &Value) -> bool {
+    pub(super) fn admit(self, value: &Value) -> bool {
         self.has(Kinds::of(value))
     }
 

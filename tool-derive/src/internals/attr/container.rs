@@ -10,7 +10,7 @@ use syn::meta::ParseNestedMeta;
 
 /// How an enum is written in JSON, in serde's words.
 #[derive(Clone, Default)]
-pub enum Repr {
+pub(crate) enum Repr {
     /// No attribute: `"unit"` or `{"variant": data}`.
     #[default]
     External,
@@ -23,7 +23,7 @@ pub enum Repr {
 }
 
 #[derive(Default)]
-pub struct ContainerAttrs {
+pub(crate) struct ContainerAttrs {
     pub rename_all: Option<RenameRule>,
     pub rename_all_fields: Option<RenameRule>,
     pub deny_unknown_fields: bool,
@@ -31,7 +31,7 @@ pub struct ContainerAttrs {
     pub repr: Repr,
 }
 
-pub fn container(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ContainerAttrs {
+pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ContainerAttrs {
     let mut rename_all = Attr::none(cx, "param", "rename_all");
     let mut rename_all_fields = Attr::none(cx, "param", "rename_all_fields");
     let mut deny_unknown_fields = Attr::none(cx, "param", "deny_unknown_fields");
@@ -147,14 +147,14 @@ fn rule_value(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Optio
 }
 
 #[derive(Default)]
-pub struct VariantAttrs {
+pub(crate) struct VariantAttrs {
     pub rename: Option<String>,
     /// Renames the fields of this variant (serde's variant-level `rename_all`).
     pub rename_all: Option<RenameRule>,
     pub description: Option<String>,
 }
 
-pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+pub(crate) fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     let mut rename = Attr::none(cx, "param", "rename");
     let mut rename_all = Attr::none(cx, "param", "rename_all");
     let mut description = Attr::none(cx, "param", "description");

@@ -13,7 +13,7 @@ use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
 use syn::{Attribute, Expr, Token};
 
-pub enum DefaultValue {
+pub(crate) enum DefaultValue {
     /// `default`: `Default::default()`.
     Trait,
     /// `default = expr`.
@@ -21,19 +21,19 @@ pub enum DefaultValue {
 }
 
 /// `one_of = [..]`: numbers or strings, never both.
-pub enum OneOf {
+pub(crate) enum OneOf {
     Numbers(Vec<Number>),
     Strings(Vec<String>),
 }
 
 impl OneOf {
-    pub fn has_float(&self) -> bool {
+    pub(crate) fn has_float(&self) -> bool {
         matches!(self, OneOf::Numbers(numbers) if numbers.iter().any(|n| matches!(n, Number::Float(_))))
     }
 }
 
 /// `example = ..`: a literal, or an expression of the field's type.
-pub enum Example {
+pub(crate) enum Example {
     Literal(Literal),
     Expr(Expr),
 }
@@ -41,7 +41,7 @@ pub enum Example {
 /// Constraints on one value: the field itself, or each of its items. Each
 /// keeps the tokens of its key, where a type error about it points.
 #[derive(Default)]
-pub struct ValueAttrs {
+pub(crate) struct ValueAttrs {
     pub min: Option<(TokenStream, Number)>,
     pub max: Option<(TokenStream, Number)>,
     pub min_length: Option<(TokenStream, usize)>,
@@ -53,7 +53,7 @@ pub struct ValueAttrs {
 }
 
 impl ValueAttrs {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.min.is_none()
             && self.max.is_none()
             && self.min_length.is_none()
@@ -65,7 +65,7 @@ impl ValueAttrs {
 }
 
 #[derive(Default)]
-pub struct FieldAttrs {
+pub(crate) struct FieldAttrs {
     pub description: Option<String>,
     pub rename: Option<String>,
     pub default: Option<DefaultValue>,
@@ -180,7 +180,7 @@ impl<'c> ValueParser<'c> {
 }
 
 /// JSON Schema's format names, and the `tool_core::params::Format` variant each is.
-pub const FORMATS: &[(&str, &str)] = &[
+pub(super) const FORMATS: &[(&str, &str)] = &[
     ("date-time", "DateTime"),
     ("date", "Date"),
     ("time", "Time"),
@@ -193,7 +193,7 @@ pub const FORMATS: &[(&str, &str)] = &[
     ("uri", "Uri"),
 ];
 
-pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut description = Attr::none(cx, "param", "description");
     let mut rename = Attr::none(cx, "param", "rename");
     let mut default = Attr::none(cx, "param", "default");

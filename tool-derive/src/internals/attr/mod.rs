@@ -8,10 +8,10 @@ mod field;
 mod tool;
 mod values;
 
-pub use container::{ContainerAttrs, Repr, container, variant};
-pub use field::{DefaultValue, Example, FieldAttrs, OneOf, ValueAttrs, field};
-pub use tool::{ToolAttrs, tool};
-pub use values::{Literal, Number};
+pub(crate) use container::{ContainerAttrs, Repr, container, variant};
+pub(crate) use field::{DefaultValue, Example, FieldAttrs, OneOf, ValueAttrs, field};
+pub(crate) use tool::{ToolAttrs, tool};
+pub(crate) use values::{Literal, Number};
 
 use super::ctxt::Ctxt;
 use proc_macro2::TokenStream;
@@ -21,7 +21,7 @@ use syn::meta::ParseNestedMeta;
 
 /// Where an attribute sits; decides which keys it may hold.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Place {
+pub(crate) enum Place {
     Struct,
     Enum,
     Field,
@@ -89,7 +89,7 @@ impl Place {
 }
 
 /// One attribute value, set at most once.
-pub struct Attr<'c, T> {
+pub(crate) struct Attr<'c, T> {
     cx: &'c Ctxt,
     attribute: &'static str,
     name: &'static str,
@@ -97,7 +97,7 @@ pub struct Attr<'c, T> {
 }
 
 impl<'c, T> Attr<'c, T> {
-    pub fn none(cx: &'c Ctxt, attribute: &'static str, name: &'static str) -> Self {
+    pub(crate) fn none(cx: &'c Ctxt, attribute: &'static str, name: &'static str) -> Self {
         Attr {
             cx,
             attribute,
@@ -107,7 +107,7 @@ impl<'c, T> Attr<'c, T> {
     }
 
     /// Sets the value; a second setting is reported at its own tokens.
-    pub fn set<A: ToTokens>(&mut self, tokens: A, value: T) {
+    pub(crate) fn set<A: ToTokens>(&mut self, tokens: A, value: T) {
         let tokens = tokens.into_token_stream();
         if self.value.is_some() {
             self.cx.error_spanned_by(
@@ -119,11 +119,11 @@ impl<'c, T> Attr<'c, T> {
         }
     }
 
-    pub fn get(self) -> Option<T> {
+    pub(crate) fn get(self) -> Option<T> {
         self.value.map(|(_, value)| value)
     }
 
-    pub fn get_with_tokens(self) -> Option<(TokenStream, T)> {
+    pub(crate) fn get_with_tokens(self) -> Option<(TokenStream, T)> {
         self.value
     }
 }

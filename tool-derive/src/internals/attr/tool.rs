@@ -10,7 +10,7 @@ use syn::{Expr, ExprLit, Lit};
 
 /// `#[tool(name = "...", description = "...")]`.
 #[derive(Default)]
-pub struct ToolAttrs {
+pub(crate) struct ToolAttrs {
     pub name: Option<syn::LitStr>,
     pub description: Option<String>,
     pub timeout_ms: Option<u64>,
@@ -20,7 +20,7 @@ pub struct ToolAttrs {
 
 /// `title = "..."` and the four hints; `None` where not written.
 #[derive(Default)]
-pub struct Annotations {
+pub(crate) struct Annotations {
     pub title: Option<String>,
     pub read_only: Option<bool>,
     pub destructive: Option<bool>,
@@ -29,7 +29,7 @@ pub struct Annotations {
 }
 
 impl Annotations {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.title.is_none()
             && self.read_only.is_none()
             && self.destructive.is_none()
@@ -40,7 +40,7 @@ impl Annotations {
 
 const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
 
-pub fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
+pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
     let mut description = Attr::none(cx, "tool", "description");
     let mut timeout_ms = Attr::none(cx, "tool", "timeout_ms");

@@ -7,13 +7,13 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, Token, UnOp};
 
 /// A number written in an attribute.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Number {
+pub(crate) enum Number {
     Int(i128),
     Float(f64),
 }
 
 impl Number {
-    pub fn as_f64(self) -> f64 {
+    pub(crate) fn as_f64(self) -> f64 {
         match self {
             Number::Int(int) => int as f64,
             Number::Float(float) => float,
@@ -23,14 +23,14 @@ impl Number {
 
 /// A literal of a value list or an example.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Literal {
+pub(crate) enum Literal {
     Number(Number),
     Str(String),
     Bool(bool),
 }
 
 /// Consumes `= value` or `(...)` after an unknown key so parsing can go on.
-pub fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
+pub(super) fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         meta.value()?.parse::<Expr>()?;
     } else if meta.input.peek(syn::token::Paren) {
@@ -40,7 +40,7 @@ pub fn skip_value(meta: &ParseNestedMeta) -> syn::Result<()> {
 }
 
 /// A key that takes no value.
-pub fn flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
+pub(super) fn flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
     if meta.input.peek(Token![=]) {
         let value: Expr = meta.value()?.parse()?;
         cx.error_spanned_by(value, format!("`{key}` takes no value: write just `{key}`"));
@@ -49,7 +49,7 @@ pub fn flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<()> {
 }
 
 /// A hint that is true when named alone, or says so: `key`, `key = false`.
-pub fn bool_flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<bool>> {
+pub(super) fn bool_flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<bool>> {
     if !meta.input.peek(Token![=]) {
         return Ok(Some(true));
     }
@@ -70,7 +70,7 @@ pub fn bool_flag(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Op
 }
 
 /// `key = "text"`; any other literal is reported and gives `None`.
-pub fn string_value(
+pub(super) fn string_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     key: &str,
@@ -93,7 +93,7 @@ pub fn string_value(
 }
 
 /// `key = "name"` where the name may not be empty.
-pub fn name_value(
+pub(super) fn name_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     key: &str,
@@ -109,7 +109,7 @@ pub fn name_value(
 }
 
 /// A number literal, possibly negative: `1`, `-0.5`.
-pub fn number_literal(value: &Expr) -> Option<Number> {
+pub(super) fn number_literal(value: &Expr) -> Option<Number> {
     let (negative, literal) = match value {
         Expr::Unary(ExprUnary {
             op: UnOp::Neg(_),
@@ -138,7 +138,7 @@ pub fn number_literal(value: &Expr) -> Option<Number> {
 }
 
 /// A literal of a value list: a number, a string or a boolean.
-pub fn literal(value: &Expr) -> Option<Literal> {
+pub(super) fn literal(value: &Expr) -> Option<Literal> {
     if let Some(number) = number_literal(value) {
         return Some(Literal::Number(number));
     }
@@ -156,7 +156,11 @@ pub fn literal(value: &Expr) -> Option<Literal> {
 }
 
 /// `key = 1`, `key = -0.5`; anything else is reported and gives `None`.
-pub fn number_value(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<Number>> {
+pub(super) fn number_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+) -> syn::Result<Option<Number>> {
     let Some(value) = required_value(cx, meta, key, "1")? else {
         return Ok(None);
     };
@@ -171,7 +175,11 @@ pub fn number_value(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result
 }
 
 /// `key = 3`, a non-negative integer.
-pub fn length_value(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Option<usize>> {
+pub(super) fn length_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    key: &str,
+) -> syn::Result<Option<usize>> {
     let Some(value) = required_value(cx, meta, key, "1")? else {
         return Ok(None);
     };
@@ -191,7 +199,7 @@ pub fn length_value(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result
 }
 
 /// The expression after `key =`; a bare `key` is reported.
-pub fn required_value(
+pub(super) fn required_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta,
     key: &str,
@@ -210,7 +218,7 @@ pub fn required_value(
 
 /// A value passed through `macro_rules!` (`rename = $name`) arrives wrapped
 /// in an invisible group; the literal inside is what counts.
-pub fn ungroup(expr: Expr) -> Expr {
+pub(super) fn ungroup(expr: Expr) -> Expr {
     match expr {
         Expr::Group(group) => ungroup(*group.expr),
         other => other,

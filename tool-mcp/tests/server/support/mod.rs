@@ -14,52 +14,55 @@ use tool_mcp::HttpServer;
 
 /// Echo one value
 #[tool]
-pub async fn echo(value: String) -> String {
+pub(crate) async fn echo(value: String) -> String {
     value
 }
 
 /// Answers after `ms` milliseconds
 #[tool]
-pub async fn nap(ms: u64) -> String {
+pub(crate) async fn nap(ms: u64) -> String {
     tokio::time::sleep(Duration::from_millis(ms)).await;
     "rested".to_owned()
 }
 
-pub const TOKEN: &str = "s3cret-Token_value";
+pub(crate) const TOKEN: &str = "s3cret-Token_value";
 /// Only there so a hang fails the test.
-pub const CEILING: Duration = Duration::from_secs(10);
+pub(crate) const CEILING: Duration = Duration::from_secs(10);
 
-pub fn registry() -> ToolRegistry {
+pub(crate) fn registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();
     tools.register(EchoTool).unwrap();
     tools.register(NapTool).unwrap();
     tools
 }
 
-pub struct Running {
+pub(crate) struct Running {
     pub address: SocketAddr,
     pub shutdown: CancellationToken,
     pub task: JoinHandle<std::io::Result<()>>,
 }
 
 impl Running {
-    pub async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.shutdown.cancel();
         self.task.await.unwrap().expect("the server ran");
     }
 
     /// `Host` naming the address bound, as a client connecting to it sends.
-    pub fn host(&self) -> String {
+    pub(crate) fn host(&self) -> String {
         format!("localhost:{}", self.address.port())
     }
 }
 
-pub async fn start_at(address: &str, options: impl FnOnce(HttpServer) -> HttpServer) -> Running {
+pub(crate) async fn start_at(
+    address: &str,
+    options: impl FnOnce(HttpServer) -> HttpServer,
+) -> Running {
     start_tools_at(registry(), address, options).await
 }
 
 /// `tools` served on a free loopback port, with `options`.
-pub async fn start_with(
+pub(crate) async fn start_with(
     tools: ToolRegistry,
     options: impl FnOnce(HttpServer) -> HttpServer,
 ) -> Running {
@@ -85,26 +88,26 @@ async fn start_tools_at(
     }
 }
 
-pub async fn start(options: impl FnOnce(HttpServer) -> HttpServer) -> Running {
+pub(crate) async fn start(options: impl FnOnce(HttpServer) -> HttpServer) -> Running {
     start_at("127.0.0.1:0", options).await
 }
 
 #[derive(Debug)]
-pub struct Answer {
+pub(crate) struct Answer {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: String,
 }
 
 impl Answer {
-    pub fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(key, _)| key.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
     }
 
-    pub fn session(&self) -> String {
+    pub(crate) fn session(&self) -> String {
         self.header("mcp-session-id")
             .unwrap_or_else(|| panic!("no session id: {self:?}"))
             .to_owned()
@@ -113,7 +116,7 @@ impl Answer {
 
 /// Sends `request` on a new connection and reads the answer to the end
 /// (every request says `Connection: close`).
-pub async fn send(address: SocketAddr, request: Vec<u8>) -> Answer {
+pub(crate) async fn send(address: SocketAddr, request: Vec<u8>) -> Answer {
     tokio::task::spawn_blocking(move || {
         let mut stream = TcpStream::connect(address).unwrap();
         stream.set_read_timeout(Some(CEILING)).unwrap();
@@ -126,7 +129,7 @@ pub async fn send(address: SocketAddr, request: Vec<u8>) -> Answer {
     .unwrap()
 }
 
-pub fn parse(bytes: &[u8]) -> Answer {
+pub(crate) fn parse(bytes: &[u8]) -> Answer {
     let text = String::from_utf8_lossy(bytes);
     let (head, body) = text
         .split_once("\r\n\r\n")
@@ -159,7 +162,7 @@ pub fn parse(bytes: &[u8]) -> Answer {
     }
 }
 
-pub fn dechunk(mut body: &str) -> String {
+pub(crate) fn dechunk(mut body: &str) -> String {
     let mut out = String::new();
     while let Some((size, rest)) = body.split_once("\r\n") {
         let size = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
@@ -173,7 +176,7 @@ pub fn dechunk(mut body: &str) -> String {
 }
 
 /// A POST to `/mcp` with `headers` besides the usual ones.
-pub fn post(host: &str, headers: &[(&str, &str)], body: &str) -> Vec<u8> {
+pub(crate) fn post(host: &str, headers: &[(&str, &str)], body: &str) -> Vec<u8> {
     let mut request = format!(
         "POST /mcp HTTP/1.1\r\nHost: {host}\r\nAccept: application/json, text/event-stream\r\n\
          Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
@@ -187,22 +190,22 @@ pub fn post(host: &str, headers: &[(&str, &str)], body: &str) -> Vec<u8> {
     request.into_bytes()
 }
 
-pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"http-safety","version":"0.1.0"}}}"#;
-pub const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-pub const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+pub(crate) const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"http-safety","version":"0.1.0"}}}"#;
+pub(crate) const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+pub(crate) const LIST: &str = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
 
-pub fn call(id: u32, name: &str, arguments: &str) -> String {
+pub(crate) fn call(id: u32, name: &str, arguments: &str) -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}","arguments":{arguments}}}}}"#
     )
 }
 
-pub fn bearer(token: &str) -> String {
+pub(crate) fn bearer(token: &str) -> String {
     format!("Bearer {token}")
 }
 
 /// An initialized session: its id.
-pub async fn open_session(server: &Running, auth: &[(&str, &str)]) -> String {
+pub(crate) async fn open_session(server: &Running, auth: &[(&str, &str)]) -> String {
     let answer = send(server.address, post(&server.host(), auth, INITIALIZE)).await;
     assert_eq!(answer.status, 200, "{answer:?}");
     let session = answer.session();
@@ -213,7 +216,7 @@ pub async fn open_session(server: &Running, auth: &[(&str, &str)]) -> String {
     session
 }
 
-pub async fn bounded<F: std::future::Future>(future: F) -> F::Output {
+pub(crate) async fn bounded<F: std::future::Future>(future: F) -> F::Output {
     tokio::time::timeout(CEILING, future)
         .await
         .expect("within the ceiling")
@@ -221,7 +224,7 @@ pub async fn bounded<F: std::future::Future>(future: F) -> F::Output {
 
 /// The JSON of an answer's body: the body itself when it is JSON, else the
 /// last `data:` line of its event stream (where the result comes).
-pub fn answer_json(answer: &Answer) -> serde_json::Value {
+pub(crate) fn answer_json(answer: &Answer) -> serde_json::Value {
     if let Ok(value) = serde_json::from_str(&answer.body) {
         return value;
     }
