@@ -3,19 +3,22 @@
 
 use crate::list::{Listing, list_dir};
 use crate::read::{ReadDetails, ReadError, read_file};
+use crate::sandbox::Sandbox;
 use std::io;
 use std::num::NonZeroU32;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::sync::Arc;
 use tool_core::{CancellationToken, Json, ToolContext, ToolError, ToolOutput, tools};
 
 /// Reads and lists files under one root directory, never outside it.
 ///
 /// Its tools, registered with
 /// [`register_all`](tool_core::ToolRegistry::register_all): `read` (see
-/// [`read_file`]) and `list` (see [`list_dir`]). Both resolve paths with
-/// the same sandbox: a path that leads outside the root (`..`, an absolute
-/// path, a symlink) is refused as a paired error that says nothing of what
-/// lies outside.
+/// [`read_file`]) and `list` (see [`list_dir`]). Both open what they touch
+/// through the same [`Sandbox`]: a path that leads outside the root (`..`,
+/// an absolute path, a symlink) is refused as a paired error that says
+/// nothing of what lies outside, and nothing outside is ever opened, even
+/// while another process swaps directories for symlinks.
 ///
 /// ```
 /// use tool_core::ToolRegistry;
@@ -29,25 +32,20 @@ use tool_core::{CancellationToken, Json, ToolContext, ToolError, ToolOutput, too
 /// ```
 #[derive(Clone, Debug)]
 pub struct Files {
-    root: PathBuf,
+    sandbox: Arc<Sandbox>,
 }
 
 impl Files {
     /// The tools rooted at `root`, which must be an existing directory.
     pub fn new(root: impl AsRef<Path>) -> io::Result<Self> {
-        let root = root.as_ref().canonicalize()?;
-        if !root.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::NotADirectory,
-                format!("not a directory: {}", root.display()),
-            ));
-        }
-        Ok(Files { root })
+        Ok(Files {
+            sandbox: Arc::new(Sandbox::open(root)?),
+        })
     }
 
     /// The root directory, canonical.
     pub fn root(&self) -> &Path {
-        &self.root
+        self.sandbox.path()
     }
 }
 
@@ -68,9 +66,9 @@ impl Files {
         limit: Option<NonZeroU32>,
         ctx: ToolContext,
     ) -> Result<ToolOutput<ReadDetails>, ToolError> {
-        let root = self.root.clone();
+        let sandbox = Arc::clone(&self.sandbox);
         blocking("read", ctx, move |cancelled| {
-            read_file(&root, &path, offset, limit, cancelled)
+            read_file(&sandbox, &path, offset, limit, cancelled)
         })
         .await
     }
@@ -86,9 +84,9 @@ impl Files {
         path: Option<String>,
         ctx: ToolContext,
     ) -> Result<Json<Listing>, ToolError> {
-        let root = self.root.clone();
+        let sandbox = Arc::clone(&self.sandbox);
         blocking("listing", ctx, move |cancelled| {
-            list_dir(&root, path.as_deref(), cancelled).map(Json)
+            list_dir(&sandbox, path.as_deref(), cancelled).map(Json)
         })
         .await
     }

@@ -4,7 +4,8 @@
 //!   `#[tool]` functions.
 //! - [`files::Files`]: tools with state (their root directory), written as
 //!   `#[tool]` methods of a `#[tools]` impl block: `read` ([`read`]) and
-//!   `list` ([`list`]).
+//!   `list` ([`list`]), which open what they touch beneath a handle on the
+//!   root ([`sandbox`]).
 //! - [`wait`](wait::wait): a long job that reports progress and stops when
 //!   cancelled.
 //! - [`label`](label::label): the benchmarks' medium parameter struct as a
@@ -22,6 +23,7 @@ pub mod label;
 pub mod list;
 pub mod logging;
 pub mod read;
+pub mod sandbox;
 pub mod serve;
 pub mod token_file;
 pub mod upper;

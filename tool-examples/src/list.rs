@@ -1,12 +1,14 @@
 //! The `list` tool of [`Files`](crate::files::Files): the entries of a
 //! directory under the root, with the same sandbox as `read` (a path that
 //! leads outside the root is refused before anything outside is looked at).
+//! The directory is enumerated, and its entries measured, through its
+//! opened handle.
 
-use crate::read::{ReadError, sandbox};
+use crate::read::ReadError;
+use crate::sandbox::{Opened, Sandbox};
 use std::collections::BinaryHeap;
 use std::ffi::OsString;
 use std::io;
-use std::path::Path;
 use tool_core::ToolParams;
 
 /// At most this many entries are listed; past it the listing says
@@ -51,8 +53,8 @@ pub enum EntryKind {
     Other,
 }
 
-/// Lists the directory `path` (the root when `None`) under `root`, which
-/// must be canonical (as [`Files::root`](crate::files::Files::root) gives).
+/// Lists the directory `path` (the root when `None`) under the sandbox's
+/// root.
 ///
 /// The entries are sorted by name (byte order: `Z` before `a`), at most
 /// [`MAX_ENTRIES`] of them (the first by name; memory stays bounded however
@@ -61,29 +63,30 @@ pub enum EntryKind {
 /// NUL bytes, symlink loops), plus a missing directory and a path that is
 /// not a directory.
 pub fn list_dir(
-    root: &Path,
+    sandbox: &Sandbox,
     path: Option<&str>,
     cancelled: impl Fn() -> bool,
 ) -> Result<Listing, ReadError> {
-    let resolved = sandbox::resolve(root, path.unwrap_or(".")).map_err(|error| match error {
-        ReadError::NotFound => ReadError::NoSuchDirectory,
-        other => other,
-    })?;
-    let shown_path = match resolved.strip_prefix(root) {
-        Ok(relative) if relative.as_os_str().is_empty() => ".".to_owned(),
-        Ok(relative) => relative.to_string_lossy().into_owned(),
-        Err(_) => return Err(ReadError::OutsideRoot),
+    let Opened {
+        handle: dir,
+        path: shown_path,
+    } = sandbox
+        .open_dir(path.unwrap_or("."))
+        .map_err(|error| match error {
+            ReadError::NotFound => ReadError::NoSuchDirectory,
+            other => other,
+        })?;
+    let shown_path = if shown_path.is_empty() {
+        ".".to_owned()
+    } else {
+        shown_path
     };
-    let metadata = std::fs::metadata(&resolved).map_err(io_error)?;
-    if !metadata.is_dir() {
-        return Err(ReadError::NotADirectory);
-    }
 
     // The first MAX_ENTRIES names in order, kept in a max-heap whose top is
     // the one to drop next.
     let mut first: BinaryHeap<(String, OsString)> = BinaryHeap::with_capacity(MAX_ENTRIES + 1);
     let mut total = 0usize;
-    for entry in std::fs::read_dir(&resolved).map_err(io_error)? {
+    for entry in dir.entries().map_err(io_error)? {
         if cancelled() {
             return Err(ReadError::Cancelled);
         }
@@ -100,8 +103,9 @@ pub fn list_dir(
         if cancelled() {
             return Err(ReadError::Cancelled);
         }
-        // Not followed: a symlink's own metadata.
-        let metadata = match std::fs::symlink_metadata(resolved.join(&raw_name)) {
+        // Not followed: a symlink's own metadata, through the directory's
+        // handle.
+        let metadata = match dir.symlink_metadata(&raw_name) {
             Ok(metadata) => metadata,
             // Removed since the directory was read.
             Err(error) if error.kind() == io::ErrorKind::NotFound => continue,

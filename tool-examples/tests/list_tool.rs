@@ -13,6 +13,7 @@ use tool_core::{
 };
 use tool_examples::files::Files;
 use tool_examples::list::{Entry, EntryKind, Listing, MAX_ENTRIES, list_dir};
+use tool_examples::sandbox::Sandbox;
 
 const SECRET: &str = "TOP SECRET CONTENT";
 const OUTSIDE_MESSAGE: &str = "the path is outside the root directory";
@@ -284,7 +285,8 @@ async fn a_cancelled_listing_is_refused() {
         .await;
     fx.assert_refused(Err(result), "cancelled");
     // The function watches its own check.
-    let error = list_dir(&fx.root, None, || true).unwrap_err();
+    let sandbox = Sandbox::open(&fx.root).unwrap();
+    let error = list_dir(&sandbox, None, || true).unwrap_err();
     assert_eq!(error.to_string(), "cancelled");
 }
 
@@ -410,6 +412,18 @@ async fn a_symlink_to_a_directory_inside_lists_the_directory_it_resolves_to() {
         assert_eq!(names(&listing), ["real.txt", "up"], "{path}");
     }
     assert_eq!(fx.list("sub/up").await.unwrap().path, ".");
+}
+
+#[tokio::test]
+async fn a_symlink_to_the_root_itself_lists_the_root() {
+    let fx = Fixture::new();
+    fx.link(&fx.root, "abs_root");
+    for path in ["abs_root", "abs_root/abs_root", "abs_root/sub/.."] {
+        let listing = fx.list(path).await.unwrap();
+        assert_eq!(listing.path, ".", "{path}");
+        assert_eq!(names(&listing), ["a", "abs_root", "hello.txt", "sub"]);
+    }
+    fx.assert_outside(fx.list("abs_root/..").await);
 }
 
 #[tokio::test]

@@ -241,6 +241,31 @@ async fn a_symlink_to_a_file_inside_is_allowed() {
 }
 
 #[tokio::test]
+async fn a_symlink_to_the_root_itself_stays_inside() {
+    let fx = Fixture::new();
+    fx.link(&fx.root, "abs_root");
+    symlink("..", fx.root.join("sub").join("up")).unwrap();
+    for path in [
+        "abs_root/hello.txt",
+        "sub/up/hello.txt",
+        "abs_root/sub/up/hello.txt",
+    ] {
+        assert_read(
+            &fx.read_path(path).await,
+            "hello\nworld",
+            r#"{"path":"hello.txt","firstLine":1,"lastLine":2,"totalLines":2,"truncated":false}"#,
+        );
+    }
+    // Still no way above it.
+    fx.assert_outside(&fx.read_path("abs_root/../outside/secret.txt").await);
+    fx.assert_outside(&fx.read_path("sub/up/../outside/secret.txt").await);
+    fx.assert_refused(
+        &fx.read_path("abs_root").await,
+        "the path is a directory, not a file",
+    );
+}
+
+#[tokio::test]
 async fn a_symlink_loop_is_refused() {
     let fx = Fixture::new();
     fx.link("b", "a_loop");

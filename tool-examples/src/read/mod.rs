@@ -3,17 +3,16 @@
 //! whole.
 
 mod image;
-pub(crate) mod sandbox;
 mod window;
 
 pub use image::MAX_IMAGE_BYTES;
 pub use window::{MAX_BYTES, MAX_LINES};
 
+use crate::sandbox::{Opened, Sandbox};
 use serde::Serialize;
 use std::fmt;
 use std::io::{self, Read as _};
 use std::num::NonZeroU32;
-use std::path::Path;
 use tool_core::{Content, ToolOutput};
 use window::{Request, Window, read_window};
 
@@ -58,8 +57,7 @@ pub struct ImageDetails {
     pub bytes: u64,
 }
 
-/// Reads the file `path` under `root` (canonical, as
-/// [`Files::root`](crate::files::Files::root) gives), calling `cancelled`
+/// Reads the file `path` under the sandbox's root, calling `cancelled`
 /// before and while reading.
 ///
 /// A text file shows a window of lines: from `offset` (1-based, default 1),
@@ -73,32 +71,24 @@ pub struct ImageDetails {
 /// Refused, saying nothing of what lies outside the root: paths that
 /// resolve outside it (`..`, absolute paths, symlinks to files or
 /// directories outside), NUL bytes in the path, directories, missing
-/// files, binary files (NUL bytes or invalid UTF-8), images over the cap,
-/// and an offset past the end of a text file.
+/// files, anything but a regular file (a FIFO or device is not opened),
+/// binary files (NUL bytes or invalid UTF-8), images over the cap, and an
+/// offset past the end of a text file.
 pub fn read_file(
-    root: &Path,
+    sandbox: &Sandbox,
     path: &str,
     offset: Option<NonZeroU32>,
     limit: Option<NonZeroU32>,
     cancelled: impl Fn() -> bool,
 ) -> Result<ToolOutput<ReadDetails>, ReadError> {
-    let resolved = sandbox::resolve(root, path)?;
-    let shown_path = resolved
-        .strip_prefix(root)
-        .unwrap_or(Path::new(""))
-        .to_string_lossy()
-        .into_owned();
-    let metadata = std::fs::metadata(&resolved).map_err(|error| ReadError::Io(error.kind()))?;
-    if metadata.is_dir() {
-        return Err(ReadError::IsDirectory);
-    }
-    if !metadata.is_file() {
-        return Err(ReadError::NotAFile);
-    }
+    let Opened {
+        handle: (file, metadata),
+        path: shown_path,
+    } = sandbox.open_file(path)?;
     if cancelled() {
         return Err(ReadError::Cancelled);
     }
-    let mut file = std::fs::File::open(&resolved).map_err(|error| ReadError::Io(error.kind()))?;
+    let mut file = file.into_std();
     // Only the first bytes decide whether it is an image; text is read
     // from the start, those bytes first.
     let prefix = image::read_prefix(&mut file)?;
@@ -210,7 +200,8 @@ pub enum ReadError {
         /// Lines in the file.
         total_lines: usize,
     },
-    /// Symlinks nest too deep (or loop).
+    /// Symlinks nest too deep (or loop), or a name kept changing between
+    /// being looked up and being opened.
     TooManySymlinks,
     /// The caller cancelled the read.
     Cancelled,

@@ -1,0 +1,105 @@
+//! The sandbox of the [`Files`](crate::files::Files) tools: a handle on the
+//! root directory, beneath which every file and directory they touch is
+//! opened.
+//!
+//! A requested path is never opened by name. It is walked one name at a
+//! time (`walk.rs`): each name is looked up, read (a symlink) or opened
+//! through the handle of the directory that holds it (`entry.rs`), and
+//! what a tool reads, lists or measures comes from the handles so opened.
+//! So whatever another process swaps under the root meanwhile, each handle
+//! is an entry of a directory already held, opened as it is at that moment;
+//! a swap cannot redirect an open outside the root
+//! (`tests/sandbox_race.rs`).
+//!
+//! What the root's tree holds is what the tools show: a hard link inside
+//! the root to a file outside it is that file, and a mount point shows what
+//! is mounted there; no path resolution can tell them apart.
+//!
+//! A tool that writes would walk the same way to the directory that is to
+//! hold the file, then create or replace the name through that handle.
+
+mod entry;
+mod walk;
+
+use crate::read::ReadError;
+use cap_std::fs::{Dir, File, Metadata};
+use std::convert::Infallible;
+use std::io;
+use std::path::{Path, PathBuf};
+pub(crate) use walk::Held;
+use walk::{Found, Last, walk};
+
+/// A handle on the root directory, and its canonical path: the path only
+/// decides whether an absolute path (requested, or a symlink's target)
+/// names something under the root; everything is opened through the
+/// handle.
+#[derive(Debug)]
+pub struct Sandbox {
+    dir: Dir,
+    path: PathBuf,
+}
+
+/// What a request opened, with its path relative to the root once every
+/// symlink is followed (empty for the root itself).
+pub(crate) struct Opened<T> {
+    pub(crate) handle: T,
+    pub(crate) path: String,
+}
+
+impl Sandbox {
+    /// The sandbox rooted at `root`, which must be an existing directory.
+    pub fn open(root: impl AsRef<Path>) -> io::Result<Sandbox> {
+        let path = root.as_ref().canonicalize()?;
+        let dir = Dir::open_ambient_dir(&path, cap_std::ambient_authority()).map_err(|error| {
+            if error.kind() == io::ErrorKind::NotADirectory {
+                io::Error::new(
+                    io::ErrorKind::NotADirectory,
+                    format!("not a directory: {}", path.display()),
+                )
+            } else {
+                error
+            }
+        })?;
+        Ok(Sandbox { dir, path })
+    }
+
+    /// The root directory's canonical path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The regular file `requested` leads to, opened for reading, with its
+    /// metadata (the opened file's own).
+    pub(crate) fn open_file(&self, requested: &str) -> Result<Opened<(File, Metadata)>, ReadError> {
+        let (found, path) = walk(&self.dir, &self.path, requested, |parent, name, seen| {
+            match seen {
+                None => Err(ReadError::NotFound),
+                // A FIFO, socket or device is refused unopened: opening
+                // one can wait, or do something.
+                Some(seen) if !seen.is_file() => Err(ReadError::NotAFile),
+                Some(seen) => Ok(match entry::open_file(parent, name, seen)? {
+                    Some(opened) => Last::Done(opened),
+                    None => Last::Changed,
+                }),
+            }
+        })?;
+        match found {
+            Found::Other(handle) => Ok(Opened { handle, path }),
+            Found::Dir(_) => Err(ReadError::IsDirectory),
+        }
+    }
+
+    /// The directory `requested` leads to.
+    pub(crate) fn open_dir(&self, requested: &str) -> Result<Opened<Held<'_>>, ReadError> {
+        let (found, path) = walk(&self.dir, &self.path, requested, |_, _, seen| {
+            Err::<Last<Infallible>, _>(match seen {
+                None => ReadError::NotFound,
+                Some(_) => ReadError::NotADirectory,
+            })
+        })?;
+        match found {
+            Found::Dir(handle) => Ok(Opened { handle, path }),
+            Found::Other(never) => match never {},
+        }
+    }
+}
