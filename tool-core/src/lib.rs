@@ -119,7 +119,6 @@ mod params;
 pub mod providers;
 mod registry;
 mod repair;
-pub mod streaming;
 mod tool;
 
 #[doc(hidden)]
