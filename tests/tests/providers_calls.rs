@@ -29,11 +29,7 @@
 
 use serde_json::{Value, json};
 use tests::wire::{assert_json, result_json, without_timestamp};
-use tool_core::providers::{
-    AdapterError, anthropic_tool_result, anthropic_tool_use, gemini_function_call,
-    gemini_function_response, mcp_call_tool_result, mcp_tool_call, openai_responses_function_call,
-    openai_responses_function_call_output, openai_tool_call, openai_tool_message,
-};
+use tool_core::providers::{AdapterError, anthropic, gemini, mcp, openai_chat, openai_responses};
 use tool_core::{
     Content, DynamicTool, ExecutionMode, RunOptions, ToolCall, ToolOutput, ToolParams,
     ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls, tool,
@@ -215,7 +211,7 @@ fn openai_entry(name: &str, arguments: Value) -> Value {
 async fn openai_chat_tool_call_round_trip() {
     let completion = openai_chat_completion();
     let entry = &completion["choices"][0]["message"]["tool_calls"][0];
-    let call = openai_tool_call(entry).unwrap();
+    let call = openai_chat::read_call(entry).unwrap();
     assert_eq!(
         call,
         ToolCall::new(
@@ -238,7 +234,7 @@ async fn openai_chat_tool_call_round_trip() {
     );
     // ChatCompletionToolMessageParam: role "tool", tool_call_id, content.
     assert_json(
-        &openai_tool_message(&result),
+        &openai_chat::write_result(&result),
         &json!({
             "role": "tool",
             "tool_call_id": "call_abc123",
@@ -251,7 +247,8 @@ async fn openai_chat_tool_call_round_trip() {
 async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_column() {
     // Truncated, as a model cut off mid-call sends it.
     let truncated = "{\"location\": \"Paris\"";
-    let call = openai_tool_call(&openai_entry("get_current_weather", json!(truncated))).unwrap();
+    let call =
+        openai_chat::read_call(&openai_entry("get_current_weather", json!(truncated))).unwrap();
     assert_eq!(
         call,
         ToolCall::new("call_abc123", "get_current_weather", json!(truncated))
@@ -269,7 +266,7 @@ async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_
         ),
     );
     assert_json(
-        &openai_tool_message(&result),
+        &openai_chat::write_result(&result),
         &json!({
             "role": "tool",
             "tool_call_id": "call_abc123",
@@ -300,7 +297,7 @@ async fn openai_arguments_that_are_not_json_make_a_paired_error_naming_line_and_
 /// The details the executor answers an OpenAI call with, whose `arguments`
 /// are `text`; the adapter kept the text as it is.
 async fn openai_error_details(text: &str) -> Option<Value> {
-    let call = openai_tool_call(&openai_entry("get_current_weather", json!(text))).unwrap();
+    let call = openai_chat::read_call(&openai_entry("get_current_weather", json!(text))).unwrap();
     assert_eq!(call.arguments, json!(text));
     run(&call).await.details
 }
@@ -308,8 +305,8 @@ async fn openai_error_details(text: &str) -> Option<Value> {
 #[tokio::test]
 async fn openai_empty_arguments_mean_an_empty_object() {
     for arguments in [json!(""), json!("  \n"), Value::Null] {
-        let call =
-            openai_tool_call(&openai_entry("get_current_weather", arguments.clone())).unwrap();
+        let call = openai_chat::read_call(&openai_entry("get_current_weather", arguments.clone()))
+            .unwrap();
         assert_eq!(
             call,
             ToolCall::new("call_abc123", "get_current_weather", json!({})),
@@ -322,7 +319,7 @@ async fn openai_empty_arguments_mean_an_empty_object() {
         );
     }
     // No `arguments` at all reads the same.
-    let call = openai_tool_call(&json!({
+    let call = openai_chat::read_call(&json!({
         "id": "call_abc123",
         "type": "function",
         "function": {"name": "no_details"}
@@ -330,7 +327,7 @@ async fn openai_empty_arguments_mean_an_empty_object() {
     .unwrap();
     assert_eq!(call.arguments, json!({}));
     assert_eq!(
-        openai_tool_message(&run(&call).await),
+        openai_chat::write_result(&run(&call).await),
         json!({"role": "tool", "tool_call_id": "call_abc123", "content": "done"})
     );
 }
@@ -338,7 +335,7 @@ async fn openai_empty_arguments_mean_an_empty_object() {
 #[tokio::test]
 async fn openai_arguments_sent_as_an_object_are_kept() {
     // Some OpenAI-compatible servers send the object itself.
-    let call = openai_tool_call(&openai_entry(
+    let call = openai_chat::read_call(&openai_entry(
         "get_current_weather",
         json!({"location": "Boston, MA", "unit": "fahrenheit"}),
     ))
@@ -348,21 +345,21 @@ async fn openai_arguments_sent_as_an_object_are_kept() {
         json!({"location": "Boston, MA", "unit": "fahrenheit"})
     );
     assert_eq!(
-        openai_tool_message(&run(&call).await)["content"],
+        openai_chat::write_result(&run(&call).await)["content"],
         "59 degrees fahrenheit in Boston, MA"
     );
 }
 
 #[tokio::test]
 async fn openai_several_text_items_become_one_string_per_line() {
-    let call = openai_tool_call(&openai_entry("two_lines", json!("{}"))).unwrap();
+    let call = openai_chat::read_call(&openai_entry("two_lines", json!("{}"))).unwrap();
     let result = run(&call).await;
     assert_json(
-        &openai_tool_message(&result),
+        &openai_chat::write_result(&result),
         &json!({"role": "tool", "tool_call_id": "call_abc123", "content": "first\nsecond"}),
     );
     assert_json(
-        &openai_responses_function_call_output(&result),
+        &openai_responses::write_result(&result),
         &json!({"type": "function_call_output", "call_id": "call_abc123", "output": "first\nsecond"}),
     );
 }
@@ -370,7 +367,7 @@ async fn openai_several_text_items_become_one_string_per_line() {
 #[test]
 fn openai_tool_calls_entries_of_the_wrong_shape_are_adapter_errors() {
     assert_refused(
-        openai_tool_call,
+        openai_chat::read_call,
         [
             (
                 json!({"id": "call_abc123", "type": "function"}),
@@ -395,7 +392,7 @@ fn openai_tool_calls_entries_of_the_wrong_shape_are_adapter_errors() {
             ),
         ],
     );
-    let error = openai_tool_call(&json!({
+    let error = openai_chat::read_call(&json!({
         "type": "function",
         "function": {"name": "get_current_weather", "arguments": "{}"}
     }))
@@ -468,7 +465,7 @@ async fn openai_responses_function_calls_round_trip() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|item| openai_responses_function_call(item).unwrap())
+        .map(|item| openai_responses::read_call(item).unwrap())
         .collect();
     // The id is `call_id` (what function_call_output pairs with), not `id`.
     assert_eq!(
@@ -493,10 +490,7 @@ async fn openai_responses_function_calls_round_trip() {
     );
 
     let results = run_all(&calls).await;
-    let outputs: Vec<Value> = results
-        .iter()
-        .map(openai_responses_function_call_output)
-        .collect();
+    let outputs: Vec<Value> = results.iter().map(openai_responses::write_result).collect();
     // FunctionCallOutput: type "function_call_output", call_id, output.
     assert_json(
         &Value::Array(outputs),
@@ -532,10 +526,10 @@ async fn openai_responses_invalid_and_empty_arguments() {
             "arguments": arguments
         })
     };
-    let call = openai_responses_function_call(&item("{\"location\":\"Paris, France\"")).unwrap();
+    let call = openai_responses::read_call(&item("{\"location\":\"Paris, France\"")).unwrap();
     assert_eq!(call.arguments, json!("{\"location\":\"Paris, France\""));
     assert_json(
-        &openai_responses_function_call_output(&run(&call).await),
+        &openai_responses::write_result(&run(&call).await),
         &json!({
             "type": "function_call_output",
             "call_id": "call_12345xyz",
@@ -543,7 +537,7 @@ async fn openai_responses_invalid_and_empty_arguments() {
         }),
     );
 
-    let call = openai_responses_function_call(&item("")).unwrap();
+    let call = openai_responses::read_call(&item("")).unwrap();
     assert_eq!(
         call,
         ToolCall::new("call_12345xyz", "get_weather", json!({}))
@@ -553,7 +547,7 @@ async fn openai_responses_invalid_and_empty_arguments() {
 #[test]
 fn openai_responses_items_of_the_wrong_shape_are_adapter_errors() {
     assert_refused(
-        openai_responses_function_call,
+        openai_responses::read_call,
         [
             (
                 json!({"id": "fc_12345xyz", "type": "function_call", "name": "get_weather", "arguments": "{}"}),
@@ -585,7 +579,7 @@ fn openai_responses_items_of_another_type_are_refused() {
         "name": "get_weather",
         "input": "Paris, France"
     });
-    let read = openai_responses_function_call(&item);
+    let read = openai_responses::read_call(&item);
     assert!(read.is_err(), "read as {read:?}");
     assert_eq!(
         read,
@@ -628,12 +622,12 @@ async fn anthropic_tool_use_round_trip() {
     let blocks = message["content"].as_array().unwrap();
     // The text block is not a call.
     assert_eq!(
-        anthropic_tool_use(&blocks[0]),
+        anthropic::read_call(&blocks[0]),
         Err(adapter_error(
             "expected a `tool_use` block, got a `text` block"
         ))
     );
-    let call = anthropic_tool_use(&blocks[1]).unwrap();
+    let call = anthropic::read_call(&blocks[1]).unwrap();
     assert_eq!(
         call,
         ToolCall::new(
@@ -657,7 +651,7 @@ async fn anthropic_tool_use_round_trip() {
     // The documented tool_result: tool_use_id, content (a string or a list
     // of content blocks), is_error (optional).
     assert_json(
-        &anthropic_tool_result(&result),
+        &anthropic::write_result(&result),
         &json!({
             "type": "tool_result",
             "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
@@ -675,9 +669,9 @@ async fn anthropic_bad_input_is_a_tool_result_with_is_error() {
         "name": "get_weather",
         "input": { "location": "San Francisco, CA", "unit": "kelvin" }
     });
-    let result = run(&anthropic_tool_use(&block).unwrap()).await;
+    let result = run(&anthropic::read_call(&block).unwrap()).await;
     assert_json(
-        &anthropic_tool_result(&result),
+        &anthropic::write_result(&result),
         &json!({
             "type": "tool_result",
             "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
@@ -693,9 +687,9 @@ async fn anthropic_bad_input_is_a_tool_result_with_is_error() {
 #[tokio::test]
 async fn anthropic_keeps_each_text_item_a_block() {
     let block = json!({"type": "tool_use", "id": "toolu_01", "name": "two_lines", "input": {}});
-    let result = run(&anthropic_tool_use(&block).unwrap()).await;
+    let result = run(&anthropic::read_call(&block).unwrap()).await;
     assert_json(
-        &anthropic_tool_result(&result),
+        &anthropic::write_result(&result),
         &json!({
             "type": "tool_result",
             "tool_use_id": "toolu_01",
@@ -708,7 +702,7 @@ async fn anthropic_keeps_each_text_item_a_block() {
 #[test]
 fn anthropic_blocks_of_the_wrong_shape_are_adapter_errors() {
     assert_refused(
-        anthropic_tool_use,
+        anthropic::read_call,
         [
             // A server tool's block (web search) is not ours to run.
             (
@@ -736,7 +730,7 @@ fn anthropic_blocks_of_the_wrong_shape_are_adapter_errors() {
     );
     // A block without `input` is a call with no arguments.
     assert_eq!(
-        anthropic_tool_use(&json!({"type": "tool_use", "id": "toolu_01", "name": "no_details"})),
+        anthropic::read_call(&json!({"type": "tool_use", "id": "toolu_01", "name": "no_details"})),
         Ok(ToolCall::new("toolu_01", "no_details", json!({})))
     );
 }
@@ -780,7 +774,7 @@ async fn gemini_calls_without_id_get_a_stable_generated_id() {
     let calls: Vec<ToolCall> = parts
         .iter()
         .enumerate()
-        .map(|(index, part)| gemini_function_call(part, index).unwrap())
+        .map(|(index, part)| gemini::read_call(part, index).unwrap())
         .collect();
     assert_eq!(
         calls,
@@ -799,14 +793,14 @@ async fn gemini_calls_without_id_get_a_stable_generated_id() {
     );
     // Stable: the same position gives the same id; the bare `functionCall`
     // object reads like the part holding it.
-    assert_eq!(gemini_function_call(&parts[1], 1).unwrap(), calls[1]);
+    assert_eq!(gemini::read_call(&parts[1], 1).unwrap(), calls[1]);
     assert_eq!(
-        gemini_function_call(&parts[1]["functionCall"], 1).unwrap(),
+        gemini::read_call(&parts[1]["functionCall"], 1).unwrap(),
         calls[1]
     );
 
     let results = run_all(&calls).await;
-    let parts: Vec<Value> = results.iter().map(gemini_function_response).collect();
+    let parts: Vec<Value> = results.iter().map(gemini::write_result).collect();
     // The documented function response parts carry `name` and `response`;
     // the made-up id is left out again.
     assert_json(
@@ -829,7 +823,7 @@ async fn gemini_calls_with_an_id_keep_it() {
             "args": {"location": "Paris"}
         }
     });
-    let call = gemini_function_call(&part, 5).unwrap();
+    let call = gemini::read_call(&part, 5).unwrap();
     assert_eq!(
         call,
         ToolCall::new(
@@ -839,7 +833,7 @@ async fn gemini_calls_with_an_id_keep_it() {
         )
     );
     assert_json(
-        &gemini_function_response(&run(&call).await),
+        &gemini::write_result(&run(&call).await),
         &json!({"functionResponse": {
             "name": "get_current_temperature",
             "id": "fc-paris-1",
@@ -849,7 +843,7 @@ async fn gemini_calls_with_an_id_keep_it() {
 
     // An empty id counts as none.
     let empty = json!({"functionCall": {"id": "", "name": "get_current_temperature", "args": {}}});
-    assert_eq!(gemini_function_call(&empty, 2).unwrap().id, "gemini-call-2");
+    assert_eq!(gemini::read_call(&empty, 2).unwrap().id, "gemini-call-2");
 }
 
 #[tokio::test]
@@ -857,10 +851,10 @@ async fn gemini_failures_answer_with_an_error_key() {
     // "Use "output" key to specify function output and "error" key to
     // specify error details" (FunctionResponse.response).
     let missing_args = json!({"functionCall": {"name": "get_current_temperature"}});
-    let call = gemini_function_call(&missing_args, 0).unwrap();
+    let call = gemini::read_call(&missing_args, 0).unwrap();
     assert_eq!(call.arguments, json!({}));
     assert_json(
-        &gemini_function_response(&run(&call).await),
+        &gemini::write_result(&run(&call).await),
         &json!({"functionResponse": {
             "name": "get_current_temperature",
             "response": {"error": "Tool get_current_temperature failed: location: missing required field"},
@@ -869,9 +863,9 @@ async fn gemini_failures_answer_with_an_error_key() {
 
     let unknown =
         json!({"functionCall": {"id": "fc-7", "name": "book_taxi", "args": {"time": "10 AM"}}});
-    let call = gemini_function_call(&unknown, 0).unwrap();
+    let call = gemini::read_call(&unknown, 0).unwrap();
     assert_json(
-        &gemini_function_response(&run(&call).await),
+        &gemini::write_result(&run(&call).await),
         &json!({"functionResponse": {
             "name": "book_taxi",
             "id": "fc-7",
@@ -883,7 +877,7 @@ async fn gemini_failures_answer_with_an_error_key() {
 #[test]
 fn gemini_parts_of_the_wrong_shape_are_adapter_errors() {
     assert_refused(
-        |part| gemini_function_call(part, 0),
+        |part| gemini::read_call(part, 0),
         [
             (
                 json!({"functionCall": {"args": {"location": "Paris"}}}),
@@ -925,7 +919,7 @@ fn mcp_request() -> Value {
 async fn mcp_tools_call_round_trip() {
     let request = mcp_request();
     // MCP params carry no call id: the JSON-RPC request id is passed in.
-    let call = mcp_tool_call(request["id"].to_string(), &request["params"]).unwrap();
+    let call = mcp::read_call(request["id"].to_string(), &request["params"]).unwrap();
     assert_eq!(
         call,
         ToolCall::new("2", "get_weather", json!({"location": "New York"}))
@@ -935,7 +929,7 @@ async fn mcp_tools_call_round_trip() {
     // CallToolResult: `content`, `structuredContent` (an object), `isError`
     // (the spec's "Structured Content" and "Output Schema" examples).
     assert_json(
-        &mcp_call_tool_result(&result),
+        &mcp::write_result(&result),
         &json!({
             "content": [{"type": "text", "text": "15 degrees celsius in New York"}],
             "structuredContent": {"location": "New York", "temperature": 15, "unit": "celsius"},
@@ -949,9 +943,9 @@ async fn mcp_input_validation_errors_are_results_with_is_error() {
     // "Input validation errors ... Reported in tool results with
     // `isError: true`" (tools.mdx, Error Handling).
     let params = json!({"name": "get_weather", "arguments": {"location": 10001}});
-    let result = run(&mcp_tool_call("4", &params).unwrap()).await;
+    let result = run(&mcp::read_call("4", &params).unwrap()).await;
     assert_json(
-        &mcp_call_tool_result(&result),
+        &mcp::write_result(&result),
         &json!({
             "content": [{
                 "type": "text",
@@ -965,9 +959,9 @@ async fn mcp_input_validation_errors_are_results_with_is_error() {
 
 #[tokio::test]
 async fn mcp_structured_content_is_always_an_object() {
-    let call = mcp_tool_call("5", &json!({"name": "two_lines", "arguments": {}})).unwrap();
+    let call = mcp::read_call("5", &json!({"name": "two_lines", "arguments": {}})).unwrap();
     assert_json(
-        &mcp_call_tool_result(&run(&call).await),
+        &mcp::write_result(&run(&call).await),
         &json!({
             "content": [{"type": "text", "text": "first"}, {"type": "text", "text": "second"}],
             "structuredContent": {"value": [1, 2]},
@@ -979,10 +973,10 @@ async fn mcp_structured_content_is_always_an_object() {
         json!({"name": "no_details"}),
         json!({"name": "no_details", "arguments": null}),
     ] {
-        let call = mcp_tool_call("6", &params).unwrap();
+        let call = mcp::read_call("6", &params).unwrap();
         assert_eq!(call, ToolCall::new("6", "no_details", json!({})));
         assert_json(
-            &mcp_call_tool_result(&run(&call).await),
+            &mcp::write_result(&run(&call).await),
             &json!({"content": [{"type": "text", "text": "done"}], "isError": false}),
         );
     }
@@ -991,7 +985,7 @@ async fn mcp_structured_content_is_always_an_object() {
 #[test]
 fn mcp_params_of_the_wrong_shape_are_adapter_errors() {
     assert_refused(
-        |params| mcp_tool_call("3", params),
+        |params| mcp::read_call("3", params),
         [
             (
                 json!({"arguments": {"location": "New York"}}),

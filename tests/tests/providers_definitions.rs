@@ -22,9 +22,10 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use tests::wire::assert_json;
 use tests::wire::{definition, diagnostics};
+use tool_core::providers::gemini::Dialect;
 use tool_core::providers::{
-    Converted, Diagnostic, NameRule, ProviderFormat, anthropic_tools, gemini_tools,
-    gemini_tools_legacy, mcp_tools, openai_responses_tools, openai_tools, openai_tools_strict,
+    Converted, Diagnostic, NameRule, ProviderFormat, Strict, anthropic, gemini, mcp, openai_chat,
+    openai_responses,
 };
 use tool_core::{Content, Tool, ToolDefinition, ToolOutput, ToolParams, tool};
 
@@ -117,9 +118,7 @@ fn assert_forecast_format(
 /// `functionDeclarations`.
 fn entries(format: ProviderFormat, converted: &Converted) -> &Vec<Value> {
     match format {
-        ProviderFormat::Gemini | ProviderFormat::GeminiLegacy => {
-            &converted.value["functionDeclarations"]
-        }
+        ProviderFormat::Gemini(_) => &converted.value["functionDeclarations"],
         _ => &converted.value,
     }
     .as_array()
@@ -130,7 +129,7 @@ fn entries(format: ProviderFormat, converted: &Converted) -> &Vec<Value> {
 /// Completions nest it in `function`.
 fn function(format: ProviderFormat, entry: &Value) -> &Value {
     match format {
-        ProviderFormat::OpenAi | ProviderFormat::OpenAiStrict => &entry["function"],
+        ProviderFormat::OpenAiChat(_) => &entry["function"],
         _ => entry,
     }
 }
@@ -274,8 +273,8 @@ fn the_derived_schema_every_format_starts_from() {
 #[test]
 fn openai_chat_completions() {
     assert_forecast_format(
-        ProviderFormat::OpenAi,
-        openai_tools(&forecast()),
+        ProviderFormat::OpenAiChat(Strict::Off),
+        openai_chat::tools(&forecast(), Strict::Off),
         json!([{
             "type": "function",
             "function": {
@@ -293,8 +292,8 @@ fn openai_chat_completions() {
 #[test]
 fn openai_chat_completions_strict() {
     assert_forecast_format(
-        ProviderFormat::OpenAiStrict,
-        openai_tools_strict(&forecast()),
+        ProviderFormat::OpenAiChat(Strict::On),
+        openai_chat::tools(&forecast(), Strict::On),
         json!([{
             "type": "function",
             "function": {
@@ -313,8 +312,8 @@ fn openai_chat_completions_strict() {
 #[test]
 fn openai_responses_non_strict() {
     assert_forecast_format(
-        ProviderFormat::OpenAiResponses,
-        openai_responses_tools(&forecast(), false),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+        openai_responses::tools(&forecast(), Strict::Off),
         json!([{
             "type": "function",
             "name": "forecast",
@@ -329,8 +328,8 @@ fn openai_responses_non_strict() {
 #[test]
 fn openai_responses_strict() {
     assert_forecast_format(
-        ProviderFormat::OpenAiResponsesStrict,
-        openai_responses_tools(&forecast(), true),
+        ProviderFormat::OpenAiResponses(Strict::On),
+        openai_responses::tools(&forecast(), Strict::On),
         json!([{
             "type": "function",
             "name": "forecast",
@@ -347,7 +346,7 @@ fn openai_responses_strict() {
 fn anthropic() {
     assert_forecast_format(
         ProviderFormat::Anthropic,
-        anthropic_tools(&forecast()),
+        anthropic::tools(&forecast()),
         json!([{
             "name": "forecast",
             "description": "Forecast the weather",
@@ -361,8 +360,8 @@ fn anthropic() {
 #[test]
 fn gemini_json_schema() {
     assert_forecast_format(
-        ProviderFormat::Gemini,
-        gemini_tools(&forecast()),
+        ProviderFormat::Gemini(Dialect::JsonSchema),
+        gemini::tools(&forecast(), Dialect::JsonSchema),
         json!({"functionDeclarations": [{
             "name": "forecast",
             "description": "Forecast the weather",
@@ -378,8 +377,8 @@ fn gemini_json_schema() {
 #[test]
 fn gemini_legacy() {
     assert_forecast_format(
-        ProviderFormat::GeminiLegacy,
-        gemini_tools_legacy(&forecast()),
+        ProviderFormat::Gemini(Dialect::OpenApi),
+        gemini::tools(&forecast(), Dialect::OpenApi),
         json!({"functionDeclarations": [{
             "name": "forecast",
             "description": "Forecast the weather",
@@ -446,7 +445,7 @@ fn gemini_legacy() {
 fn mcp() {
     assert_forecast_format(
         ProviderFormat::Mcp,
-        mcp_tools(&forecast()),
+        mcp::tools(&forecast()),
         json!([{
             "name": "forecast",
             "description": "Forecast the weather",
@@ -463,7 +462,7 @@ fn mcp_reports_an_input_schema_that_is_not_an_object() {
         "Not an object",
         json!({"type": "string"}),
     )];
-    let converted = mcp_tools(&tools);
+    let converted = mcp::tools(&tools);
     assert_json(
         &converted.value,
         &json!([{"name": "odd", "description": "Not an object", "inputSchema": {"type": "string"}}]),
@@ -581,7 +580,7 @@ fn anthropic_documented_get_weather_definition() {
             "required": ["location"]
         }
     });
-    let mut ours = anthropic_tools(&weather_definitions()[..1]).value[0].clone();
+    let mut ours = anthropic::tools(&weather_definitions()[..1]).value[0].clone();
     assert_eq!(
         ours["input_schema"]
             .as_object_mut()
@@ -613,7 +612,7 @@ fn gemini_documented_get_current_temperature_declaration() {
         }
     });
     let tools = &weather_definitions()[1..];
-    let legacy = gemini_tools_legacy(tools);
+    let legacy = gemini::tools(tools, Dialect::OpenApi);
     assert_eq!(legacy.value, json!({"functionDeclarations": [documented]}));
     assert_eq!(
         diagnostics(&legacy),
@@ -624,7 +623,7 @@ fn gemini_documented_get_current_temperature_declaration() {
         )]
     );
 
-    let current = gemini_tools(tools);
+    let current = gemini::tools(tools, Dialect::JsonSchema);
     let mut expected = documented["parameters"].clone();
     expected["additionalProperties"] = json!(false);
     assert_eq!(
@@ -676,7 +675,7 @@ fn a_map_and_a_value_of_any_type_make_the_tool_non_strict() {
     ];
 
     // Chat Completions: sent non-strict, schema unchanged.
-    let chat = openai_tools_strict(&counts_and_payload());
+    let chat = openai_chat::tools(&counts_and_payload(), Strict::On);
     assert_json(
         &chat.value,
         &json!([
@@ -697,7 +696,7 @@ fn a_map_and_a_value_of_any_type_make_the_tool_non_strict() {
     assert_eq!(diagnostics(&chat), expected_diagnostics);
 
     // Responses: the same.
-    let responses = openai_responses_tools(&counts_and_payload(), true);
+    let responses = openai_responses::tools(&counts_and_payload(), Strict::On);
     assert_json(
         &responses.value,
         &json!([
@@ -721,10 +720,10 @@ fn a_map_and_a_value_of_any_type_make_the_tool_non_strict() {
 
     // Formats that take JSON Schema as it is have nothing to say.
     for format in [
-        ProviderFormat::OpenAi,
-        ProviderFormat::OpenAiResponses,
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::Off),
         ProviderFormat::Anthropic,
-        ProviderFormat::Gemini,
+        ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ] {
         assert_eq!(
@@ -737,7 +736,7 @@ fn a_map_and_a_value_of_any_type_make_the_tool_non_strict() {
 
 #[test]
 fn a_map_and_a_value_of_any_type_in_gemini_legacy() {
-    let converted = gemini_tools_legacy(&counts_and_payload());
+    let converted = gemini::tools(&counts_and_payload(), Dialect::OpenApi);
     assert_json(
         &converted.value,
         &json!({"functionDeclarations": [
@@ -808,7 +807,7 @@ fn hand_written_keywords_in_strict_and_legacy() {
     )];
 
     // `const` is not on strict mode's list: a one-value `enum`, typed.
-    let strict = openai_tools_strict(&tools);
+    let strict = openai_chat::tools(&tools, Strict::On);
     assert_json(
         &strict.value[0]["function"]["parameters"],
         &json!({
@@ -845,7 +844,7 @@ fn hand_written_keywords_in_strict_and_legacy() {
         ]
     );
 
-    let legacy = gemini_tools_legacy(&tools);
+    let legacy = gemini::tools(&tools, Dialect::OpenApi);
     assert_json(
         &legacy.value["functionDeclarations"][0]["parameters"],
         &json!({
@@ -940,7 +939,7 @@ fn legacy_violations(schema: &Value, path: &str, found: &mut Vec<String>) {
 
 #[test]
 fn legacy_output_keeps_to_the_openapi_subset() {
-    let legacy = gemini_tools_legacy(&every_definition());
+    let legacy = gemini::tools(&every_definition(), Dialect::OpenApi);
     for declaration in legacy.value["functionDeclarations"].as_array().unwrap() {
         let mut found = Vec::new();
         legacy_violations(&declaration["parameters"], "", &mut found);
@@ -969,7 +968,7 @@ fn gemini_legacy_never_sends_an_object_without_properties_unreported() {
         definition("dynamic", "A DynamicTool", json!({"type": "object"})),
     ];
     tools.extend(counts_and_payload());
-    let legacy = gemini_tools_legacy(&tools);
+    let legacy = gemini::tools(&tools, Dialect::OpenApi);
 
     fn empty_objects(schema: &Value, path: &str, found: &mut Vec<String>) {
         if schema["type"] == "object"
@@ -1104,10 +1103,10 @@ fn tool_names_checked_against_each_providers_rule() {
         refused("", "OpenAI needs a tool name of at least one character"),
     ];
     for format in [
-        ProviderFormat::OpenAi,
-        ProviderFormat::OpenAiStrict,
-        ProviderFormat::OpenAiResponses,
-        ProviderFormat::OpenAiResponsesStrict,
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiChat(Strict::On),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::On),
     ] {
         assert_eq!(
             name_diagnostics(&format.definitions(&tools)),
@@ -1161,7 +1160,10 @@ fn tool_names_checked_against_each_providers_rule() {
         ),
         refused("", "Gemini needs a tool name of at least one character"),
     ];
-    for format in [ProviderFormat::Gemini, ProviderFormat::GeminiLegacy] {
+    for format in [
+        ProviderFormat::Gemini(Dialect::JsonSchema),
+        ProviderFormat::Gemini(Dialect::OpenApi),
+    ] {
         assert_eq!(
             name_diagnostics(&format.definitions(&tools)),
             gemini,
@@ -1233,7 +1235,7 @@ fn name_rules_directly() {
 fn json_schemas(tools: &[ToolDefinition]) -> Vec<(String, Value)> {
     let mut schemas = Vec::new();
     for format in ProviderFormat::ALL {
-        if format == ProviderFormat::GeminiLegacy {
+        if format == ProviderFormat::Gemini(Dialect::OpenApi) {
             continue;
         }
         let converted = format.definitions(tools);
@@ -1241,7 +1243,7 @@ fn json_schemas(tools: &[ToolDefinition]) -> Vec<(String, Value)> {
             let function = function(format, entry);
             let schema = match format {
                 ProviderFormat::Anthropic => &function["input_schema"],
-                ProviderFormat::Gemini => &function["parametersJsonSchema"],
+                ProviderFormat::Gemini(Dialect::JsonSchema) => &function["parametersJsonSchema"],
                 ProviderFormat::Mcp => &function["inputSchema"],
                 _ => &function["parameters"],
             };
@@ -1354,7 +1356,8 @@ fn strict_samples() -> Vec<(&'static str, Value, bool)> {
 
 #[test]
 fn the_strict_schema_accepts_what_parse_accepts() {
-    let strict = openai_tools_strict(&forecast()).value[0]["function"]["parameters"].clone();
+    let strict =
+        openai_chat::tools(&forecast(), Strict::On).value[0]["function"]["parameters"].clone();
     let validator = jsonschema::draft202012::new(&strict).expect("the strict schema compiles");
     for (what, sample, parse_accepts) in strict_samples() {
         assert_eq!(

@@ -27,7 +27,8 @@ use std::collections::BTreeSet;
 use std::net::IpAddr;
 use tests::wire::assert_json;
 use tests::wire::{definition, diagnostics};
-use tool_core::providers::{Converted, ProviderFormat};
+use tool_core::providers::gemini::Dialect;
+use tool_core::providers::{Converted, ProviderFormat, Strict};
 use tool_core::{ToolDefinition, ToolParams, params::ParamValue};
 
 // ---------------------------------------------------------------------------
@@ -156,9 +157,7 @@ fn expr() -> Vec<ToolDefinition> {
 /// The tool entries a format wrote: Gemini's sit under `functionDeclarations`.
 fn entries(format: ProviderFormat, converted: &Converted) -> Vec<Value> {
     match format {
-        ProviderFormat::Gemini | ProviderFormat::GeminiLegacy => {
-            converted.value["functionDeclarations"].clone()
-        }
+        ProviderFormat::Gemini(_) => converted.value["functionDeclarations"].clone(),
         _ => converted.value.clone(),
     }
     .as_array()
@@ -171,12 +170,10 @@ fn schemas(format: ProviderFormat, converted: &Converted) -> Vec<Value> {
     entries(format, converted)
         .into_iter()
         .map(|entry| match format {
-            ProviderFormat::OpenAi | ProviderFormat::OpenAiStrict => {
-                entry["function"]["parameters"].clone()
-            }
+            ProviderFormat::OpenAiChat(_) => entry["function"]["parameters"].clone(),
             ProviderFormat::Anthropic => entry["input_schema"].clone(),
-            ProviderFormat::Gemini => entry["parametersJsonSchema"].clone(),
-            ProviderFormat::GeminiLegacy => entry["parameters"].clone(),
+            ProviderFormat::Gemini(Dialect::JsonSchema) => entry["parametersJsonSchema"].clone(),
+            ProviderFormat::Gemini(Dialect::OpenApi) => entry["parameters"].clone(),
             ProviderFormat::Mcp => entry["inputSchema"].clone(),
             _ => entry["parameters"].clone(),
         })
@@ -189,7 +186,7 @@ fn strict_flags(format: ProviderFormat, converted: &Converted) -> Vec<bool> {
         .iter()
         .map(|entry| {
             let flag = match format {
-                ProviderFormat::OpenAiStrict => &entry["function"]["strict"],
+                ProviderFormat::OpenAiChat(Strict::On) => &entry["function"]["strict"],
                 _ => &entry["strict"],
             };
             flag.as_bool().unwrap()
@@ -198,15 +195,15 @@ fn strict_flags(format: ProviderFormat, converted: &Converted) -> Vec<bool> {
 }
 
 const STRICT: [ProviderFormat; 2] = [
-    ProviderFormat::OpenAiStrict,
-    ProviderFormat::OpenAiResponsesStrict,
+    ProviderFormat::OpenAiChat(Strict::On),
+    ProviderFormat::OpenAiResponses(Strict::On),
 ];
 /// The formats that write a root enum as one object, as it is otherwise.
 const FLATTENING_ONLY: [ProviderFormat; 4] = [
-    ProviderFormat::OpenAi,
-    ProviderFormat::OpenAiResponses,
+    ProviderFormat::OpenAiChat(Strict::Off),
+    ProviderFormat::OpenAiResponses(Strict::Off),
     ProviderFormat::Anthropic,
-    ProviderFormat::Gemini,
+    ProviderFormat::Gemini(Dialect::JsonSchema),
 ];
 /// The formats that keep the derived schema as it is.
 const UNCHANGED: [ProviderFormat; 2] = [ProviderFormat::Neutral, ProviderFormat::Mcp];
@@ -484,26 +481,26 @@ fn act_entry(format: ProviderFormat, parameters: Value) -> Value {
         ProviderFormat::Neutral => {
             json!([{"name": name, "description": description, "parameters": parameters}])
         }
-        ProviderFormat::OpenAi => json!([{"type": "function", "function": {
+        ProviderFormat::OpenAiChat(Strict::Off) => json!([{"type": "function", "function": {
             "name": name, "description": description, "parameters": parameters,
         }}]),
-        ProviderFormat::OpenAiStrict => json!([{"type": "function", "function": {
+        ProviderFormat::OpenAiChat(Strict::On) => json!([{"type": "function", "function": {
             "name": name, "description": description, "parameters": parameters, "strict": true,
         }}]),
-        ProviderFormat::OpenAiResponses | ProviderFormat::OpenAiResponsesStrict => json!([{
+        ProviderFormat::OpenAiResponses(_) => json!([{
             "type": "function",
             "name": name,
             "description": description,
             "parameters": parameters,
-            "strict": format == ProviderFormat::OpenAiResponsesStrict,
+            "strict": format == ProviderFormat::OpenAiResponses(Strict::On),
         }]),
         ProviderFormat::Anthropic => {
             json!([{"name": name, "description": description, "input_schema": parameters}])
         }
-        ProviderFormat::Gemini => json!({"functionDeclarations": [{
+        ProviderFormat::Gemini(Dialect::JsonSchema) => json!({"functionDeclarations": [{
             "name": name, "description": description, "parametersJsonSchema": parameters,
         }]}),
-        ProviderFormat::GeminiLegacy => json!({"functionDeclarations": [{
+        ProviderFormat::Gemini(Dialect::OpenApi) => json!({"functionDeclarations": [{
             "name": name, "description": description, "parameters": parameters,
         }]}),
         ProviderFormat::Mcp => {
@@ -523,14 +520,17 @@ fn an_internally_tagged_root_enum_in_every_format() {
         let converted = format.definitions(&tools);
         let (parameters, expected) = match format {
             ProviderFormat::Neutral | ProviderFormat::Mcp => (act_schema(), vec![]),
-            ProviderFormat::OpenAi
-            | ProviderFormat::OpenAiResponses
+            ProviderFormat::OpenAiChat(Strict::Off)
+            | ProviderFormat::OpenAiResponses(Strict::Off)
             | ProviderFormat::Anthropic
-            | ProviderFormat::Gemini => (act_flattened(), vec![("act", "/oneOf", ACT_FLATTENED)]),
-            ProviderFormat::OpenAiStrict | ProviderFormat::OpenAiResponsesStrict => {
+            | ProviderFormat::Gemini(Dialect::JsonSchema) => {
+                (act_flattened(), vec![("act", "/oneOf", ACT_FLATTENED)])
+            }
+            ProviderFormat::OpenAiChat(Strict::On)
+            | ProviderFormat::OpenAiResponses(Strict::On) => {
                 (act_strict(), act_strict_diagnostics())
             }
-            ProviderFormat::GeminiLegacy => {
+            ProviderFormat::Gemini(Dialect::OpenApi) => {
                 let mut expected = vec![
                     ("act", "/oneOf", ACT_FLATTENED),
                     ("act", "/additionalProperties", LEGACY_CLOSED),
@@ -645,7 +645,10 @@ fn every_representation_as_the_whole_parameters() {
     }
     // Strict and legacy: the same object, then each format's conversion; the
     // root diagnostic comes first, and every root is an object now.
-    for format in STRICT.into_iter().chain([ProviderFormat::GeminiLegacy]) {
+    for format in STRICT
+        .into_iter()
+        .chain([ProviderFormat::Gemini(Dialect::OpenApi)])
+    {
         let converted = format.definitions(&root_enums());
         for tool in ["act", "point", "draw", "aim"] {
             let first = converted
@@ -675,9 +678,9 @@ fn every_representation_as_the_whole_parameters() {
 #[test]
 fn an_adjacently_tagged_root_enum_strict_and_legacy() {
     let tools = &root_enums()[1..2];
-    let strict = ProviderFormat::OpenAiStrict.definitions(tools);
+    let strict = ProviderFormat::OpenAiChat(Strict::On).definitions(tools);
     assert_json(
-        &schemas(ProviderFormat::OpenAiStrict, &strict)[0],
+        &schemas(ProviderFormat::OpenAiChat(Strict::On), &strict)[0],
         &json!({
             "description": "Where the pointer goes",
             "type": "object",
@@ -712,9 +715,9 @@ fn an_adjacently_tagged_root_enum_strict_and_legacy() {
         ]
     );
 
-    let legacy = ProviderFormat::GeminiLegacy.definitions(tools);
+    let legacy = ProviderFormat::Gemini(Dialect::OpenApi).definitions(tools);
     assert_json(
-        &schemas(ProviderFormat::GeminiLegacy, &legacy)[0],
+        &schemas(ProviderFormat::Gemini(Dialect::OpenApi), &legacy)[0],
         &json!({
             "description": "Where the pointer goes",
             "type": "object",
@@ -760,16 +763,16 @@ fn an_adjacently_tagged_root_enum_strict_and_legacy() {
 #[test]
 fn an_external_and_an_untagged_root_enum_strict() {
     let tools = &root_enums()[2..];
-    let strict = ProviderFormat::OpenAiResponsesStrict.definitions(tools);
+    let strict = ProviderFormat::OpenAiResponses(Strict::On).definitions(tools);
     // External: strict mode would make both keys required (null when
     // unused), and parse takes exactly one key, so the tool goes
     // non-strict, as one object still.
     assert_eq!(
-        strict_flags(ProviderFormat::OpenAiResponsesStrict, &strict),
+        strict_flags(ProviderFormat::OpenAiResponses(Strict::On), &strict),
         [false, true]
     );
     assert_json(
-        &schemas(ProviderFormat::OpenAiResponsesStrict, &strict)[0],
+        &schemas(ProviderFormat::OpenAiResponses(Strict::On), &strict)[0],
         &draw_flattened(),
     );
     assert_eq!(
@@ -780,7 +783,7 @@ fn an_external_and_an_untagged_root_enum_strict() {
     );
     let nullable = |schema: Value| json!({"anyOf": [schema, {"type": "null"}]});
     assert_json(
-        &schemas(ProviderFormat::OpenAiResponsesStrict, &strict)[1],
+        &schemas(ProviderFormat::OpenAiResponses(Strict::On), &strict)[1],
         &json!({
             "type": "object",
             "properties": {
@@ -821,9 +824,12 @@ fn an_external_and_an_untagged_root_enum_strict() {
 /// (strict: the choices as `anyOf`, the tags as `enum`) stay reachable.
 #[test]
 fn a_recursive_root_enum_keeps_its_references() {
-    let strict = ProviderFormat::OpenAiStrict.definitions(&expr());
-    let schema = &schemas(ProviderFormat::OpenAiStrict, &strict)[0];
-    assert_eq!(strict_flags(ProviderFormat::OpenAiStrict, &strict), [true]);
+    let strict = ProviderFormat::OpenAiChat(Strict::On).definitions(&expr());
+    let schema = &schemas(ProviderFormat::OpenAiChat(Strict::On), &strict)[0];
+    assert_eq!(
+        strict_flags(ProviderFormat::OpenAiChat(Strict::On), &strict),
+        [true]
+    );
     let reference = json!({"$ref": "#/$defs/providers_enums.Expr"});
     assert_json(
         &schema["properties"]["left"],
@@ -880,7 +886,7 @@ fn a_root_choice_of_other_shapes_is_left_and_reported() {
     let tools = vec![definition("odd", "Odd", odd.clone())];
     let expected = [
         (
-            ProviderFormat::OpenAi,
+            ProviderFormat::OpenAiChat(Strict::Off),
             "OpenAI",
             "Root objects must not be anyOf and must be an object",
         ),
@@ -890,7 +896,7 @@ fn a_root_choice_of_other_shapes_is_left_and_reported() {
             "input_schema does not support oneOf, allOf, or anyOf at the top level",
         ),
         (
-            ProviderFormat::Gemini,
+            ProviderFormat::Gemini(Dialect::JsonSchema),
             "Gemini",
             "The schema must describe an object where the properties are the parameters",
         ),
@@ -933,12 +939,12 @@ fn a_root_enum_that_cannot_be_strict() {
         },
     }
     let tools = vec![definition("store", "Store", Store::json_schema())];
-    let converted = ProviderFormat::OpenAiStrict.definitions(&tools);
+    let converted = ProviderFormat::OpenAiChat(Strict::On).definitions(&tools);
     assert_eq!(
-        strict_flags(ProviderFormat::OpenAiStrict, &converted),
+        strict_flags(ProviderFormat::OpenAiChat(Strict::On), &converted),
         [false]
     );
-    let schema = &schemas(ProviderFormat::OpenAiStrict, &converted)[0];
+    let schema = &schemas(ProviderFormat::OpenAiChat(Strict::On), &converted)[0];
     assert_eq!(schema["properties"]["op"]["enum"], json!(["put", "drop"]));
     assert!(schema["properties"]["kind"]["anyOf"].is_array());
     assert!(!schema.to_string().contains("oneOf"));
@@ -1029,7 +1035,7 @@ fn nested_constructs_as_derived() {
     for format in [
         ProviderFormat::Neutral,
         ProviderFormat::Anthropic,
-        ProviderFormat::Gemini,
+        ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ] {
         let converted = format.definitions(&form());
@@ -1044,7 +1050,10 @@ const ONE_OF_LEGACY: &str = "changed: `oneOf` written as `anyOf`, the same value
 
 #[test]
 fn nested_constructs_in_non_strict_openai() {
-    for format in [ProviderFormat::OpenAi, ProviderFormat::OpenAiResponses] {
+    for format in [
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+    ] {
         let converted = format.definitions(&form());
         let mut expected = Form::json_schema();
         for name in ["action", "pointer", "speed"] {
@@ -1209,8 +1218,8 @@ fn nested_constructs_in_openai_strict() {
 
 #[test]
 fn nested_constructs_in_gemini_legacy() {
-    let converted = ProviderFormat::GeminiLegacy.definitions(&form());
-    let property = |name: &str| form_property(ProviderFormat::GeminiLegacy, name);
+    let converted = ProviderFormat::Gemini(Dialect::OpenApi).definitions(&form());
+    let property = |name: &str| form_property(ProviderFormat::Gemini(Dialect::OpenApi), name);
     assert_json(
         &property("pair"),
         &json!({"type": "array", "items": {"anyOf": [
@@ -1316,7 +1325,7 @@ fn nested_constructs_in_gemini_legacy() {
             ),
         ]
     );
-    let legacy = &schemas(ProviderFormat::GeminiLegacy, &converted)[0];
+    let legacy = &schemas(ProviderFormat::Gemini(Dialect::OpenApi), &converted)[0];
     let text = legacy.to_string();
     for keyword in [
         "oneOf",
@@ -1487,10 +1496,10 @@ fn parses(tool: &str, value: &Value) -> bool {
 fn a_conversion_only_loosens() {
     let formats = [
         ProviderFormat::Neutral,
-        ProviderFormat::OpenAi,
-        ProviderFormat::OpenAiResponses,
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::Off),
         ProviderFormat::Anthropic,
-        ProviderFormat::Gemini,
+        ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ];
     let mut checked = 0;
@@ -1729,10 +1738,10 @@ fn no_one_of_reaches_openai() {
     tools.extend(form());
     tools.extend(expr());
     for format in [
-        ProviderFormat::OpenAi,
-        ProviderFormat::OpenAiStrict,
-        ProviderFormat::OpenAiResponses,
-        ProviderFormat::OpenAiResponsesStrict,
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiChat(Strict::On),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::On),
     ] {
         let converted = format.definitions(&tools);
         for (schema, tool) in schemas(format, &converted).iter().zip(&tools) {

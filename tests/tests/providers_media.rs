@@ -8,8 +8,7 @@
 use serde_json::{Value, json};
 use tests::wire::{assert_json, definition, diagnostics};
 use tool_core::providers::{
-    anthropic_tool_result, content_text, gemini_function_response, mcp_call_tool_result, mcp_tools,
-    media_note, openai_responses_function_call_output, openai_tool_message, openai_tool_messages,
+    anthropic, content_text, gemini, mcp, media_note, openai_chat, openai_responses,
 };
 use tool_core::{Content, ToolAnnotations, ToolDefinition, ToolResultMessage};
 
@@ -97,7 +96,7 @@ fn content_text_keeps_text_and_notes_everything_else() {
 #[test]
 fn anthropic_carries_images_as_image_blocks_and_notes_the_rest() {
     assert_json(
-        &anthropic_tool_result(&mixed("toolu_01A09q90qw90lq917835lq9")),
+        &anthropic::write_result(&mixed("toolu_01A09q90qw90lq917835lq9")),
         &json!({
             "type": "tool_result",
             "tool_use_id": "toolu_01A09q90qw90lq917835lq9",
@@ -132,7 +131,7 @@ fn anthropic_failed_results_and_other_image_types_get_notes() {
         true,
     );
     assert_json(
-        &anthropic_tool_result(&failed),
+        &anthropic::write_result(&failed),
         &json!({
             "type": "tool_result",
             "tool_use_id": "toolu_01",
@@ -150,7 +149,7 @@ fn anthropic_failed_results_and_other_image_types_get_notes() {
         false,
     );
     assert_eq!(
-        anthropic_tool_result(&bitmap)["content"],
+        anthropic::write_result(&bitmap)["content"],
         json!([{"type": "text", "text": "[image: image/bmp, 2 bytes]"}]),
     );
 }
@@ -168,7 +167,7 @@ fn anthropic_failed_results_and_other_image_types_get_notes() {
 #[test]
 fn openai_responses_output_is_an_array_when_an_image_goes_along() {
     assert_json(
-        &openai_responses_function_call_output(&mixed("call_abc123")),
+        &openai_responses::write_result(&mixed("call_abc123")),
         &json!({
             "type": "function_call_output",
             "call_id": "call_abc123",
@@ -194,7 +193,7 @@ fn openai_responses_output_stays_a_string_without_an_image() {
         false,
     );
     assert_json(
-        &openai_responses_function_call_output(&sound),
+        &openai_responses::write_result(&sound),
         &json!({
             "type": "function_call_output",
             "call_id": "call_abc123",
@@ -218,7 +217,7 @@ fn openai_responses_output_stays_a_string_without_an_image() {
 #[test]
 fn openai_chat_media_follow_every_tool_message_in_one_user_message() {
     let results = [mixed("call_chart"), text_only("call_lines")];
-    let messages = openai_tool_messages(&results);
+    let messages = openai_chat::write_results(&results);
     assert_json(
         &Value::Array(messages),
         &json!([
@@ -242,8 +241,8 @@ fn openai_chat_media_follow_every_tool_message_in_one_user_message() {
         ]),
     );
     assert_json(
-        &openai_tool_message(&results[0]),
-        &openai_tool_messages(&results)[0],
+        &openai_chat::write_result(&results[0]),
+        &openai_chat::write_results(&results)[0],
     );
 }
 
@@ -262,7 +261,7 @@ fn openai_chat_sends_wav_and_mp3_only() {
         false,
     );
     assert_json(
-        &Value::Array(openai_tool_messages(&[sounds])),
+        &Value::Array(openai_chat::write_results(&[sounds])),
         &json!([
             {
                 "role": "tool",
@@ -294,7 +293,7 @@ fn openai_chat_sends_wav_and_mp3_only() {
 #[test]
 fn gemini_nests_images_in_the_function_response_parts() {
     assert_json(
-        &gemini_function_response(&mixed("UNIQUE_CALL_ID_HERE")),
+        &gemini::write_result(&mixed("UNIQUE_CALL_ID_HERE")),
         &json!({
             "functionResponse": {
                 "name": "chart",
@@ -325,7 +324,7 @@ fn gemini_failed_results_keep_their_images_and_gifs_are_notes() {
         true,
     );
     assert_json(
-        &gemini_function_response(&failed),
+        &gemini::write_result(&failed),
         &json!({
             "functionResponse": {
                 "name": "screenshot",
@@ -348,7 +347,7 @@ fn gemini_failed_results_keep_their_images_and_gifs_are_notes() {
 #[test]
 fn mcp_results_carry_every_item_as_it_is() {
     assert_json(
-        &mcp_call_tool_result(&mixed("1")),
+        &mcp::write_result(&mixed("1")),
         &json!({
             "content": [
                 {"type": "text", "text": "Here is the chart."},
@@ -389,7 +388,7 @@ fn mcp_tools_write_output_schema_and_annotations_when_set() {
         "properties": {"size": {"type": "integer"}},
         "required": ["size"],
     });
-    let converted = mcp_tools(&[
+    let converted = mcp::tools(&[
         with_output(
             "stat",
             Some(entry.clone()),
@@ -419,7 +418,7 @@ fn mcp_tools_write_output_schema_and_annotations_when_set() {
 // same way, so it still describes what is sent, and said so.
 #[test]
 fn mcp_tools_wrap_an_output_schema_that_is_not_an_object() {
-    let converted = mcp_tools(&[
+    let converted = mcp::tools(&[
         with_output(
             "count",
             Some(json!({"type": "integer"})),
@@ -464,30 +463,30 @@ fn text_only_results_are_written_as_before_byte_for_byte() {
     let lines = text_only("call_1");
     let written = |value: Value| serde_json::to_string(&value).unwrap();
     assert_eq!(
-        written(anthropic_tool_result(&lines)),
+        written(anthropic::write_result(&lines)),
         r#"{"type":"tool_result","tool_use_id":"call_1","content":[{"type":"text","text":"first"},{"type":"text","text":"second"}],"is_error":false}"#
     );
     assert_eq!(
-        written(openai_tool_message(&lines)),
+        written(openai_chat::write_result(&lines)),
         r#"{"role":"tool","tool_call_id":"call_1","content":"first\nsecond"}"#
     );
     assert_eq!(
-        openai_tool_messages(std::slice::from_ref(&lines)),
-        vec![openai_tool_message(&lines)]
+        openai_chat::write_results(std::slice::from_ref(&lines)),
+        vec![openai_chat::write_result(&lines)]
     );
     assert_eq!(
-        written(openai_responses_function_call_output(&lines)),
+        written(openai_responses::write_result(&lines)),
         r#"{"type":"function_call_output","call_id":"call_1","output":"first\nsecond"}"#
     );
     assert_eq!(
-        written(gemini_function_response(&lines)),
+        written(gemini::write_result(&lines)),
         r#"{"functionResponse":{"name":"two_lines","id":"call_1","response":{"output":"first\nsecond"}}}"#
     );
     assert_eq!(
-        written(mcp_call_tool_result(&lines)),
+        written(mcp::write_result(&lines)),
         r#"{"content":[{"type":"text","text":"first"},{"type":"text","text":"second"}],"isError":false}"#
     );
     let empty = result("call_2", "nothing", vec![], false);
-    assert_eq!(openai_responses_function_call_output(&empty)["output"], "");
-    assert_eq!(anthropic_tool_result(&empty)["content"], json!([]));
+    assert_eq!(openai_responses::write_result(&empty)["output"], "");
+    assert_eq!(anthropic::write_result(&empty)["content"], json!([]));
 }

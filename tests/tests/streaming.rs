@@ -1,9 +1,10 @@
-//! Golden tests of the stream accumulators (`tool_core::streaming`) on
-//! event sequences copied from each provider's streaming documentation:
-//! every event each one reports, the partial arguments after each, and the
-//! finished call, which runs through `execute_tool_call`. Also: calls
-//! interleaved at several indexes, streams cut off, arguments that are not
-//! JSON, and events of the wrong shape (`AdapterError`, with its message).
+//! Golden tests of the stream accumulators (each API's `StreamAccumulator`
+//! in `tool_core::providers`) on event sequences copied from each
+//! provider's streaming documentation: every event each one reports, the
+//! partial arguments after each, and the finished call, which runs
+//! through `execute_tool_call`. Also: calls interleaved at several
+//! indexes, streams cut off, arguments that are not JSON, and events of the
+//! wrong shape (`AdapterError`, with its message).
 //!
 //! Sources (each sequence below repeats its own):
 //! - Anthropic: "Streaming Messages",
@@ -15,8 +16,7 @@
 //!   ("Output delta.tool_calls", "Output events").
 
 use serde_json::{Value, json};
-use tool_core::providers::AdapterError;
-use tool_core::streaming::{AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, StreamEvent};
+use tool_core::providers::{AdapterError, StreamEvent, anthropic, openai_chat, openai_responses};
 use tool_core::{Content, RunOptions, ToolCall, ToolOutput, ToolRegistry, execute_tool_call, tool};
 
 /// Get the current weather in a given location
@@ -67,7 +67,7 @@ fn seen(events: Vec<StreamEvent>, partial: impl Fn(usize) -> Option<Value>) -> V
         .collect()
 }
 
-fn anthropic_all(stream: &mut AnthropicStream, events: &[Value]) -> Vec<Seen> {
+fn anthropic_all(stream: &mut anthropic::StreamAccumulator, events: &[Value]) -> Vec<Seen> {
     let mut all = Vec::new();
     for event in events {
         let events = stream.push(event).unwrap();
@@ -78,7 +78,7 @@ fn anthropic_all(stream: &mut AnthropicStream, events: &[Value]) -> Vec<Seen> {
     all
 }
 
-fn chat_all(stream: &mut OpenAiChatStream, chunks: &[Value]) -> Vec<Seen> {
+fn chat_all(stream: &mut openai_chat::StreamAccumulator, chunks: &[Value]) -> Vec<Seen> {
     let mut all = Vec::new();
     for chunk in chunks {
         let events = stream.push(chunk).unwrap();
@@ -89,7 +89,7 @@ fn chat_all(stream: &mut OpenAiChatStream, chunks: &[Value]) -> Vec<Seen> {
     all
 }
 
-fn responses_all(stream: &mut OpenAiResponsesStream, events: &[Value]) -> Vec<Seen> {
+fn responses_all(stream: &mut openai_responses::StreamAccumulator, events: &[Value]) -> Vec<Seen> {
     let mut all = Vec::new();
     for event in events {
         let events = stream.push(event).unwrap();
@@ -170,7 +170,7 @@ data: {"type":"message_stop"}
 
 #[tokio::test]
 async fn anthropic_documented_tool_use_stream() {
-    let mut stream = AnthropicStream::new();
+    let mut stream = anthropic::StreamAccumulator::new();
     let seen = anthropic_all(&mut stream, &sse_data(ANTHROPIC_TOOL_USE));
     let call = ToolCall::new(
         "toolu_01T1x1fJ34qAmk2tNTrN7Up6",
@@ -241,7 +241,7 @@ data: {"type":"content_block_stop","index":1 }
 
 #[test]
 fn anthropic_server_tool_use_and_text_are_not_calls() {
-    let mut stream = AnthropicStream::new();
+    let mut stream = anthropic::StreamAccumulator::new();
     assert_eq!(
         anthropic_all(&mut stream, &sse_data(ANTHROPIC_WEB_SEARCH)),
         []
@@ -260,7 +260,7 @@ fn anthropic_parallel_tool_use_blocks() {
                "delta": {"type": "input_json_delta", "partial_json": piece}})
     };
     let stop = |index: usize| json!({"type": "content_block_stop", "index": index});
-    let mut stream = AnthropicStream::new();
+    let mut stream = anthropic::StreamAccumulator::new();
     let seen = anthropic_all(
         &mut stream,
         &[
@@ -297,7 +297,7 @@ fn anthropic_parallel_tool_use_blocks() {
 
 #[test]
 fn anthropic_input_given_whole_at_the_start_is_the_call_s() {
-    let mut stream = AnthropicStream::new();
+    let mut stream = anthropic::StreamAccumulator::new();
     let seen = anthropic_all(
         &mut stream,
         &[
@@ -319,7 +319,7 @@ fn anthropic_input_given_whole_at_the_start_is_the_call_s() {
 
 #[tokio::test]
 async fn a_stream_cut_off_finishes_with_its_text_and_the_executor_names_the_problem() {
-    let mut stream = AnthropicStream::new();
+    let mut stream = anthropic::StreamAccumulator::new();
     let events: Vec<Value> = sse_data(ANTHROPIC_TOOL_USE)
         .into_iter()
         .take_while(|event| event["delta"]["partial_json"] != ", ")
@@ -412,7 +412,7 @@ async fn assert_paris_call_grew_and_runs(seen: Vec<Seen>, id: &'static str) {
 
 #[tokio::test]
 async fn openai_chat_documented_stream() {
-    let mut stream = OpenAiChatStream::new();
+    let mut stream = openai_chat::StreamAccumulator::new();
     let seen = chat_all(&mut stream, &chat_chunks());
     assert_paris_call_grew_and_runs(seen, "call_DdmO9pD3xa9XTPNJ32zg2hcA").await;
 }
@@ -423,7 +423,7 @@ fn openai_chat_calls_interleaved_by_index_finish_in_index_order() {
     let args =
         |index: usize, piece: &str| json!({"index": index, "function": {"arguments": piece}});
     let first = |index: usize, id: &str| json!({"index": index, "id": id, "type": "function", "function": {"name": "get_weather", "arguments": ""}});
-    let mut stream = OpenAiChatStream::new();
+    let mut stream = openai_chat::StreamAccumulator::new();
     let seen = chat_all(
         &mut stream,
         &[
@@ -475,7 +475,7 @@ fn openai_chat_reads_one_choice_and_finishes_at_the_end_of_the_stream() {
         // A usage chunk: no choices.
         json!({"choices": [], "usage": {"total_tokens": 10}}),
     ];
-    let mut second = OpenAiChatStream::for_choice(1);
+    let mut second = openai_chat::StreamAccumulator::for_choice(1);
     let seen = chat_all(&mut second, &chunks);
     assert_eq!(seen, [Seen::Started(0, "call_1", "get_weather")]);
     // `data: [DONE]` without a finish_reason: blank arguments are `{}`.
@@ -490,7 +490,7 @@ fn openai_chat_reads_one_choice_and_finishes_at_the_end_of_the_stream() {
 
 #[test]
 fn openai_chat_repeated_ids_and_names_are_accepted_when_unchanged() {
-    let mut stream = OpenAiChatStream::new();
+    let mut stream = openai_chat::StreamAccumulator::new();
     let entry = |id: &str, name: &str, piece: &str| {
         json!({"choices": [{"index": 0, "delta": {"tool_calls": [
             {"index": 0, "id": id, "type": "function", "function": {"name": name, "arguments": piece}}]}}]})
@@ -510,7 +510,7 @@ fn openai_chat_repeated_ids_and_names_are_accepted_when_unchanged() {
 
 #[test]
 fn openai_chat_custom_tool_calls_are_not_json_calls() {
-    let mut stream = OpenAiChatStream::new();
+    let mut stream = openai_chat::StreamAccumulator::new();
     let chunk = |entry: Value| json!({"choices": [{"index": 0, "delta": {"tool_calls": [entry]}}]});
     let seen = chat_all(
         &mut stream,
@@ -552,7 +552,7 @@ fn responses_events() -> Vec<Value> {
 
 #[tokio::test]
 async fn openai_responses_documented_stream() {
-    let mut stream = OpenAiResponsesStream::new();
+    let mut stream = openai_responses::StreamAccumulator::new();
     let seen = responses_all(&mut stream, &responses_events());
     assert_paris_call_grew_and_runs(seen, "call_1234xyz").await;
 }
@@ -563,7 +563,7 @@ fn openai_responses_done_events_alone_make_the_call() {
     // without `.function_call_arguments.done` (only the item's). The call
     // finishes in the event its arguments arrive in: `Finished` only.
     let events = responses_events();
-    let mut stream = OpenAiResponsesStream::new();
+    let mut stream = openai_responses::StreamAccumulator::new();
     let seen = responses_all(&mut stream, &[events[0].clone(), events[8].clone()]);
     let call = ToolCall::new(
         "call_1234xyz",
@@ -577,7 +577,7 @@ fn openai_responses_done_events_alone_make_the_call() {
             Seen::Finished(0, call.clone()),
         ]
     );
-    let mut stream = OpenAiResponsesStream::new();
+    let mut stream = openai_responses::StreamAccumulator::new();
     let seen = responses_all(&mut stream, &[events[9].clone()]);
     assert_eq!(
         seen,
@@ -593,7 +593,7 @@ fn openai_responses_done_arguments_that_disagree_with_the_deltas_win() {
     let events = responses_events();
     let mut done = events[8].clone();
     done["arguments"] = json!(r#"{"city":"Lyon"}"#);
-    let mut stream = OpenAiResponsesStream::new();
+    let mut stream = openai_responses::StreamAccumulator::new();
     let mut sent = events[..4].to_vec();
     sent.push(done);
     let seen = responses_all(&mut stream, &sent);
@@ -621,7 +621,7 @@ fn openai_responses_calls_interleaved_by_output_index() {
         json!({"type": "response.function_call_arguments.delta", "output_index": output_index,
                "item_id": format!("fc_{call_id}"), "delta": piece})
     };
-    let mut stream = OpenAiResponsesStream::new();
+    let mut stream = openai_responses::StreamAccumulator::new();
     let seen = responses_all(
         &mut stream,
         &[
@@ -663,7 +663,7 @@ fn openai_responses_calls_interleaved_by_output_index() {
 // ---------------------------------------------------------------------------
 
 fn anthropic_error(events: &[Value]) -> String {
-    let mut stream = AnthropicStream::new();
+    let mut stream = anthropic::StreamAccumulator::new();
     let (last, before) = events.split_last().unwrap();
     for event in before {
         stream.push(event).unwrap();
@@ -777,14 +777,14 @@ fn openai_chat_chunks_of_the_wrong_shape_are_refused_saying_why() {
             "the stream reported an error: server_error: The server had an error",
         ),
     ] {
-        let mut stream = OpenAiChatStream::new();
+        let mut stream = openai_chat::StreamAccumulator::new();
         assert_eq!(error_message(stream.push(&chunk)), message, "{chunk}");
     }
 }
 
 #[test]
 fn a_refused_chunk_changes_nothing() {
-    let mut stream = OpenAiChatStream::new();
+    let mut stream = openai_chat::StreamAccumulator::new();
     let chunk = json!({"choices": [{"index": 0, "delta": {"tool_calls": [
         {"index": 0, "id": "call_1", "function": {"name": "get_weather", "arguments": "{\"a\":"}},
         {"index": 1, "function": {"arguments": "{"}},
@@ -837,7 +837,7 @@ fn openai_responses_events_of_the_wrong_shape_are_refused_saying_why() {
             "the stream reported an error: server_error: The server had an error",
         ),
     ] {
-        let mut stream = OpenAiResponsesStream::new();
+        let mut stream = openai_responses::StreamAccumulator::new();
         let (last, before) = events.split_last().unwrap();
         for event in before {
             stream.push(event).unwrap();

@@ -1,5 +1,6 @@
-//! Properties of the stream accumulators (`tool_core::streaming`), for any
-//! JSON arguments written any way and cut anywhere:
+//! Properties of the stream accumulators (each API's `StreamAccumulator`
+//! in `tool_core::providers`), for any JSON arguments written any way and
+//! cut anywhere:
 //!
 //! - every partial value is consistent with the final one: what it shows of
 //!   an object is in the final object (every entry but the last one shown
@@ -22,9 +23,8 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Number, Value, json};
-use tool_core::providers::AdapterError;
-use tool_core::streaming::{
-    AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, PartialJson, StreamEvent,
+use tool_core::providers::{
+    AdapterError, PartialJson, StreamEvent, anthropic, openai_chat, openai_responses,
 };
 
 fn config(cases: u32) -> ProptestConfig {
@@ -360,7 +360,7 @@ proptest! {
     }
 
     /// Any text at all, cut anywhere: no panic, and the text is read whole
-    /// as the non-streaming adapters read `arguments`.
+    /// as each API's `read_call` reads `arguments`.
     #[test]
     fn any_text_is_read_whole_without_panicking(
         text in prop_oneof![
@@ -406,9 +406,9 @@ const FORMATS: [Format; 3] = [
 ];
 
 enum Accumulator {
-    Anthropic(AnthropicStream),
-    OpenAiChat(OpenAiChatStream),
-    OpenAiResponses(OpenAiResponsesStream),
+    Anthropic(anthropic::StreamAccumulator),
+    OpenAiChat(openai_chat::StreamAccumulator),
+    OpenAiResponses(openai_responses::StreamAccumulator),
 }
 
 impl Accumulator {
@@ -440,9 +440,11 @@ impl Accumulator {
 impl Format {
     fn accumulator(self) -> Accumulator {
         match self {
-            Format::Anthropic => Accumulator::Anthropic(AnthropicStream::new()),
-            Format::OpenAiChat => Accumulator::OpenAiChat(OpenAiChatStream::new()),
-            Format::OpenAiResponses => Accumulator::OpenAiResponses(OpenAiResponsesStream::new()),
+            Format::Anthropic => Accumulator::Anthropic(anthropic::StreamAccumulator::new()),
+            Format::OpenAiChat => Accumulator::OpenAiChat(openai_chat::StreamAccumulator::new()),
+            Format::OpenAiResponses => {
+                Accumulator::OpenAiResponses(openai_responses::StreamAccumulator::new())
+            }
         }
     }
 

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use std::sync::Mutex;
 use tests::wire::diagnostics;
-use tool_core::providers::mcp_tools;
+use tool_core::providers::mcp;
 use tool_core::{
     Json, RunOptions, Tool, ToolCall, ToolContext, ToolDefinition, ToolError, ToolOutput,
     ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, params::ParamValue, tool,
@@ -456,7 +456,7 @@ fn the_output_schema_rejects_what_the_type_would_not_produce() {
 #[test]
 fn mcp_tools_carry_output_schema_and_annotations() {
     let tools = registry(Default::default());
-    let converted = mcp_tools(&tools.definitions());
+    let converted = mcp::tools(&tools.definitions());
     let listed = converted.value.as_array().unwrap();
     let by_name = |name: &str| {
         listed
@@ -515,7 +515,7 @@ fn mcp_tools_carry_output_schema_and_annotations() {
         .enable_all()
         .build()
         .unwrap();
-    let listed = mcp_tools(&tools.definitions()).value;
+    let listed = mcp::tools(&tools.definitions()).value;
     for (name, arguments, structured) in [
         (
             "echo_report",
@@ -536,7 +536,7 @@ fn mcp_tools_carry_output_schema_and_annotations() {
         ),
     ] {
         let result = rt.block_on(run(&tools, "mcp", name, arguments));
-        let wire = tool_core::providers::mcp_call_tool_result(&result);
+        let wire = mcp::write_result(&result);
         assert_eq!(wire["structuredContent"], structured, "{name}");
         let schema = &listed
             .as_array()

@@ -19,9 +19,7 @@
 use serde_json::{Value, json};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
-use tool_core::streaming::{
-    AnthropicStream, OpenAiChatStream, OpenAiResponsesStream, PartialJson, StreamEvent,
-};
+use tool_core::providers::{PartialJson, StreamEvent, anthropic, openai_chat, openai_responses};
 
 /// Each side of a round runs for about this long (at least once).
 const ROUND: Duration = Duration::from_millis(20);
@@ -84,9 +82,12 @@ type Reader = fn(&[&str], &str) -> Value;
 
 const READERS: [(&str, Reader); 4] = [
     ("PartialJson", partial_json),
-    ("AnthropicStream", anthropic),
-    ("OpenAiChatStream", openai_chat),
-    ("OpenAiResponsesStream", openai_responses),
+    ("anthropic::StreamAccumulator", anthropic_stream),
+    ("openai_chat::StreamAccumulator", openai_chat_stream),
+    (
+        "openai_responses::StreamAccumulator",
+        openai_responses_stream,
+    ),
 ];
 
 fn partial_json(pieces: &[&str], _: &str) -> Value {
@@ -97,28 +98,30 @@ fn partial_json(pieces: &[&str], _: &str) -> Value {
     reader.finish()
 }
 
-fn anthropic(pieces: &[&str], _: &str) -> Value {
-    let mut stream = AnthropicStream::new();
+fn anthropic_stream(pieces: &[&str], _: &str) -> Value {
+    let mut stream = anthropic::StreamAccumulator::new();
     let start = json!({"type": "content_block_start", "index": 1,
         "content_block": {"type": "tool_use", "id": "toolu_1", "name": "write_notes", "input": {}}});
     let delta = json!({"type": "content_block_delta", "index": 1,
         "delta": {"type": "input_json_delta", "partial_json": ""}});
     let stop = json!({"type": "content_block_stop", "index": 1});
-    let push = |stream: &mut AnthropicStream, event: &Value| stream.push(event).unwrap();
+    let push =
+        |stream: &mut anthropic::StreamAccumulator, event: &Value| stream.push(event).unwrap();
     fn slot(event: &mut Value) -> Option<&mut Value> {
         event.get_mut("delta")?.get_mut("partial_json")
     }
     stream_through(&mut stream, push, &start, delta, slot, &stop, pieces)
 }
 
-fn openai_chat(pieces: &[&str], _: &str) -> Value {
-    let mut stream = OpenAiChatStream::new();
+fn openai_chat_stream(pieces: &[&str], _: &str) -> Value {
+    let mut stream = openai_chat::StreamAccumulator::new();
     let start = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
         "type": "function", "function": {"name": "write_notes", "arguments": ""}}]}, "finish_reason": null}]});
     let delta = json!({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": null,
         "type": null, "function": {"name": null, "arguments": ""}}]}, "finish_reason": null}]});
     let stop = json!({"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]});
-    let push = |stream: &mut OpenAiChatStream, event: &Value| stream.push(event).unwrap();
+    let push =
+        |stream: &mut openai_chat::StreamAccumulator, event: &Value| stream.push(event).unwrap();
     fn slot(event: &mut Value) -> Option<&mut Value> {
         event
             .get_mut("choices")?
@@ -132,8 +135,8 @@ fn openai_chat(pieces: &[&str], _: &str) -> Value {
     stream_through(&mut stream, push, &start, delta, slot, &stop, pieces)
 }
 
-fn openai_responses(pieces: &[&str], whole: &str) -> Value {
-    let mut stream = OpenAiResponsesStream::new();
+fn openai_responses_stream(pieces: &[&str], whole: &str) -> Value {
+    let mut stream = openai_responses::StreamAccumulator::new();
     let start = json!({"type": "response.output_item.added", "output_index": 0,
         "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "write_notes", "arguments": ""}});
     let delta = json!({"type": "response.function_call_arguments.delta", "item_id": "fc_1",
@@ -142,7 +145,9 @@ fn openai_responses(pieces: &[&str], whole: &str) -> Value {
     // with what the deltas brought.
     let stop = json!({"type": "response.function_call_arguments.done", "item_id": "fc_1",
         "output_index": 0, "arguments": whole});
-    let push = |stream: &mut OpenAiResponsesStream, event: &Value| stream.push(event).unwrap();
+    let push = |stream: &mut openai_responses::StreamAccumulator, event: &Value| {
+        stream.push(event).unwrap()
+    };
     fn slot(event: &mut Value) -> Option<&mut Value> {
         event.get_mut("delta")
     }

@@ -96,7 +96,6 @@ pub mod params;
 pub mod providers;
 pub mod registry;
 pub mod repair;
-pub mod streaming;
 mod tool;
 
 #[doc(hidden)]

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
-use tool_core::providers::{mcp_call_tool_result, mcp_tools};
+use tool_core::providers::mcp;
 use tool_core::{RunOptions, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
 
@@ -101,9 +101,9 @@ fn listed(tools: &[Tool]) -> Vec<Value> {
 /// The example registry's definitions, as `tools/list` must give them.
 fn expected_tools(root: &Path) -> Vec<Value> {
     let definitions = example_registry(root).unwrap().definitions();
-    match mcp_tools(&definitions).value {
+    match mcp::tools(&definitions).value {
         Value::Array(tools) => tools,
-        other => panic!("mcp_tools gives an array, not {other}"),
+        other => panic!("mcp::tools gives an array, not {other}"),
     }
 }
 
@@ -111,7 +111,7 @@ fn expected_tools(root: &Path) -> Vec<Value> {
 async fn expected_result(root: &Path, name: &str, arguments: Value) -> Value {
     let call = ToolCall::new("local", name, arguments);
     let tools = example_registry(root).unwrap();
-    mcp_call_tool_result(&execute_tool_call(&call, &tools, RunOptions::new()).await)
+    mcp::write_result(&execute_tool_call(&call, &tools, RunOptions::new()).await)
 }
 
 fn spawn_mcp(args: &[&str], stdin: Stdio) -> Child {

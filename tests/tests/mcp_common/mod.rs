@@ -27,7 +27,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tests::mcp_fixture::{EchoTool, SLOW_STEPS, fixture_registry, slow_step};
-use tool_core::providers::mcp_call_tool_result;
+use tool_core::providers::mcp;
 use tool_core::{RunOptions, Tool, ToolCall, execute_tool_call};
 
 /// One `#[tokio::test]` per shared scenario, each on a fresh connection
@@ -220,7 +220,7 @@ pub(crate) fn call(name: &str, arguments: Value) -> CallToolRequestParams {
 pub(crate) async fn expected_result(name: &str, arguments: Value) -> Value {
     let call = ToolCall::new("local", name, arguments);
     let result = execute_tool_call(&call, &fixture_registry(), RunOptions::new()).await;
-    mcp_call_tool_result(&result)
+    mcp::write_result(&result)
 }
 
 pub(crate) fn wire_json(result: &CallToolResult) -> Value {

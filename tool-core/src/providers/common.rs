@@ -1,7 +1,8 @@
 //! What every provider's functions share: converting each definition with
 //! its name checked against the provider's rule, walking the parts of a
-//! schema the conversions rewrite, and reading the fields of a provider's
-//! payload with errors that say which field of what was wrong.
+//! schema the conversions rewrite (and saying what parse still does about
+//! what they drop), and reading the fields of a provider's payload with
+//! errors that say which field of what was wrong.
 
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::names::NameRule;
@@ -79,4 +80,24 @@ pub(crate) fn convert_branches(
             .collect()
     });
     Value::Array(branches)
+}
+
+/// A property name as a JSON Pointer segment.
+pub(crate) fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// What local parsing still does about a keyword a format dropped, for the
+/// diagnostic (for a derived schema; a dynamic tool checks its own).
+pub(crate) fn what_parse_keeps(keyword: &str) -> &'static str {
+    match keyword {
+        "default" => " (parse still fills the default in)",
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minimum" | "maximum"
+        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "pattern" | "format"
+        | "uniqueItems" | "prefixItems" | "const" | "enum" | "minProperties" | "maxProperties" => {
+            " (parse still enforces it)"
+        }
+        "examples" | "deprecated" => " (only a hint to the model, which parse does not need)",
+        _ => "",
+    }
 }

@@ -1,24 +1,45 @@
-//! Tool definitions in each provider's shape, and each provider's tool calls
-//! and results converted to and from ours.
+//! Each provider API's tool definitions, tool calls, tool results and
+//! streamed calls, converted to and from ours.
 //!
-//! Every format is produced from the one derived schema. What a format
+//! One module per API, each with the same verbs for the same job:
+//!
+//! | API | definitions | a call in | a result out | a call streamed in |
+//! | --- | --- | --- | --- | --- |
+//! | [`openai_chat`] | [`tools`](openai_chat::tools)`(definitions, Strict)` | [`read_call`](openai_chat::read_call)`(entry)`: a `tool_calls` entry | [`write_result`](openai_chat::write_result): a `tool` message; [`write_results`](openai_chat::write_results): a turn's, media included | [`StreamAccumulator`](openai_chat::StreamAccumulator) |
+//! | [`openai_responses`] | [`tools`](openai_responses::tools)`(definitions, Strict)` | [`read_call`](openai_responses::read_call)`(item)`: a `function_call` item | [`write_result`](openai_responses::write_result): a `function_call_output` item | [`StreamAccumulator`](openai_responses::StreamAccumulator) |
+//! | [`anthropic`] | [`tools`](anthropic::tools)`(definitions)` | [`read_call`](anthropic::read_call)`(block)`: a `tool_use` block | [`write_result`](anthropic::write_result): a `tool_result` block | [`StreamAccumulator`](anthropic::StreamAccumulator) |
+//! | [`gemini`] | [`tools`](gemini::tools)`(definitions, Dialect)` | [`read_call`](gemini::read_call)`(part, index)`: a `functionCall` | [`write_result`](gemini::write_result): a `functionResponse` part | each chunk's parts through `read_call` |
+//! | [`mcp`] | [`tools`](mcp::tools)`(definitions)` | [`read_call`](mcp::read_call)`(request_id, params)`: `tools/call` params | [`write_result`](mcp::write_result): a `CallToolResult` | (not streamed) |
+//!
+//! - `tools` writes the request's tool list as a [`Converted`]: the JSON,
+//!   and a [`Diagnostic`] for each thing the API could not take as it
+//!   was. Its second argument is the API's own choice, where it has one:
+//!   [`Strict`] for OpenAI's strict mode, [`gemini::Dialect`] for Gemini's
+//!   two schema fields.
+//! - `read_call` reads the model's call into a [`ToolCall`](crate::ToolCall),
+//!   or says which field of what was wrong ([`AdapterError`]). It takes
+//!   what the API has beside the payload where a call needs it: Gemini's
+//!   position for calls without an id, MCP's request id.
+//! - `write_result` writes a [`ToolResultMessage`](crate::ToolResultMessage)
+//!   as the API takes it back.
+//! - `StreamAccumulator` reads the API's stream event by event and says
+//!   what happened to its calls as [`StreamEvent`]s.
+//!
+//! [`ProviderFormat`] is every definitions format as one value, for
+//! choosing one at run time (the command line's `--format`).
+//!
+//! # Definitions
+//!
+//! Every format is written from the one derived schema. What a format
 //! cannot express is not hidden: each conversion returns [`Diagnostic`]s
 //! saying what was dropped or changed, where, and why, so a caller can log
 //! them or refuse to go on. Local parsing keeps enforcing everything a
 //! provider's schema lost (a dropped `maxLength` is still checked when the
-//! call arrives).
-//!
-//! Results go the other way the same way: each adapter writes images (and
-//! sounds, where a provider takes them) in the shape its provider accepts,
-//! and what a provider has no place for becomes a short text note
-//! ([`media_note`]: `[image: image/gif, 1234 bytes]`,
-//! `[resource: notes.md <file:///notes.md>]`), so nothing vanishes without
-//! the model knowing. A text-only result is written in the provider's
-//! plain text shape. OpenAI Chat Completions tool messages take text only: their images
-//! follow in a user message ([`openai_tool_messages`]).
+//! call arrives). Tool names are checked against each provider's
+//! [`NameRule`], and reported, not rewritten.
 //!
 //! ```
-//! use tool_core::providers::{self, ProviderFormat};
+//! use tool_core::providers::{openai_chat, Strict};
 //! use tool_core::{ToolDefinition, ToolParams};
 //!
 //! #[derive(ToolParams)]
@@ -29,169 +50,120 @@
 //! }
 //!
 //! let definitions = vec![ToolDefinition::new("search", "Search the docs", Search::json_schema())];
-//! let strict = ProviderFormat::OpenAiStrict.definitions(&definitions);
+//! let strict = openai_chat::tools(&definitions, Strict::On);
 //! let parameters = &strict.value[0]["function"]["parameters"];
 //! assert_eq!(parameters["required"], serde_json::json!(["query", "limit"]));
 //! assert!(parameters["properties"]["limit"]["anyOf"].is_array());
 //! // maxLength is not accepted by OpenAI's strict mode: dropped, and said so.
 //! assert_eq!(strict.diagnostics[0].path, "/properties/query/maxLength");
 //! ```
+//!
+//! # Results
+//!
+//! Each `write_result` writes images (and sounds, where a provider takes
+//! them) in the shape its provider accepts, and what a provider has no
+//! place for becomes a short text note ([`media_note`]: `[image:
+//! image/gif, 1234 bytes]`, `[resource: notes.md <file:///notes.md>]`), so
+//! nothing vanishes without the model knowing. A text-only result is its
+//! text, one item per line ([`content_text`]). OpenAI Chat Completions
+//! tool messages take text only: their images follow in a user message
+//! ([`openai_chat::write_results`]).
+//!
+//! # Streams
+//!
+//! Providers stream a tool call in pieces: its id and name first, then its
+//! arguments as fragments of JSON text. An API's `StreamAccumulator` reads
+//! the stream's events (each event's JSON, as the provider sends it) and
+//! says what happened, as [`StreamEvent`]s:
+//!
+//! - [`Started`](StreamEvent::Started): a call's id and name, as soon as
+//!   they arrive, so a caller can react to a tool it does not have (or
+//!   show which tool runs) before the arguments are in;
+//! - [`ArgumentsGrew`](StreamEvent::ArgumentsGrew): the open call's
+//!   arguments show more; `partial_arguments(index)` borrows them, as a
+//!   best-effort JSON value (open strings, arrays and objects shown as far
+//!   as they go; see [`PartialJson`]);
+//! - [`Finished`](StreamEvent::Finished): the [`ToolCall`](crate::ToolCall),
+//!   its arguments read from the whole text exactly as the API's
+//!   `read_call` reads them (blank text is `{}`; text that is not JSON
+//!   stays a string, which the executor answers with a paired error naming
+//!   the JSON problem).
+//!
+//! Several calls may be open at once, each at its own index (the content
+//! block's, the output item's, the `tool_calls` entry's).
+//!
+//! | API | events | index | a call's id |
+//! | --- | --- | --- | --- |
+//! | [`openai_chat`] | `chat.completion.chunk`s | the `tool_calls` entry's `index` | `id` |
+//! | [`openai_responses`] | `response.*` events | `output_index` | `call_id` |
+//! | [`anthropic`] | `message_start` .. `message_stop` | the content block's `index` | `id` |
+//!
+//! **Cost.** Each piece is read once: the partial value is updated in
+//! place, and the events name it by index instead of carrying a copy. A
+//! call streamed one character at a time costs time linear in its length.
+//!
+//! ```
+//! use tool_core::providers::{anthropic, StreamEvent};
+//! use serde_json::{json, Value};
+//!
+//! let known = ["get_weather"];
+//! let events: Vec<Value> = vec![
+//!     json!({"type": "message_start", "message": {"id": "msg_1", "content": []}}),
+//!     json!({"type": "content_block_start", "index": 0,
+//!            "content_block": {"type": "tool_use", "id": "toolu_1", "name": "get_wether", "input": {}}}),
+//!     json!({"type": "content_block_delta", "index": 0,
+//!            "delta": {"type": "input_json_delta", "partial_json": "{\"city\": \"Pa"}}),
+//!     json!({"type": "ping"}),
+//!     json!({"type": "content_block_delta", "index": 0,
+//!            "delta": {"type": "input_json_delta", "partial_json": "ris\"}"}}),
+//!     json!({"type": "content_block_stop", "index": 0}),
+//!     json!({"type": "message_stop"}),
+//! ];
+//!
+//! let mut stream = anthropic::StreamAccumulator::new();
+//! let mut log = Vec::new();
+//! for event in &events {
+//!     for happened in stream.push(event)? {
+//!         match happened {
+//!             StreamEvent::Started { name, .. } if !known.contains(&name.as_str()) => {
+//!                 log.push(format!("unknown tool {name}, before its arguments"));
+//!             }
+//!             StreamEvent::Started { .. } => {}
+//!             StreamEvent::ArgumentsGrew { index } => {
+//!                 log.push(stream.partial_arguments(index).unwrap().to_string());
+//!             }
+//!             StreamEvent::Finished { call, .. } => log.push(format!("{} {}", call.name, call.arguments)),
+//!         }
+//!     }
+//! }
+//! assert_eq!(log, [
+//!     "unknown tool get_wether, before its arguments",
+//!     r#"{"city":"Pa"}"#,
+//!     r#"{"city":"Paris"}"#,
+//!     r#"get_wether {"city":"Paris"}"#,
+//! ]);
+//! # Ok::<(), tool_core::providers::AdapterError>(())
+//! ```
 
-mod anthropic;
+pub mod anthropic;
+pub mod gemini;
+pub mod mcp;
+pub mod openai_chat;
+pub mod openai_responses;
+
 mod common;
 mod diagnostic;
-mod gemini;
-mod gemini_schema;
-mod mcp;
+mod format;
 mod media;
 mod merge_root;
 mod names;
-mod one_of;
 mod openai;
-mod openai_results;
 mod rewrite;
-mod strict;
+mod stream;
 
-pub use anthropic::{anthropic_tool_result, anthropic_tool_use, anthropic_tools};
 pub use diagnostic::{AdapterError, Converted, Diagnostic};
-pub use gemini::{
-    gemini_function_call, gemini_function_response, gemini_tools, gemini_tools_legacy,
-};
-pub use mcp::{mcp_call_tool_result, mcp_structured_content, mcp_tool_call, mcp_tools};
+pub use format::ProviderFormat;
 pub use media::{content_text, media_note};
 pub use names::NameRule;
-pub use openai::{
-    openai_responses_function_call, openai_responses_tools, openai_tool_call, openai_tools,
-    openai_tools_strict,
-};
-pub use openai_results::{
-    openai_responses_function_call_output, openai_tool_message, openai_tool_messages,
-};
-
-use crate::registry::ToolDefinition;
-use serde_json::Value;
-use std::fmt;
-use std::str::FromStr;
-
-/// The tool-definition formats this crate writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ProviderFormat {
-    /// Ours: `{"name","description","parameters"}`.
-    Neutral,
-    /// OpenAI Chat Completions: `{"type":"function","function":{..}}`.
-    OpenAi,
-    /// OpenAI Chat Completions with `"strict": true`.
-    OpenAiStrict,
-    /// OpenAI Responses: `{"type":"function","name",..,"strict":false}`.
-    OpenAiResponses,
-    /// OpenAI Responses with `"strict": true`.
-    OpenAiResponsesStrict,
-    /// Anthropic Messages: `{"name","description","input_schema"}`.
-    Anthropic,
-    /// Gemini: `{"functionDeclarations":[{..,"parametersJsonSchema"}]}`.
-    Gemini,
-    /// Gemini with `parameters` in its OpenAPI 3.0 subset.
-    GeminiLegacy,
-    /// MCP `tools/list`: `{"name","description","inputSchema"}`.
-    Mcp,
-}
-
-impl ProviderFormat {
-    /// Every format, in the order the CLI lists them.
-    pub const ALL: [ProviderFormat; 9] = [
-        ProviderFormat::Neutral,
-        ProviderFormat::OpenAi,
-        ProviderFormat::OpenAiStrict,
-        ProviderFormat::OpenAiResponses,
-        ProviderFormat::OpenAiResponsesStrict,
-        ProviderFormat::Anthropic,
-        ProviderFormat::Gemini,
-        ProviderFormat::GeminiLegacy,
-        ProviderFormat::Mcp,
-    ];
-
-    /// The format's name on the command line: `openai-strict`.
-    pub fn name(self) -> &'static str {
-        match self {
-            ProviderFormat::Neutral => "neutral",
-            ProviderFormat::OpenAi => "openai",
-            ProviderFormat::OpenAiStrict => "openai-strict",
-            ProviderFormat::OpenAiResponses => "openai-responses",
-            ProviderFormat::OpenAiResponsesStrict => "openai-responses-strict",
-            ProviderFormat::Anthropic => "anthropic",
-            ProviderFormat::Gemini => "gemini",
-            ProviderFormat::GeminiLegacy => "gemini-legacy",
-            ProviderFormat::Mcp => "mcp",
-        }
-    }
-
-    /// The definitions in this format, with what it could not express.
-    ///
-    /// A definition's `output_schema` and `annotations` are written by
-    /// `Mcp` (MCP's `outputSchema` and `annotations`) and `Neutral` only,
-    /// without a diagnostic elsewhere: OpenAI's and Anthropic's tools have
-    /// no field for either; Gemini's `responseJsonSchema` would describe
-    /// the `response` of a function response, which is `{"output": <text>}`
-    /// here, not the details the output schema describes; and annotations
-    /// are hints for the program around the model, which a provider never
-    /// reads. Nothing the model would have read is lost.
-    pub fn definitions(self, definitions: &[ToolDefinition]) -> Converted {
-        match self {
-            ProviderFormat::Neutral => neutral(definitions),
-            ProviderFormat::OpenAi => openai_tools(definitions),
-            ProviderFormat::OpenAiStrict => openai_tools_strict(definitions),
-            ProviderFormat::OpenAiResponses => openai_responses_tools(definitions, false),
-            ProviderFormat::OpenAiResponsesStrict => openai_responses_tools(definitions, true),
-            ProviderFormat::Anthropic => anthropic_tools(definitions),
-            ProviderFormat::Gemini => gemini_tools(definitions),
-            ProviderFormat::GeminiLegacy => gemini_tools_legacy(definitions),
-            ProviderFormat::Mcp => mcp_tools(definitions),
-        }
-    }
-}
-
-impl fmt::Display for ProviderFormat {
-    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-        out.write_str(self.name())
-    }
-}
-
-impl FromStr for ProviderFormat {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Self, String> {
-        ProviderFormat::ALL
-            .into_iter()
-            .find(|format| format.name() == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = ProviderFormat::ALL.iter().map(|f| f.name()).collect();
-                format!(
-                    "unknown format '{name}'; expected one of: {}",
-                    names.join(", ")
-                )
-            })
-    }
-}
-
-/// Our own shape, checked against no provider's name rules.
-fn neutral(definitions: &[ToolDefinition]) -> Converted {
-    Converted {
-        value: serde_json::to_value(definitions).unwrap_or(Value::Null),
-        diagnostics: Vec::new(),
-    }
-}
-
-/// What local parsing still does about a keyword a format dropped, for the
-/// diagnostic (for a derived schema; a dynamic tool checks its own).
-fn what_parse_keeps(keyword: &str) -> &'static str {
-    match keyword {
-        "default" => " (parse still fills the default in)",
-        "minLength" | "maxLength" | "minItems" | "maxItems" | "minimum" | "maximum"
-        | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "pattern" | "format"
-        | "uniqueItems" | "prefixItems" | "const" | "enum" | "minProperties" | "maxProperties" => {
-            " (parse still enforces it)"
-        }
-        "examples" | "deprecated" => " (only a hint to the model, which parse does not need)",
-        _ => "",
-    }
-}
+pub use openai::Strict;
+pub use stream::{PartialJson, StreamEvent};

@@ -4,7 +4,8 @@
 
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
-use tool_core::providers::ProviderFormat;
+use tool_core::providers::gemini::Dialect;
+use tool_core::providers::{ProviderFormat, Strict};
 
 /// A [`ProviderFormat`] as a command-line value. tool-core has no clap
 /// dependency (nor should it), so the `ValueEnum` is this wrapper's.
@@ -41,13 +42,15 @@ impl From<Format> for ProviderFormat {
 fn description(format: ProviderFormat) -> &'static str {
     match format {
         ProviderFormat::Neutral => "ours: {\"name\",\"description\",\"parameters\"}",
-        ProviderFormat::OpenAi => "OpenAI Chat Completions",
-        ProviderFormat::OpenAiStrict => "OpenAI Chat Completions, strict mode",
-        ProviderFormat::OpenAiResponses => "OpenAI Responses",
-        ProviderFormat::OpenAiResponsesStrict => "OpenAI Responses, strict mode",
+        ProviderFormat::OpenAiChat(Strict::Off) => "OpenAI Chat Completions",
+        ProviderFormat::OpenAiChat(Strict::On) => "OpenAI Chat Completions, strict mode",
+        ProviderFormat::OpenAiResponses(Strict::Off) => "OpenAI Responses",
+        ProviderFormat::OpenAiResponses(Strict::On) => "OpenAI Responses, strict mode",
         ProviderFormat::Anthropic => "Anthropic Messages",
-        ProviderFormat::Gemini => "Gemini, with parametersJsonSchema",
-        ProviderFormat::GeminiLegacy => "Gemini, with parameters in its OpenAPI 3.0 subset",
+        ProviderFormat::Gemini(Dialect::JsonSchema) => "Gemini, with parametersJsonSchema",
+        ProviderFormat::Gemini(Dialect::OpenApi) => {
+            "Gemini, with parameters in its OpenAPI 3.0 subset"
+        }
         ProviderFormat::Mcp => "MCP tools/list",
     }
 }

@@ -2,7 +2,8 @@ use super::*;
 use crate::upstream::UpstreamSpec;
 use clap::CommandFactory;
 use clap::error::ErrorKind;
-use tool_core::providers::ProviderFormat;
+use tool_core::providers::gemini::Dialect;
+use tool_core::providers::{ProviderFormat, Strict};
 
 /// The deployment variables change what a bare command line means; these
 /// tests read the command line alone.
@@ -99,11 +100,11 @@ fn commands_and_flags() {
     );
     assert_eq!(
         command(&["definitions", "--format", "openai-strict"]),
-        definitions(ProviderFormat::OpenAiStrict)
+        definitions(ProviderFormat::OpenAiChat(Strict::On))
     );
     assert_eq!(
         command(&["definitions", "--format=gemini-legacy"]),
-        definitions(ProviderFormat::GeminiLegacy)
+        definitions(ProviderFormat::Gemini(Dialect::OpenApi))
     );
     assert_eq!(
         command(&["call", "--sequential", "--root", "/tmp"]),

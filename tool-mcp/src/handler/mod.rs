@@ -19,7 +19,7 @@ use running::RunningCalls;
 use serde_json::Value;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
-use tool_core::providers::mcp_tools;
+use tool_core::providers::mcp;
 use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 use tracing::Instrument;
 
@@ -294,7 +294,7 @@ fn http_session(context: &RequestContext<RoleServer>) -> Option<&str> {
 /// description, `inputSchema`, `outputSchema` and `annotations` when the
 /// tool has them), read into rmcp's type.
 fn mcp_tool(definition: &ToolDefinition) -> Tool {
-    let shaped = mcp_tools(std::slice::from_ref(definition)).value;
+    let shaped = mcp::tools(std::slice::from_ref(definition)).value;
     match serde_json::from_value::<Vec<Tool>>(shaped) {
         Ok(mut tools) if tools.len() == 1 => tools.remove(0),
         // MCP wants an object schema; a tool without one takes any object.

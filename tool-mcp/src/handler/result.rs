@@ -4,7 +4,7 @@
 use jsonschema::Validator;
 use rmcp::model::{CallToolResult, ContentBlock, Tool};
 use std::collections::HashMap;
-use tool_core::providers::mcp_structured_content;
+use tool_core::providers::mcp;
 use tool_core::{Content, ToolResultMessage};
 
 /// The compiled `outputSchema` of every listed tool that has one, by name:
@@ -71,7 +71,7 @@ pub(super) fn call_tool_result(
     } else {
         CallToolResult::success(content)
     };
-    shaped.structured_content = result.details.map(mcp_structured_content);
+    shaped.structured_content = result.details.map(mcp::structured_content);
     if let Some(schema) = schemas.get(&result.tool_name) {
         conform(&mut shaped, schema, &result.tool_name);
     }

@@ -4,9 +4,9 @@
 //! openai/openai-node#2602), and a tagged enum's choices never overlap, so
 //! `anyOf` accepts the same values.
 
-use super::diagnostic::Report;
-use super::rewrite::one_of_message;
-use super::strict::escape;
+use crate::providers::common::escape;
+use crate::providers::diagnostic::Report;
+use crate::providers::rewrite::one_of_message;
 use serde_json::{Map, Value};
 
 /// Keywords whose value is one schema.

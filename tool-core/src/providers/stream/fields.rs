@@ -3,7 +3,7 @@
 //! out when there is an error: reading an event allocates nothing for it.
 
 use crate::params::describe::{Excerpt, StrExcerpt, json_type};
-use crate::providers::AdapterError;
+use crate::providers::diagnostic::AdapterError;
 use serde_json::Value;
 use std::fmt;
 

@@ -1,16 +1,11 @@
-//! OpenAI results: the Chat Completions tool message, which holds text only
-//! (its media follow in a user message), and the Responses
-//! `function_call_output` item, whose output may hold images.
+//! Chat Completions results: the tool message, which holds text only, and
+//! the user message its media follow in.
 
-use super::media::{accepts, content_text, data_url, lines, media_note, note};
 use crate::message::ToolResultMessage;
+use crate::providers::media::{accepts, data_url, lines, media_note, note};
+use crate::providers::openai::IMAGE_TYPES;
 use crate::tool::Content;
 use serde_json::{Value, json};
-
-/// The image types OpenAI takes: PNG, JPEG, WEBP and non-animated GIF
-/// ("Image input requirements",
-/// <https://developers.openai.com/api/docs/guides/images-vision>).
-const IMAGE_TYPES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
 
 /// What the note of an item sent in the user message says.
 const SENT_AFTER: &str = "sent in the next user message";
@@ -21,13 +16,13 @@ const SENT_AFTER: &str = "sent in the next user message";
 /// A tool message holds text only (its `content` is a string or text parts:
 /// `ChatCompletionToolMessageParam` in openai/openai-python, generated from
 /// the API's OpenAPI spec), so `content` is
-/// [`content_text`](super::content_text) of the result: each item that is
-/// not text is its [`media_note`](super::media_note). An image or a sound
-/// that [`openai_tool_messages`] sends in the user message after it says
-/// so: `[image: image/png, 1234 bytes, sent in the next user message]`.
+/// [`content_text`](crate::providers::content_text) of the result: each
+/// item that is not text is its [`media_note`]. An image or a sound that
+/// [`write_results`] sends in the user message after it says so:
+/// `[image: image/png, 1234 bytes, sent in the next user message]`.
 /// Use this function alone only for results without media, or when the
 /// model cannot read images anyway.
-pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
+pub fn write_result(result: &ToolResultMessage) -> Value {
     let content = lines(result.content.iter().map(|item| match ChatMedia::of(item) {
         Some(_) => note(item, Some(SENT_AFTER)),
         None => media_note(item),
@@ -40,9 +35,9 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
 }
 
 /// The Chat Completions messages answering the calls of one assistant
-/// message, media included: first the [`openai_tool_message`] of each
-/// result, in order, then, when any result has media the user message can
-/// hold, one user message carrying them.
+/// message, media included: first the [`write_result`] of each result, in
+/// order, then, when any result has media the user message can hold, one
+/// user message carrying them.
 ///
 /// The tool messages come first and together because OpenAI refuses
 /// anything between an assistant message with `tool_calls` and the tool
@@ -63,11 +58,10 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
 ///   audio-capable model reads.
 ///
 /// Other items stay notes in the tool message. Text-only results give
-/// their tool messages alone, exactly as [`openai_tool_message`] writes
-/// them.
+/// their tool messages alone, exactly as [`write_result`] writes them.
 ///
 /// ```
-/// use tool_core::providers::openai_tool_messages;
+/// use tool_core::providers::openai_chat;
 /// use tool_core::{ToolResultMessage, Content};
 /// use serde_json::json;
 ///
@@ -82,7 +76,7 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
 ///     timestamp: 0,
 /// };
 /// assert_eq!(
-///     openai_tool_messages(&[result]),
+///     openai_chat::write_results(&[result]),
 ///     vec![
 ///         json!({
 ///             "role": "tool",
@@ -99,8 +93,8 @@ pub fn openai_tool_message(result: &ToolResultMessage) -> Value {
 ///     ],
 /// );
 /// ```
-pub fn openai_tool_messages(results: &[ToolResultMessage]) -> Vec<Value> {
-    let mut messages: Vec<Value> = results.iter().map(openai_tool_message).collect();
+pub fn write_results(results: &[ToolResultMessage]) -> Vec<Value> {
+    let mut messages: Vec<Value> = results.iter().map(write_result).collect();
     let mut parts = Vec::new();
     for result in results {
         let media: Vec<Value> = result
@@ -166,49 +160,5 @@ fn audio_format(mime_type: &str) -> Option<&'static str> {
         Some("mp3")
     } else {
         None
-    }
-}
-
-/// The Responses input item answering a call:
-/// `{"type":"function_call_output","call_id","output":"<text>"}`.
-///
-/// `output` stays the string [`content_text`](super::content_text) writes
-/// unless an image of a type OpenAI takes goes along: "For functions that
-/// return images or files, you can pass an array of image or file objects
-/// instead of a string"
-/// (<https://platform.openai.com/docs/guides/function-calling>). Then
-/// `output` is one entry per item, in order: a text item as
-/// `{"type":"input_text","text"}`, an image as
-/// `{"type":"input_image","image_url":"data:<mime>;base64,<data>"}`, and
-/// anything else as an `input_text` holding its
-/// [`media_note`](super::media_note): the output array takes text, images
-/// and files only (`ResponseFunctionCallOutputItemParam` in
-/// openai/openai-python), and the Responses API takes no audio input at
-/// all.
-pub fn openai_responses_function_call_output(result: &ToolResultMessage) -> Value {
-    let output = if result.content.iter().any(is_responses_image) {
-        Value::Array(result.content.iter().map(responses_item).collect())
-    } else {
-        Value::String(content_text(&result.content))
-    };
-    json!({
-        "type": "function_call_output",
-        "call_id": result.tool_call_id,
-        "output": output,
-    })
-}
-
-fn is_responses_image(item: &Content) -> bool {
-    matches!(item, Content::Image { mime_type, .. } if accepts(IMAGE_TYPES, mime_type))
-}
-
-/// One item of a `function_call_output`'s array `output`.
-fn responses_item(item: &Content) -> Value {
-    match item {
-        Content::Image { data, mime_type } if accepts(IMAGE_TYPES, mime_type) => json!({
-            "type": "input_image",
-            "image_url": data_url(mime_type, data),
-        }),
-        other => json!({"type": "input_text", "text": media_note(other)}),
     }
 }

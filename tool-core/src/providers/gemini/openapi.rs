@@ -5,10 +5,9 @@
 //! `deprecated`, exclusive bounds or type arrays, only the formats of
 //! [`FORMATS`], and says `"nullable": true` where JSON Schema says "or null".
 
-use super::common::{convert_branches, required_names};
-use super::diagnostic::Report;
-use super::rewrite::{one_of_message, tuple_as_array};
-use super::strict::escape;
+use crate::providers::common::{convert_branches, escape, required_names, what_parse_keeps};
+use crate::providers::diagnostic::Report;
+use crate::providers::rewrite::{one_of_message, tuple_as_array};
 use serde_json::{Map, Value};
 
 /// The formats the subset has, for each type ("for STRING type: enum,
@@ -40,10 +39,10 @@ const KEPT: &[&str] = &[
     "propertyOrdering",
 ];
 
-/// The legacy form of a tool's parameters, or `None` when the declaration
+/// A tool's parameters in the subset, or `None` when the declaration
 /// should leave `parameters` out: Gemini refuses an object schema without
 /// properties, and a tool that takes none is declared without them.
-pub(crate) fn legacy_parameters(schema: &Value, report: &mut Report<'_>) -> Option<Value> {
+pub(super) fn openapi_parameters(schema: &Value, report: &mut Report<'_>) -> Option<Value> {
     let reported_before = report.diagnostics.len();
     let converted = convert(schema, "", report);
     let has_properties = converted
@@ -134,7 +133,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
                 &at,
                 format!(
                     "dropped: Gemini's OpenAPI subset has no format {value} here (only \"date-time\" and \"enum\" for a string){}",
-                    super::what_parse_keeps(key)
+                    what_parse_keeps(key)
                 ),
             ),
             "examples" => match value.as_array().and_then(|examples| examples.first()) {
@@ -185,7 +184,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
                 &at,
                 format!(
                     "dropped: Gemini's OpenAPI subset has no `{other}`{}",
-                    super::what_parse_keeps(other)
+                    what_parse_keeps(other)
                 ),
             ),
         }

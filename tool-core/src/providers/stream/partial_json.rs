@@ -26,10 +26,10 @@ use serde_json::{Map, Value};
 /// Text that cannot begin a valid JSON value (a syntax error, nesting deeper
 /// than [`MAX_JSON_DEPTH`]) stops the value where it was; the text is still
 /// kept whole for [`finish`](PartialJson::finish), which reads it exactly as
-/// the non-streaming adapters do.
+/// each API's `read_call` does.
 ///
 /// ```
-/// use tool_core::streaming::PartialJson;
+/// use tool_core::providers::PartialJson;
 /// use serde_json::json;
 ///
 /// let mut reader = PartialJson::new();
@@ -199,7 +199,7 @@ impl PartialJson {
         &self.text
     }
 
-    /// The whole text read as the non-streaming adapters read `arguments`:
+    /// The whole text read as each API's `read_call` reads `arguments`:
     /// blank text is `{}`; text that is not valid JSON is kept as a JSON
     /// string of itself, which the executor answers with a paired error
     /// naming the JSON problem (line and column); valid JSON is the value

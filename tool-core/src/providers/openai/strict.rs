@@ -16,9 +16,9 @@
 //! the SDK's strict helper, and `const`, not on the list, is written as a
 //! one-value `enum`.
 
-use super::common::{convert_branches, required_names};
-use super::diagnostic::Report;
-use super::rewrite::{one_of_message, tuple_as_array, type_into_choices};
+use crate::providers::common::{convert_branches, escape, required_names, what_parse_keeps};
+use crate::providers::diagnostic::Report;
+use crate::providers::rewrite::{one_of_message, tuple_as_array, type_into_choices};
 use serde_json::{Map, Value, json};
 
 /// The string formats strict mode accepts; any other is dropped.
@@ -134,7 +134,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>, strict: &mut Str
                 format!(
                     "dropped: strict mode does not accept the format {value} (only {}){}",
                     FORMATS.join(", "),
-                    super::what_parse_keeps(key)
+                    what_parse_keeps(key)
                 ),
             ),
             "const" if !map.contains_key("enum") => {
@@ -186,7 +186,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>, strict: &mut Str
                 &at,
                 format!(
                     "dropped: strict mode does not accept `{other}`{}",
-                    super::what_parse_keeps(other)
+                    what_parse_keeps(other)
                 ),
             ),
         }
@@ -265,9 +265,4 @@ fn type_of(value: &Value) -> Option<&'static str> {
         Value::Null => Some("null"),
         _ => None,
     }
-}
-
-/// A property name as a JSON Pointer segment.
-pub(crate) fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }

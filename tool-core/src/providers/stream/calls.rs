@@ -101,8 +101,8 @@ impl OpenCalls {
     }
 }
 
-/// Reports a call that ended, its whole arguments text read as the
-/// non-streaming adapters read it. Its growth in the same event is not
+/// Reports a call that ended, its whole arguments text read as each API's
+/// `read_call` reads it. Its growth in the same event is not
 /// reported: its partial arguments are gone, and the call has them whole.
 fn finished(index: usize, call: OpenCall, events: &mut Vec<StreamEvent>) {
     events.retain(|event| *event != StreamEvent::ArgumentsGrew { index });

@@ -14,17 +14,19 @@
 //! `response.output_item.done` with the whole item. The call's id is the
 //! item's `call_id` (what `function_call_output` answers), not its `id`.
 
-use super::StreamEvent;
-use super::calls::OpenCalls;
-use super::fields::{event_type, index, object, optional_string, reported, string};
 use crate::params::describe::StrExcerpt;
-use crate::providers::AdapterError;
+use crate::providers::diagnostic::AdapterError;
+use crate::providers::stream::StreamEvent;
+use crate::providers::stream::calls::OpenCalls;
+use crate::providers::stream::fields::{
+    event_type, index, object, optional_string, reported, string,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The function calls of one OpenAI Responses stream, read event by event.
 ///
-/// [`push`](OpenAiResponsesStream::push) takes each event's JSON (the
+/// [`push`](StreamAccumulator::push) takes each event's JSON (the
 /// `data:` of a server-sent event). A `function_call` item's
 /// `response.output_item.added` starts a call, its
 /// `response.function_call_arguments.delta`s grow it, and
@@ -39,11 +41,11 @@ use std::collections::{BTreeMap, BTreeSet};
 /// naming what the stream reported.
 ///
 /// ```
-/// use tool_core::streaming::{OpenAiResponsesStream, StreamEvent};
+/// use tool_core::providers::{openai_responses, StreamEvent};
 /// use tool_core::ToolCall;
 /// use serde_json::json;
 ///
-/// let mut stream = OpenAiResponsesStream::new();
+/// let mut stream = openai_responses::StreamAccumulator::new();
 /// let events = stream.push(&json!({"type": "response.output_item.added", "output_index": 0,
 ///     "item": {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": ""}}))?;
 /// assert_eq!(events, [StreamEvent::Started { index: 0, id: "call_1".into(), name: "get_weather".into() }]);
@@ -61,7 +63,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// # Ok::<(), tool_core::providers::AdapterError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct OpenAiResponsesStream {
+pub struct StreamAccumulator {
     calls: OpenCalls,
     /// The item `id` of each open call, to check the deltas' `item_id`.
     item_ids: BTreeMap<usize, String>,
@@ -70,10 +72,10 @@ pub struct OpenAiResponsesStream {
     finished: BTreeSet<usize>,
 }
 
-impl OpenAiResponsesStream {
+impl StreamAccumulator {
     /// A stream with no call yet.
     pub fn new() -> Self {
-        OpenAiResponsesStream::default()
+        StreamAccumulator::default()
     }
 
     /// Reads one event. An event that is not the shape it should be (a
@@ -135,7 +137,7 @@ impl OpenAiResponsesStream {
     }
 
     /// The arguments of the open call at `output_index` so far (see
-    /// [`PartialJson`](super::PartialJson) for what they show); `None` when
+    /// [`PartialJson`](crate::providers::PartialJson) for what they show); `None` when
     /// no call is open there or nothing shows yet.
     pub fn partial_arguments(&self, output_index: usize) -> Option<&Value> {
         self.calls.partial(output_index)

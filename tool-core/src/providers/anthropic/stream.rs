@@ -16,17 +16,17 @@
 //! `lib/streaming/_messages.py`, `accumulate_event`) also keeps the block's
 //! `input` when no delta arrives, as here.
 
-use super::StreamEvent;
-use super::calls::OpenCalls;
-use super::fields::{event_type, field, index, object, reported, string};
 use crate::params::describe::json_type;
-use crate::providers::AdapterError;
+use crate::providers::diagnostic::AdapterError;
+use crate::providers::stream::StreamEvent;
+use crate::providers::stream::calls::OpenCalls;
+use crate::providers::stream::fields::{event_type, field, index, object, reported, string};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
 /// The tool calls of one Anthropic Messages stream, read event by event.
 ///
-/// [`push`](AnthropicStream::push) takes each event's JSON (the `data:` of
+/// [`push`](StreamAccumulator::push) takes each event's JSON (the `data:` of
 /// a server-sent event). A `tool_use` block's `content_block_start` starts a
 /// call ([`StreamEvent::Started`]), its `input_json_delta`s grow its
 /// arguments, and its `content_block_stop` finishes it. The index of the
@@ -36,11 +36,11 @@ use std::collections::BTreeSet;
 /// returned as an error naming what the stream reported.
 ///
 /// ```
-/// use tool_core::streaming::{AnthropicStream, StreamEvent};
+/// use tool_core::providers::{anthropic, StreamEvent};
 /// use tool_core::ToolCall;
 /// use serde_json::json;
 ///
-/// let mut stream = AnthropicStream::new();
+/// let mut stream = anthropic::StreamAccumulator::new();
 /// let started = stream.push(&json!({"type": "content_block_start", "index": 1,
 ///     "content_block": {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {}}}))?;
 /// assert_eq!(started, [StreamEvent::Started { index: 1, id: "toolu_01".into(), name: "get_weather".into() }]);
@@ -60,16 +60,16 @@ use std::collections::BTreeSet;
 /// # Ok::<(), tool_core::providers::AdapterError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct AnthropicStream {
+pub struct StreamAccumulator {
     calls: OpenCalls,
     /// Open blocks that are not `tool_use`: their deltas are not ours.
     others: BTreeSet<usize>,
 }
 
-impl AnthropicStream {
+impl StreamAccumulator {
     /// A stream with no block open yet.
     pub fn new() -> Self {
-        AnthropicStream::default()
+        StreamAccumulator::default()
     }
 
     /// Reads one event. An event that is not the shape it should be (a
@@ -107,7 +107,7 @@ impl AnthropicStream {
     }
 
     /// The arguments of the open call at content block `index` so far (see
-    /// [`PartialJson`](super::PartialJson) for what they show); `None` when
+    /// [`PartialJson`](crate::providers::PartialJson) for what they show); `None` when
     /// no call is open there or nothing shows yet.
     pub fn partial_arguments(&self, index: usize) -> Option<&Value> {
         self.calls.partial(index)

@@ -13,11 +13,13 @@
 //! {"include_usage": true}`". `finish_reason` is `tool_calls` when the model
 //! called tools (`stop`, `length`, `content_filter` otherwise).
 
-use super::StreamEvent;
-use super::calls::OpenCalls;
-use super::fields::{Within, changed, field, index, optional_object, optional_string, reported};
 use crate::params::describe::json_type;
-use crate::providers::AdapterError;
+use crate::providers::diagnostic::AdapterError;
+use crate::providers::stream::StreamEvent;
+use crate::providers::stream::calls::OpenCalls;
+use crate::providers::stream::fields::{
+    Within, changed, field, index, optional_object, optional_string, reported,
+};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -25,26 +27,26 @@ use std::fmt;
 /// The tool calls of one choice of an OpenAI Chat Completions stream, read
 /// chunk by chunk.
 ///
-/// [`push`](OpenAiChatStream::push) takes each whole chunk's JSON (the
+/// [`push`](StreamAccumulator::push) takes each whole chunk's JSON (the
 /// `data:` of a server-sent event; the closing `data: [DONE]` is not JSON:
-/// call [`finish`](OpenAiChatStream::finish) instead). The first delta of
+/// call [`finish`](StreamAccumulator::finish) instead). The first delta of
 /// a call (with `id` and `function.name`) starts it, each delta's
 /// `function.arguments` grows it, and the choice's `finish_reason` (any, not
 /// only `tool_calls`: `length` means the arguments were cut off, which the
 /// executor then reports) finishes every call of the choice, in index
 /// order. Calls at several indexes may be interleaved. A chunk's other
 /// choices are left to an accumulator made with
-/// [`for_choice`](OpenAiChatStream::for_choice). Text deltas, custom tool
+/// [`for_choice`](StreamAccumulator::for_choice). Text deltas, custom tool
 /// calls (free text, not JSON) and the deprecated `function_call` are
 /// ignored; a chunk holding an `error` is returned as an error naming what
 /// the stream reported.
 ///
 /// ```
-/// use tool_core::streaming::{OpenAiChatStream, StreamEvent};
+/// use tool_core::providers::{openai_chat, StreamEvent};
 /// use tool_core::ToolCall;
 /// use serde_json::json;
 ///
-/// let mut stream = OpenAiChatStream::new();
+/// let mut stream = openai_chat::StreamAccumulator::new();
 /// let delta = |tool_call| json!({"choices": [{"index": 0, "delta": {"tool_calls": [tool_call]}, "finish_reason": null}]});
 ///
 /// let events = stream.push(&delta(json!({"index": 0, "id": "call_1", "type": "function",
@@ -63,7 +65,7 @@ use std::fmt;
 /// # Ok::<(), tool_core::providers::AdapterError>(())
 /// ```
 #[derive(Clone, Debug, Default)]
-pub struct OpenAiChatStream {
+pub struct StreamAccumulator {
     choice: usize,
     calls: OpenCalls,
     /// Indexes of open custom tool calls: their deltas are not ours.
@@ -79,17 +81,17 @@ struct ToolCallDelta<'a> {
     custom: bool,
 }
 
-impl OpenAiChatStream {
+impl StreamAccumulator {
     /// The calls of choice 0 (the only one unless the request set `n`).
     pub fn new() -> Self {
-        OpenAiChatStream::default()
+        StreamAccumulator::default()
     }
 
     /// The calls of the choice whose `index` is `choice`.
     pub fn for_choice(choice: usize) -> Self {
-        OpenAiChatStream {
+        StreamAccumulator {
             choice,
-            ..OpenAiChatStream::default()
+            ..StreamAccumulator::default()
         }
     }
 
@@ -143,7 +145,7 @@ impl OpenAiChatStream {
     }
 
     /// The arguments of the open call at `index` so far (see
-    /// [`PartialJson`](super::PartialJson) for what they show); `None` when
+    /// [`PartialJson`](crate::providers::PartialJson) for what they show); `None` when
     /// no call is open there or nothing shows yet.
     pub fn partial_arguments(&self, index: usize) -> Option<&Value> {
         self.calls.partial(index)

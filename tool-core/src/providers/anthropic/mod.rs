@@ -1,0 +1,52 @@
+//! Anthropic Messages: the request's `tools`, the `tool_use` content
+//! blocks, the `tool_result` blocks answering them, and the stream's
+//! `content_block_*` events.
+//!
+//! A call's `input` is the arguments object itself; an answer's content is
+//! blocks, images among them.
+//!
+//! ```
+//! use tool_core::providers::anthropic;
+//! use tool_core::{ToolDefinition, ToolParams, ToolResultMessage, Content};
+//! use serde_json::json;
+//!
+//! #[derive(ToolParams)]
+//! struct Search {
+//!     query: String,
+//! }
+//!
+//! let definitions = [ToolDefinition::new("search", "Search the docs", Search::json_schema())];
+//! let tools = anthropic::tools(&definitions);
+//! assert_eq!(tools.value[0]["input_schema"], Search::json_schema());
+//!
+//! let call = anthropic::read_call(&json!({"type": "tool_use", "id": "toolu_01",
+//!     "name": "search", "input": {"query": "rust"}}))?;
+//!
+//! let result = ToolResultMessage {
+//!     tool_call_id: call.id.clone(),
+//!     tool_name: call.name.clone(),
+//!     content: vec![Content::text("3 pages found")],
+//!     details: None,
+//!     is_error: false,
+//!     failure_kind: None,
+//!     repairs: vec![],
+//!     timestamp: 0,
+//! };
+//! assert_eq!(anthropic::write_result(&result), json!({
+//!     "type": "tool_result",
+//!     "tool_use_id": "toolu_01",
+//!     "content": [{"type": "text", "text": "3 pages found"}],
+//!     "is_error": false,
+//! }));
+//! # Ok::<(), tool_core::providers::AdapterError>(())
+//! ```
+
+mod call;
+mod definitions;
+mod result;
+mod stream;
+
+pub use call::read_call;
+pub use definitions::tools;
+pub use result::write_result;
+pub use stream::StreamAccumulator;

@@ -1,0 +1,139 @@
+//! The definition formats as one value: what the command line's
+//! `--format` chooses among.
+
+use super::diagnostic::Converted;
+use super::gemini::Dialect;
+use super::openai::Strict;
+use super::{anthropic, gemini, mcp, openai_chat, openai_responses};
+use crate::registry::ToolDefinition;
+use serde_json::Value;
+use std::fmt;
+use std::str::FromStr;
+
+/// A tool-definition format: an API's `tools`, with the API's own choice
+/// where it has one, or ours.
+///
+/// Each variant writes what its module's `tools` writes; this enum is for
+/// choosing a format at run time (a command line's `--format`, a
+/// configuration file), by [`name`](ProviderFormat::name) or
+/// [`FromStr`].
+///
+/// ```
+/// use tool_core::providers::{ProviderFormat, Strict};
+/// use tool_core::{ToolDefinition, ToolParams};
+///
+/// #[derive(ToolParams)]
+/// struct Search {
+///     #[param(max_length = 100)]
+///     query: String,
+///     limit: Option<u32>,
+/// }
+///
+/// let definitions = vec![ToolDefinition::new("search", "Search the docs", Search::json_schema())];
+/// let format: ProviderFormat = "openai-strict".parse().unwrap();
+/// assert_eq!(format, ProviderFormat::OpenAiChat(Strict::On));
+/// let strict = format.definitions(&definitions);
+/// let parameters = &strict.value[0]["function"]["parameters"];
+/// assert_eq!(parameters["required"], serde_json::json!(["query", "limit"]));
+/// assert!(parameters["properties"]["limit"]["anyOf"].is_array());
+/// // maxLength is not accepted by OpenAI's strict mode: dropped, and said so.
+/// assert_eq!(strict.diagnostics[0].path, "/properties/query/maxLength");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProviderFormat {
+    /// Ours: `{"name","description","parameters"}`, checked against no
+    /// provider's rules.
+    Neutral,
+    /// [`openai_chat::tools`]: `{"type":"function","function":{..}}`.
+    OpenAiChat(Strict),
+    /// [`openai_responses::tools`]: `{"type":"function","name",..,"strict"}`.
+    OpenAiResponses(Strict),
+    /// [`anthropic::tools`]: `{"name","description","input_schema"}`.
+    Anthropic,
+    /// [`gemini::tools`]: `{"functionDeclarations":[..]}`.
+    Gemini(Dialect),
+    /// [`mcp::tools`]: `{"name","description","inputSchema",..}`.
+    Mcp,
+}
+
+impl ProviderFormat {
+    /// Every format, in the order the CLI lists them.
+    pub const ALL: [ProviderFormat; 9] = [
+        ProviderFormat::Neutral,
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiChat(Strict::On),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::On),
+        ProviderFormat::Anthropic,
+        ProviderFormat::Gemini(Dialect::JsonSchema),
+        ProviderFormat::Gemini(Dialect::OpenApi),
+        ProviderFormat::Mcp,
+    ];
+
+    /// The format's name on the command line: `openai-strict`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderFormat::Neutral => "neutral",
+            ProviderFormat::OpenAiChat(Strict::Off) => "openai",
+            ProviderFormat::OpenAiChat(Strict::On) => "openai-strict",
+            ProviderFormat::OpenAiResponses(Strict::Off) => "openai-responses",
+            ProviderFormat::OpenAiResponses(Strict::On) => "openai-responses-strict",
+            ProviderFormat::Anthropic => "anthropic",
+            ProviderFormat::Gemini(Dialect::JsonSchema) => "gemini",
+            ProviderFormat::Gemini(Dialect::OpenApi) => "gemini-legacy",
+            ProviderFormat::Mcp => "mcp",
+        }
+    }
+
+    /// The definitions in this format, with what it could not express.
+    ///
+    /// A definition's `output_schema` and `annotations` are written by
+    /// `Mcp` (MCP's `outputSchema` and `annotations`) and `Neutral` only,
+    /// without a diagnostic elsewhere: OpenAI's and Anthropic's tools have
+    /// no field for either; Gemini's `responseJsonSchema` would describe
+    /// the `response` of a function response, which is `{"output": <text>}`
+    /// here, not the details the output schema describes; and annotations
+    /// are hints for the program around the model, which a provider never
+    /// reads. Nothing the model would have read is lost.
+    pub fn definitions(self, definitions: &[ToolDefinition]) -> Converted {
+        match self {
+            ProviderFormat::Neutral => neutral(definitions),
+            ProviderFormat::OpenAiChat(strict) => openai_chat::tools(definitions, strict),
+            ProviderFormat::OpenAiResponses(strict) => openai_responses::tools(definitions, strict),
+            ProviderFormat::Anthropic => anthropic::tools(definitions),
+            ProviderFormat::Gemini(dialect) => gemini::tools(definitions, dialect),
+            ProviderFormat::Mcp => mcp::tools(definitions),
+        }
+    }
+}
+
+impl fmt::Display for ProviderFormat {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_str(self.name())
+    }
+}
+
+impl FromStr for ProviderFormat {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, String> {
+        ProviderFormat::ALL
+            .into_iter()
+            .find(|format| format.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = ProviderFormat::ALL.iter().map(|f| f.name()).collect();
+                format!(
+                    "unknown format '{name}'; expected one of: {}",
+                    names.join(", ")
+                )
+            })
+    }
+}
+
+/// Our own shape, checked against no provider's name rules.
+fn neutral(definitions: &[ToolDefinition]) -> Converted {
+    Converted {
+        value: serde_json::to_value(definitions).unwrap_or(Value::Null),
+        diagnostics: Vec::new(),
+    }
+}

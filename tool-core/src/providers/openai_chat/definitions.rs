@@ -1,0 +1,61 @@
+//! Chat Completions tool definitions.
+
+use crate::providers::common::convert_each;
+use crate::providers::diagnostic::Converted;
+use crate::providers::names::NameRule;
+use crate::providers::openai::{Strict, parameters};
+use crate::registry::ToolDefinition;
+use serde_json::{Map, Value, json};
+
+/// The request's `tools`:
+/// `[{"type":"function","function":{"name","description","parameters","strict"?}}]`.
+///
+/// The schema is kept, but for what OpenAI refuses: an enum as the whole
+/// parameters is written as one object (the root must be an object), and
+/// `oneOf` as `anyOf`. With [`Strict::On`] each function has `"strict":
+/// true` and the strict form of its schema; a tool whose schema cannot be
+/// strict (a map, a value of any type) gets `"strict": false` and its
+/// schema as [`Strict::Off`] writes it, and the reason is reported. With
+/// [`Strict::Off`], `strict` is left out.
+///
+/// ```
+/// use tool_core::providers::{openai_chat, Strict};
+/// use tool_core::ToolDefinition;
+/// use serde_json::json;
+///
+/// let definitions = [ToolDefinition::new("echo", "Echo a value", json!({
+///     "type": "object",
+///     "properties": {"value": {"type": "string", "maxLength": 100}},
+///     "required": ["value"],
+/// }))];
+/// let strict = openai_chat::tools(&definitions, Strict::On);
+/// assert_eq!(strict.value, json!([{"type": "function", "function": {
+///     "name": "echo",
+///     "description": "Echo a value",
+///     "parameters": {
+///         "type": "object",
+///         "properties": {"value": {"type": "string"}},
+///         "required": ["value"],
+///         "additionalProperties": false,
+///     },
+///     "strict": true,
+/// }}]));
+/// // maxLength is not in strict mode's subset: dropped, and said so.
+/// assert_eq!(strict.diagnostics[0].path, "/properties/value/maxLength");
+/// ```
+pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
+    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
+        let (parameters, is_strict) = parameters(definition, strict, report);
+        let mut function = Map::new();
+        function.insert("name".into(), Value::String(definition.name.clone()));
+        function.insert(
+            "description".into(),
+            Value::String(definition.description.clone()),
+        );
+        function.insert("parameters".into(), parameters);
+        if strict == Strict::On {
+            function.insert("strict".into(), Value::Bool(is_strict));
+        }
+        json!({"type": "function", "function": function})
+    })
+}

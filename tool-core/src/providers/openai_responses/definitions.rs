@@ -1,0 +1,50 @@
+//! Responses tool definitions.
+
+use crate::providers::common::convert_each;
+use crate::providers::diagnostic::Converted;
+use crate::providers::names::NameRule;
+use crate::providers::openai::{Strict, parameters};
+use crate::registry::ToolDefinition;
+use serde_json::json;
+
+/// The request's `tools`:
+/// `[{"type":"function","name","description","parameters","strict"}]`.
+///
+/// The schema is written as for Chat Completions
+/// ([`openai_chat::tools`](crate::providers::openai_chat::tools)), with
+/// `strict` always present: the Responses API makes a function strict
+/// unless told otherwise ("Whether to enforce strict parameter validation.
+/// Default `true`.": `FunctionTool` in openai/openai-python, generated from
+/// the API's OpenAPI spec), so [`Strict::Off`] writes `"strict": false`.
+///
+/// ```
+/// use tool_core::providers::{openai_responses, Strict};
+/// use tool_core::ToolDefinition;
+/// use serde_json::json;
+///
+/// let definitions = [ToolDefinition::new("echo", "Echo a value", json!({
+///     "type": "object",
+///     "properties": {"value": {"type": "string"}},
+///     "required": ["value"],
+/// }))];
+/// let tools = openai_responses::tools(&definitions, Strict::Off);
+/// assert_eq!(tools.value, json!([{
+///     "type": "function",
+///     "name": "echo",
+///     "description": "Echo a value",
+///     "parameters": {"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]},
+///     "strict": false,
+/// }]));
+/// ```
+pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
+    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
+        let (parameters, strict) = parameters(definition, strict, report);
+        json!({
+            "type": "function",
+            "name": definition.name,
+            "description": definition.description,
+            "parameters": parameters,
+            "strict": strict,
+        })
+    })
+}
