@@ -6,6 +6,7 @@
 //! README run here as doctests, so what they show stays true (a markdown
 //! file is nobody's rustdoc, so nothing else would compile its blocks).
 
+#![forbid(unsafe_code)]
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 mod readme {}

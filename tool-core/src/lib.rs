@@ -80,7 +80,7 @@
 //! counted). Received values are echoed in messages up to
 //! [`MAX_ECHO_CHARS`](params::MAX_ECHO_CHARS) characters.
 
-#![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 // Generated code names `::tool_core::…`; this lets the crate's own tests and
 // doctests use the derives too.

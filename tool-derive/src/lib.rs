@@ -1,6 +1,7 @@
 //! The proc macros of `tool-core`. Depend on `tool-core` and use them from
 //! there (`tool_core::ToolParams`); this crate is an implementation detail.
 
+#![forbid(unsafe_code)]
 mod expand;
 mod internals;
 mod tool_attr;

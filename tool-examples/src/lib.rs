@@ -15,6 +15,7 @@
 //!   servers' tools beside these; [`token_file`]: bearer tokens read from
 //!   files.
 
+#![forbid(unsafe_code)]
 pub mod call;
 pub mod cli;
 pub mod echo;

@@ -2,6 +2,7 @@
 //! runner (`call`), the tool definitions (`definitions`), an MCP server
 //! (`mcp`), and shell completions (`completions`).
 
+#![forbid(unsafe_code)]
 use clap::CommandFactory;
 use std::process::ExitCode;
 use std::sync::Arc;

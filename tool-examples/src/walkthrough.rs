@@ -31,7 +31,7 @@ pub async fn run(tools: &ToolRegistry, out: &mut impl Write) -> std::io::Result<
     }));
     show(
         out,
-        "1. The seed's echo call: lookup, parse (\"ignored\" is dropped), execute",
+        "1. An echo call: lookup, parse (\"ignored\" is dropped), execute",
         &echo_call,
         tools,
     )

@@ -85,7 +85,7 @@ fn no_arguments_prints_the_walkthrough() {
     let stdout = &out.stdout;
     let headers = [
         "== The tools, as a provider sees them (ToolRegistry::definitions) ==",
-        "== 1. The seed's echo call: lookup, parse (\"ignored\" is dropped), execute ==",
+        "== 1. An echo call: lookup, parse (\"ignored\" is dropped), execute ==",
         "== 2. A wrong argument type: parse stops the call before echo runs ==",
         "== 3. An unknown tool: nothing runs, and the result keeps the name asked for ==",
         "== 4. A tool that fails: its error is paired with the call like any result ==",

@@ -27,6 +27,7 @@
 //! }
 //! ```
 
+#![forbid(unsafe_code)]
 pub mod client;
 mod handler;
 mod http;

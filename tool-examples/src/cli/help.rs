@@ -22,7 +22,7 @@ pub const ABOUT: &str =
 pub const LONG_ABOUT: &str = "\
 Typed tool calling, shown on real tools: echo, upper, read, list, wait and label.
 
-Without a command, walks through the seed's echo call, its result and three failures. `call` runs \
+Without a command, walks through an echo call, its result and three failures. `call` runs \
 tool calls read as JSON lines, `definitions` prints what a model is shown of the tools, and `mcp` \
 serves the tools to any MCP client.";
 
