@@ -5,7 +5,7 @@
 # Programs: ours in parallel (`tool-examples call`) and sequential
 # (`call --sequential`), and the floors `floor_value` (serde_json::Value in
 # and out) and `floor_typed` (borrowed typed structs in and out), the
-# examples in tool-examples/examples/. Every program answers the same calls
+# binaries in tool-examples/src/bin/. Every program answers the same calls
 # with the same result lines; the script checks that before it times.
 #
 # Rounds are interleaved: a round runs every program on every workload once,
@@ -31,8 +31,8 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 stats="$root/scripts/throughput_stats.py"
-ours="$root/target/release/tool-examples"
-examples="$root/target/release/examples"
+release="$root/target/release"
+ours="$release/tool-examples"
 
 calls=100000
 rounds=11
@@ -74,7 +74,7 @@ parse_args() {
 
 build() {
   echo "building (release)..." >&2
-  (cd "$root" && cargo build --release -q -p tool-examples --bins --examples)
+  (cd "$root" && cargo build --release -q -p tool-examples --bins)
 }
 
 # ------------------------------------------------------------------ inputs
@@ -122,7 +122,7 @@ command_of() { # program cores
   case $1 in
     parallel) command=("$ours" call) ;;
     sequential) command=("$ours" call --sequential) ;;
-    floor_value | floor_typed) command=("$examples/$1") ;;
+    floor_value | floor_typed) command=("$release/$1") ;;
     *) die "no program '$1'" ;;
   esac
   if [ -n "$2" ]; then

@@ -17,7 +17,7 @@
 //! An unknown tool or a line that is no valid call gets a one-line error
 //! object (its shape is not the runner's and is not measured).
 //!
-//! Run: `target/release/examples/floor_value < calls.jsonl`.
+//! Run: `target/release/floor_value < calls.jsonl`.
 
 use serde_json::{Value, json};
 mod floor_lines;

@@ -25,7 +25,7 @@
 //! tool or a line that is no valid call gets a one-line error object (its
 //! shape is not the runner's and is not measured).
 //!
-//! Run: `target/release/examples/floor_typed < calls.jsonl`.
+//! Run: `target/release/floor_typed < calls.jsonl`.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
