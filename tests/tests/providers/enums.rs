@@ -19,9 +19,10 @@
 //!   derived schema accepts (a conversion only loosens; parse enforces the
 //!   rest), and every strict schema keeps to OpenAI's documented rules.
 
+use crate::support::adapter_notes::{LEGACY_CLOSED, LEGACY_OPTIONAL, OPTIONAL_TO_NULLABLE};
+use crate::support::generators::samples;
+use crate::support::validator_for;
 use proptest::prelude::*;
-use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::net::IpAddr;
@@ -208,11 +209,6 @@ const FLATTENING_ONLY: [ProviderFormat; 4] = [
 /// The formats that keep the derived schema as it is.
 const UNCHANGED: [ProviderFormat; 2] = [ProviderFormat::Neutral, ProviderFormat::Mcp];
 
-const OPTIONAL_TO_NULLABLE: &str = "changed: optional, so made nullable and required (strict mode requires every property; null means absent)";
-const LEGACY_CLOSED: &str =
-    "dropped: OpenAPI 3.0 (Gemini) cannot close an object; parse drops undeclared keys anyway";
-const LEGACY_OPTIONAL: &str =
-    "changed: optional, so marked `\"nullable\": true` (null means absent)";
 const CONST_TO_ENUM: &str = "changed: `const` written as a one-value `enum`";
 const ACT_FLATTENED: &str = "changed: a choice of 5 object shapes written as one object: \"action\" lists the choices, and the fields only some choices have are optional (parse still enforces each choice's own fields)";
 const POINT_FLATTENED: &str = "changed: a choice of 4 object shapes written as one object: \"kind\" lists the choices, the fields only some choices have are optional, and a field the choices describe differently takes what any of them takes (parse still enforces each choice's own fields)";
@@ -866,7 +862,10 @@ fn a_recursive_root_enum_keeps_its_references() {
         let value = value.to_json();
         assert!(Expr::parse(&value).is_ok());
         let strict_value = with_nulls(schema, &value);
-        assert!(validator(schema).is_valid(&strict_value), "{strict_value}");
+        assert!(
+            validator_for(schema).is_valid(&strict_value),
+            "{strict_value}"
+        );
         seen += usize::from(value["op"] == "add");
     }
     assert!(seen > 5);
@@ -1345,22 +1344,6 @@ fn nested_constructs_in_gemini_legacy() {
 // Properties
 // ---------------------------------------------------------------------------
 
-/// A 2020-12 validator that asserts `format`, as parse does.
-fn validator(schema: &Value) -> jsonschema::Validator {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(schema)
-        .expect("the schema compiles")
-}
-
-/// `count` values of `strategy`, the same on every run.
-fn samples<S: Strategy>(strategy: S, count: usize) -> Vec<S::Value> {
-    let mut runner = TestRunner::deterministic();
-    (0..count)
-        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
-        .collect()
-}
-
 fn text() -> impl Strategy<Value = String> {
     "[a-z \"é]{0,8}"
 }
@@ -1504,13 +1487,13 @@ fn a_conversion_only_loosens() {
     ];
     let mut checked = 0;
     for (tool, values) in tools_and_values() {
-        let original = validator(&tool.parameters);
+        let original = validator_for(&tool.parameters);
         for format in formats {
             let converted = format.definitions(std::slice::from_ref(&tool));
             let schema = &schemas(format, &converted)[0];
             jsonschema::draft202012::meta::validate(schema)
                 .unwrap_or_else(|error| panic!("{format} {}: {error}", tool.name));
-            let converted = validator(schema);
+            let converted = validator_for(schema);
             for value in &values {
                 assert!(
                     parses(&tool.name, value),
@@ -1569,7 +1552,7 @@ fn the_strict_schema_accepts_every_value_in_strict_form() {
                 continue;
             }
             let schema = &schemas(format, &converted)[0];
-            let strict = validator(schema);
+            let strict = validator_for(schema);
             for value in &values {
                 let written = with_nulls(schema, value);
                 assert!(

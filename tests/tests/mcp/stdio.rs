@@ -1,10 +1,8 @@
 //! The MCP server end to end over stdio: an rmcp client drives the
 //! `mcp_fixture` binary (`tool_mcp::serve_stdio` on `tests::mcp_fixture`)
-//! as a child process; it runs every scenario of `mcp_common`.
+//! as a child process; it runs every scenario of `support::mcp`.
 
-mod mcp_common;
-
-use mcp_common::{Client, Wire, connect_over, transport_scenarios};
+use crate::support::mcp::{Client, Wire, connect_over, transport_scenarios};
 use rmcp::transport::TokioChildProcess;
 use std::process::Stdio;
 

@@ -27,6 +27,7 @@
 //!   path, and when `v` parses, what it parses to (written back: parse drops
 //!   undeclared keys) validates.
 
+use crate::support::validator_for;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::Union;
@@ -38,11 +39,7 @@ use std::rc::Rc;
 use tests::everything::{Collections, EnumFields, Everything, Layout, StringRules};
 use tool_core::{ToolParams, repair::Repair, repair::RepairPolicy, repair::repair_arguments};
 
-// Both property tests that walk schemas share these; each uses a part.
-#[allow(dead_code)]
-#[path = "support/generators.rs"]
-mod generators;
-use generators::{
+use crate::support::generators::{
     Gen, branches, constrained_string, float_bound, float_json, int_json, integer_bounds,
     json_string_of, length_bound, tuple_items,
 };
@@ -221,14 +218,6 @@ fn resolve<'a>(mut schema: &'a Value, root: &'a Value) -> &'a Value {
 
 // ---------------------------------------------------------------------------
 // Mistakes.
-
-/// A 2020-12 validator that asserts `format`, as parse does.
-fn validator_for(schema: &Value) -> jsonschema::Validator {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(schema)
-        .expect("the schema compiles")
-}
 
 /// Validators of the parts of one root schema (with its `$defs`), compiled
 /// once each.

@@ -19,21 +19,13 @@
 //! character boundaries: each provider's events are JSON, whose strings
 //! carry whole characters.
 
+use crate::support::generators::config;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Map, Number, Value, json};
 use tool_core::providers::{
     AdapterError, PartialJson, StreamEvent, anthropic, openai_chat, openai_responses,
 };
-
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
-        ..ProptestConfig::default()
-    }
-}
 
 // ---------------------------------------------------------------------------
 // Consistency.

@@ -1,13 +1,10 @@
 //! Enums with data in serde's four representations: what parse accepts,
 //! the schema, the errors a model reads, and the JSON back.
 
+use crate::support::errors;
 use serde_json::{Value, json};
 use tool_core::ToolParams;
 use tool_core::params::{ParamPath, ParamValue, ParseContext};
-
-fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
-    T::parse(&value).unwrap_err().to_string()
-}
 
 fn value_errors<T: ParamValue + std::fmt::Debug>(value: Value) -> String {
     let mut errors = ParseContext::new();

@@ -9,6 +9,7 @@
 //! dropping it recurses once per level, which is the test's stack, not the
 //! library's, to protect.
 
+use crate::support::text_of;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 use std::num::NonZeroU64;
@@ -25,10 +26,6 @@ const MILLION: usize = 1_000_000;
 
 /// An error a model reads stays this small whatever the input's size.
 const SMALL_MESSAGE: usize = 4096;
-
-fn text_of(result: &ToolResultMessage) -> &str {
-    result.content[0].as_text().expect("a text item")
-}
 
 fn error_of(result: &ToolResultMessage) -> &str {
     assert!(
@@ -382,9 +379,7 @@ async fn recursive_parameter_types_stop_at_their_nesting_limit() {
     std::mem::forget(list);
 }
 
-#[path = "support/child_process.rs"]
-mod child_process;
-use child_process::in_child_process;
+use crate::support::child_process::in_child_process;
 
 #[test]
 fn a_recursive_parameter_type_can_be_registered() {
@@ -393,15 +388,19 @@ fn a_recursive_parameter_type_can_be_registered() {
     // when fed 100,000 levels; that needs it registered, and
     // `ToolRegistry::register` builds its derived schema, which must not
     // recurse without end.
-    in_child_process("a_recursive_parameter_type_can_be_registered", || {
-        let mut tools = ToolRegistry::new();
-        tools
-            .register(Typed::new("tree", "Uses the derived schema", |_: Node| {
-                "ran".into()
-            }))
-            .unwrap();
-        assert_eq!(Link::json_schema()["type"], "object");
-    });
+    in_child_process(
+        module_path!(),
+        "a_recursive_parameter_type_can_be_registered",
+        || {
+            let mut tools = ToolRegistry::new();
+            tools
+                .register(Typed::new("tree", "Uses the derived schema", |_: Node| {
+                    "ran".into()
+                }))
+                .unwrap();
+            assert_eq!(Link::json_schema()["type"], "object");
+        },
+    );
 }
 
 #[tokio::test]

@@ -18,6 +18,7 @@
 //! - MCP `tools/list`: `modelcontextprotocol/modelcontextprotocol`,
 //!   `docs/specification/2025-11-25/server/tools.mdx`.
 
+use crate::support::adapter_notes::{LEGACY_CLOSED, LEGACY_OPTIONAL, OPTIONAL_TO_NULLABLE};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use tests::wire::assert_json;
@@ -134,12 +135,7 @@ fn function(format: ProviderFormat, entry: &Value) -> &Value {
     }
 }
 
-const OPTIONAL_TO_NULLABLE: &str = "changed: optional, so made nullable and required (strict mode requires every property; null means absent)";
 const NOT_STRICT: &str = "sent with \"strict\": false and its schema unchanged: the schema cannot be strict (see the other diagnostics)";
-const LEGACY_CLOSED: &str =
-    "dropped: OpenAPI 3.0 (Gemini) cannot close an object; parse drops undeclared keys anyway";
-const LEGACY_OPTIONAL: &str =
-    "changed: optional, so marked `\"nullable\": true` (null means absent)";
 
 // ---------------------------------------------------------------------------
 // The schemas every format starts from

@@ -22,9 +22,8 @@ use tool_core::{
     executor::HookDecision, executor::ProgressEvent, tool,
 };
 
-#[path = "support/bounded.rs"]
-mod bounded;
-use bounded::{FOREVER, bounded, run_batch, run_call, text_of};
+use crate::support::bounded::{FOREVER, bounded, run_batch, run_call};
+use crate::support::text_of;
 
 // The tests that check a timeout or grace period does not end early run on
 // Tokio's paused clock: `Instant::elapsed` there is the runtime's own time,

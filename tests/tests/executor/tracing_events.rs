@@ -2,6 +2,11 @@
 //! id and tool, and an event for each thing an operator wants to see in the
 //! logs (a timeout, a cancellation, a panic, a hook's block, a repair, an
 //! internal error's full message). Captured here by a real subscriber.
+//!
+//! It shares its test binary with the other executor tests: each capture
+//! installs its subscriber for its own thread only (`with_default`, never a
+//! global default) and runs the call on a current-thread runtime there, so
+//! it sees none of the other tests' events and they see none of its.
 
 use serde_json::json;
 use std::io::Write;

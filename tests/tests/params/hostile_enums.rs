@@ -92,13 +92,10 @@ fn parse_root<T: ParamValue>(value: &Value) -> ParamError {
     errors.into_error()
 }
 
-#[path = "support/child_process.rs"]
-mod child_process;
-
 /// Runs `body` in a child process filtered to `test`, bounded in time.
 fn in_child_process(test: &str, body: impl FnOnce()) {
     let started = Instant::now();
-    child_process::in_child_process(test, body);
+    crate::support::child_process::in_child_process(module_path!(), test, body);
     // Not a timing assertion on the library: a generous bound that an
     // exponential search (2^128 tries) could never meet.
     assert!(started.elapsed() < Duration::from_secs(120));

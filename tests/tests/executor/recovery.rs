@@ -20,9 +20,8 @@ use tool_core::{
     executor::RetryBudget, repair::Repair, repair::RepairPolicy, repair::RepairRule, tool,
 };
 
-#[path = "support/bounded.rs"]
-mod bounded;
-use bounded::{FOREVER, bounded, run_batch, run_call, text_of};
+use crate::support::bounded::{FOREVER, bounded, run_batch, run_call};
+use crate::support::text_of;
 
 fn texts(result: &ToolResultMessage) -> Vec<&str> {
     result

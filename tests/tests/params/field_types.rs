@@ -3,16 +3,13 @@
 //! tool-core's features) `uuid::Uuid`, `url::Url`, `chrono::DateTime<Utc>`,
 //! `chrono::NaiveDate`.
 
-use serde_json::{Value, json};
+use crate::support::errors;
+use serde_json::json;
 use std::collections::{BTreeSet, HashSet};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use tool_core::{ToolParams, params::ParamValue};
-
-fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
-    T::parse(&value).unwrap_err().to_string()
-}
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Sets {

@@ -2,6 +2,7 @@
 //! echo schema, parse, the registry, and the executor's five outcomes, in
 //! the shapes of `docs/wire-format.md`.
 
+use crate::support::registry_of;
 use serde_json::{Value, json};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -82,13 +83,6 @@ fn echo_schema() -> Value {
         "required": ["value"],
         "additionalProperties": false,
     })
-}
-
-/// A registry holding `tool` alone.
-fn registry_of(tool: impl Tool) -> ToolRegistry {
-    let mut tools = ToolRegistry::new();
-    tools.register(tool).unwrap();
-    tools
 }
 
 fn echo_registry() -> ToolRegistry {

@@ -1,6 +1,7 @@
 //! Batches, concurrency and the executor's failure paths beyond the five
 //! outcomes of `seed.rs`.
 
+use crate::support::registry_of;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -47,13 +48,6 @@ impl Tool for Sleep {
         self.running.fetch_sub(1, Ordering::SeqCst);
         Ok(ToolOutput::text(ctx.call_id))
     }
-}
-
-/// A registry holding `tool` alone.
-fn registry_of(tool: impl Tool) -> ToolRegistry {
-    let mut tools = ToolRegistry::new();
-    tools.register(tool).unwrap();
-    tools
 }
 
 /// Runs one call against a registry holding `tool` alone.

@@ -1,12 +1,11 @@
 //! The MCP server end to end over streamable HTTP: `tool_mcp::HttpServer`
 //! serves `tests::mcp_fixture` on loopback, in process, and an rmcp client
-//! (reqwest) talks to it at `/mcp`; it runs every scenario of `mcp_common`.
+//! (reqwest) talks to it at `/mcp`; it runs every scenario of `support::mcp`.
 //! A call's progress and its result come on that call's own response
 //! stream, so their order is the server's; across calls, none is promised.
 
-mod mcp_common;
-
-use mcp_common::{Client, Wire, bounded, connect_over, transport_scenarios};
+use crate::support::bounded::bounded;
+use crate::support::mcp::{Client, Wire, connect_over, transport_scenarios};
 use rmcp::transport::StreamableHttpClientTransport;
 use std::net::SocketAddr;
 use tests::mcp_fixture::fixture_registry;

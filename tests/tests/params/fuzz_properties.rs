@@ -21,32 +21,19 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::strategy::{BoxedStrategy, Union, ValueTree};
-use proptest::test_runner::FileFailurePersistence;
+use proptest::strategy::{BoxedStrategy, Union};
 use serde_json::{Map, Value, json};
 use tests::everything::{Everything, check_parse};
 use tool_core::{ToolParams, params::MAX_JSON_DEPTH};
 
-#[path = "support/generators.rs"]
-mod generators;
-use generators::{
-    Gen, branches, constrained_string, edge_numbers, float_bound, float_json, int_json,
-    integer_bounds, json_string_of, length_bound, string_of, tuple_items,
+use crate::support::generators::{
+    Gen, branches, config, constrained_string, edge_numbers, float_bound, float_json, int_json,
+    integer_bounds, json_string_of, length_bound, samples, string_of, tuple_items,
 };
 
 /// What parse returned for `arguments`: `Ok(true)` when it parsed.
 fn check(arguments: &Value) -> Result<bool, TestCaseError> {
     check_parse(arguments).map_err(TestCaseError::fail)
-}
-
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        // A failure is reported with its minimal input; no file is written
-        // next to the tests.
-        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
-        ..ProptestConfig::default()
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -390,14 +377,6 @@ proptest! {
             check(&value)?;
         }
     }
-}
-
-/// `count` values of `strategy`, the same on every run.
-fn samples<S: Strategy>(strategy: S, count: usize) -> Vec<S::Value> {
-    let mut runner = proptest::test_runner::TestRunner::deterministic();
-    (0..count)
-        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
-        .collect()
 }
 
 /// The generator reaches both outcomes: values that parse and that do not.

@@ -3,12 +3,7 @@
 //! give the same bytes for every result, or `tool-examples call` would
 //! answer differently from a program that serializes results itself.
 
-// Only its strings and floats are needed here.
-#[allow(dead_code)]
-#[path = "support/generators.rs"]
-mod generators;
-
-use generators::string_of;
+use crate::support::generators::{float_json, string_of};
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;
@@ -24,7 +19,7 @@ fn json() -> BoxedStrategy<Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::Bool),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_map(generators::float_json),
+        any::<f64>().prop_map(float_json),
         short().prop_map(Value::String),
     ];
     leaf.prop_recursive(3, 16, 4, |inner| {

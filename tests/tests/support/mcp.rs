@@ -1,11 +1,11 @@
 //! What the MCP server must do, whatever the transport: the scenarios
-//! `mcp_stdio.rs` (a child process on stdio) and `mcp_http.rs` (streamable
+//! `mcp::stdio` (a child process on stdio) and `mcp::http` (streamable
 //! HTTP on loopback) both run, and the client machinery they share. Every
 //! message the client receives is recorded on a [`Wire`], so the order it
 //! arrived in (progress before the result, no answer to a cancelled call)
 //! can be checked, not only what rmcp hands over.
 //!
-//! A transport's test file defines `connect() -> Session` and
+//! A transport's test module defines `connect() -> Session` and
 //! `Session::close`, with `client` and `wire` fields, then invokes
 //! `transport_scenarios!()` to get one `#[tokio::test]` per scenario: a
 //! scenario listed there runs over every transport.
@@ -31,7 +31,7 @@ use tool_core::providers::mcp;
 use tool_core::{RunOptions, Tool, ToolCall, execute_tool_call};
 
 /// One `#[tokio::test]` per shared scenario, each on a fresh connection
-/// from the invoking file's `connect()`.
+/// from the invoking module's `connect()`.
 macro_rules! transport_scenarios {
     () => {
         transport_scenarios!(
@@ -48,9 +48,9 @@ macro_rules! transport_scenarios {
     (@each $($scenario:ident),* $(,)?) => {$(
         #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
         async fn $scenario() {
-            mcp_common::bounded(async {
+            $crate::support::bounded::bounded(async {
                 let session = connect().await;
-                mcp_common::$scenario(&session.client, &session.wire).await;
+                $crate::support::mcp::$scenario(&session.client, &session.wire).await;
                 session.close().await;
             })
             .await;
@@ -76,17 +76,10 @@ where
     (client, wire)
 }
 
-/// Far more than any test needs; only there so a hang fails the test.
-pub(crate) const TEST_TIMEOUT: Duration = Duration::from_secs(10);
-/// How long [`eventually`] waits: less than [`TEST_TIMEOUT`], so that its
-/// message, which says what did not happen, is the one shown.
+/// How long [`eventually`] waits: less than a whole scenario's ceiling
+/// ([`HANG`](super::bounded::HANG)), so that its message, which says what
+/// did not happen, is the one shown.
 pub(crate) const WAIT_TIMEOUT: Duration = Duration::from_secs(5);
-
-pub(crate) async fn bounded<F: Future>(test: F) -> F::Output {
-    tokio::time::timeout(TEST_TIMEOUT, test)
-        .await
-        .unwrap_or_else(|_| panic!("the test did not finish within {TEST_TIMEOUT:?}"))
-}
 
 /// Polls `check` every 10 ms until it holds; panics after [`WAIT_TIMEOUT`].
 pub(crate) async fn eventually<F, Fut>(what: &str, mut check: F)

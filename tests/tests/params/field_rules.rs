@@ -3,12 +3,9 @@
 //! `deprecated`, and generic parameter structs: the schema each writes and
 //! the check parse makes.
 
-use serde_json::{Value, json};
+use crate::support::errors;
+use serde_json::json;
 use tool_core::{ToolParams, params::ParamValue};
-
-fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
-    T::parse(&value).unwrap_err().to_string()
-}
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Review {

@@ -49,6 +49,7 @@
 //! A last test checks that the derived schemas are themselves valid JSON
 //! Schema 2020-12 documents (against the meta-schema).
 
+use crate::support::validator_for;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::{BoxedStrategy, Union};
@@ -63,9 +64,7 @@ use tests::everything::{
 };
 use tool_core::{ToolParams, params::ParamValue};
 
-#[path = "support/generators.rs"]
-mod generators;
-use generators::{
+use crate::support::generators::{
     Gen, branches, constrained_string, edge_numbers, float_bound, float_json, int_json,
     integer_bounds, json_string_of, length_bound, tuple_items,
 };
@@ -88,14 +87,6 @@ struct Empty {}
 
 // ---------------------------------------------------------------------------
 // normalize: the two documented leniencies, removed by walking the schema.
-
-/// A 2020-12 validator that asserts `format`, as parse does.
-fn validator_for(schema: &Value) -> jsonschema::Validator {
-    jsonschema::draft202012::options()
-        .should_validate_formats(true)
-        .build(schema)
-        .expect("the schema compiles")
-}
 
 /// Validators of the subschemas `normalize` picks alternatives with,
 /// compiled once each (with the root's `$defs`, so references resolve).
