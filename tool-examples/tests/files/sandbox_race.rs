@@ -11,6 +11,7 @@
 
 #![cfg(target_os = "linux")]
 
+use crate::support::files::SECRET;
 use rustix::fs::{CWD, RenameFlags, renameat_with};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -21,7 +22,6 @@ use tool_core::{RunOptions, ToolCall, ToolRegistry, ToolResultMessage, execute_t
 use tool_examples::files::Files;
 
 const INSIDE: &str = "inside the root";
-const SECRET: &str = "TOP SECRET CONTENT";
 /// A name only the outside directory holds, so a listing of it shows.
 const OUTSIDE_ONLY: &str = "only-outside.txt";
 

@@ -1,6 +1,6 @@
 //! The properties of `call::classify(bytes, number)`, which reads one input
 //! line of `tool-examples call`, shared by the property test
-//! (tests/line_properties.rs) and the `call_line` fuzz target
+//! (`cli::line_properties`) and the `call_line` fuzz target
 //! (fuzz/fuzz_targets/call_line.rs, which includes this file by path).
 //!
 //! For any bytes:

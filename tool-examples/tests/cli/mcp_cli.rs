@@ -2,71 +2,27 @@
 //! stdio (where every byte it writes to stdout must be JSON-RPC) and over
 //! streamable HTTP on a port it picks.
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation, Tool,
-};
-use rmcp::service::RunningService;
+use crate::support::mcp::{Client, binary, bounded, call, call_json};
+use rmcp::ServiceExt;
+use rmcp::model::{CallToolResult, ClientCapabilities, ClientConfig, Implementation, Tool};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use std::future::Future;
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 use tool_core::providers::mcp;
 use tool_core::{RunOptions, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
-
-#[allow(dead_code)] // the async tests use only the variables' list
-mod support;
-
-const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
-
-/// The binary (async), none of the developer's
-/// [`support::DEPLOYMENT_VARIABLES`] passed on.
-fn binary() -> Command {
-    let mut command = Command::new(BIN);
-    for name in support::DEPLOYMENT_VARIABLES {
-        command.env_remove(name);
-    }
-    command
-}
-/// Far more than any test needs; only there so a hang fails the test.
-const TEST_TIMEOUT: Duration = Duration::from_secs(10);
-
-async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
-    tokio::time::timeout(TEST_TIMEOUT, future)
-        .await
-        .unwrap_or_else(|_| panic!("{what}: not within {TEST_TIMEOUT:?}"))
-}
-
-type Client = RunningService<RoleClient, ClientConfig>;
 
 fn client_info() -> ClientConfig {
     ClientConfig::new(
         ClientCapabilities::default(),
         Implementation::new("mcp-cli-test", "0.1.0"),
     )
-}
-
-fn call(name: &str, arguments: Value) -> CallToolRequestParams {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object");
-    };
-    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
-}
-
-/// Calls `name` with `arguments`; the result as it goes over the wire.
-async fn call_json(client: &Client, name: &str, arguments: Value) -> Value {
-    let result: CallToolResult = client
-        .call_tool(call(name, arguments))
-        .await
-        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
-    serde_json::to_value(&result).unwrap()
 }
 
 /// `tools/list` gives the example tools, in order, as the registry defines

@@ -5,9 +5,7 @@
 //! id can be read), a normal call after them is still answered, the process
 //! exits 0, and its peak memory stays bounded.
 
-#[allow(dead_code)] // it starts no serving command
-mod support;
-
+use crate::support;
 use serde_json::Value;
 use std::io::Write;
 use std::process::{Child, ChildStdin, Stdio};

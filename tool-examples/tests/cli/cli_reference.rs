@@ -3,7 +3,7 @@
 //! same derive the binary parses with, so a flag added or reworded shows up
 //! here as a failure until the README says it too.
 //!
-//! `UPDATE_README=1 cargo test -p tool-examples --test cli_reference`
+//! `UPDATE_README=1 cargo test -p tool-examples --test cli cli_reference`
 //! rewrites the block.
 
 use clap::error::ErrorKind;
@@ -12,7 +12,7 @@ use tool_examples::cli::Cli;
 
 const START: &str = "<!-- cli-reference:start -->";
 const END: &str = "<!-- cli-reference:end -->";
-const REGENERATE: &str = "UPDATE_README=1 cargo test -p tool-examples --test cli_reference";
+const REGENERATE: &str = "UPDATE_README=1 cargo test -p tool-examples --test cli cli_reference";
 
 /// The commands whose `--help` the reference shows, in its order.
 const COMMANDS: [&[&str]; 5] = [&[], &["call"], &["definitions"], &["mcp"], &["completions"]];

@@ -2,13 +2,11 @@
 //! protocol), human-readable by default, one JSON object per line with
 //! `--log-format json`, filtered by `RUST_LOG`.
 
-mod support;
-
+use crate::support::{self, lines, spawn, wait};
 use serde_json::Value;
 use std::io::Read;
 use std::process::Stdio;
 use std::time::Duration;
-use support::{lines, spawn, wait};
 
 /// Only there so a hang fails the test.
 const TIMEOUT: Duration = Duration::from_secs(20);

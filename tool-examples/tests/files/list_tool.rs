@@ -3,58 +3,31 @@
 //! escapes are refused with the same paired errors, saying nothing about
 //! what lies outside the root.
 
+use crate::support::files::{OUTSIDE_MESSAGE, SECRET, Tree};
 use serde_json::{Value, json};
+use std::ops::Deref;
 use std::os::unix::fs::symlink;
-use std::path::{Path, PathBuf};
-use tempfile::TempDir;
 use tool_core::{
-    CancellationToken, Content, RunOptions, ToolCall, ToolParams, ToolRegistry, ToolResultMessage,
+    CancellationToken, Content, RunOptions, ToolCall, ToolParams, ToolResultMessage,
     execute_tool_call, params::ParamValue,
 };
-use tool_examples::files::Files;
 use tool_examples::list::{Entry, EntryKind, Listing, MAX_ENTRIES, list_dir};
 use tool_examples::sandbox::Sandbox;
 
-const SECRET: &str = "TOP SECRET CONTENT";
-const OUTSIDE_MESSAGE: &str = "the path is outside the root directory";
+/// The [`Tree`], with `list`'s calls and checks.
+struct Fixture(Tree);
 
-/// `base/root` is the `Files` tools' root; `base/outside` holds a secret
-/// file and a directory, next to the root.
-struct Fixture {
-    _dir: TempDir,
-    root: PathBuf,
-    outside: PathBuf,
-    tools: ToolRegistry,
+impl Deref for Fixture {
+    type Target = Tree;
+
+    fn deref(&self) -> &Tree {
+        &self.0
+    }
 }
 
 impl Fixture {
     fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let base = dir.path().canonicalize().unwrap();
-        let root = base.join("root");
-        let outside = base.join("outside");
-        std::fs::create_dir_all(root.join("a")).unwrap();
-        std::fs::create_dir_all(root.join("sub")).unwrap();
-        std::fs::create_dir_all(outside.join("dir")).unwrap();
-        std::fs::write(outside.join("secret.txt"), SECRET).unwrap();
-        std::fs::write(outside.join("dir").join("file.txt"), SECRET).unwrap();
-        std::fs::write(root.join("hello.txt"), "hello\nworld\n").unwrap();
-        let mut tools = ToolRegistry::new();
-        tools.register_all(Files::new(&root).unwrap()).unwrap();
-        Fixture {
-            _dir: dir,
-            root,
-            outside,
-            tools,
-        }
-    }
-
-    fn write(&self, name: &str, contents: impl AsRef<[u8]>) {
-        std::fs::write(self.root.join(name), contents).unwrap();
-    }
-
-    fn link(&self, target: impl AsRef<Path>, name: &str) {
-        symlink(target, self.root.join(name)).unwrap();
+        Fixture(Tree::new())
     }
 
     async fn call_with(&self, arguments: Value, ctx: RunOptions) -> ToolResultMessage {

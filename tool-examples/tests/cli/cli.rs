@@ -1,7 +1,6 @@
 //! The `tool-examples` binary end to end, as a child process.
 
-mod support;
-
+use crate::support::{self, lines, spawn, wait};
 use clap::error::ErrorKind;
 use serde_json::{Value, json};
 use std::io::{Read, Write};
@@ -9,7 +8,6 @@ use std::path::Path;
 use std::process::{ExitStatus, Stdio};
 use std::thread;
 use std::time::Duration;
-use support::{lines, spawn, wait};
 use tool_core::providers::ProviderFormat;
 use tool_examples::cli::Cli;
 

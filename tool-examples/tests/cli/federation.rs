@@ -8,13 +8,12 @@
 //! HTTP upstream) are applied by `add_upstreams` in this process, against
 //! upstreams that are the binary.
 
-use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
-};
+use crate::support::BIN;
+use crate::support::mcp::{Client, binary, bounded, call_json};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
-use std::future::Future;
 use std::net::SocketAddr;
 use std::process::Stdio;
 use std::time::Duration;
@@ -23,29 +22,6 @@ use tokio::process::{Child, Command};
 use tool_examples::upstream::{
     TokenFile, UpstreamEnv, UpstreamSettings, UpstreamSpec, add_upstreams,
 };
-
-#[allow(dead_code)] // the async tests use only the variables' list
-mod support;
-
-const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
-
-/// The binary (async), none of the developer's
-/// [`support::DEPLOYMENT_VARIABLES`] passed on.
-fn binary() -> Command {
-    let mut command = Command::new(BIN);
-    for name in support::DEPLOYMENT_VARIABLES {
-        command.env_remove(name);
-    }
-    command
-}
-/// Only there so a hang fails the test.
-const TEST_TIMEOUT: Duration = Duration::from_secs(20);
-
-async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
-    tokio::time::timeout(TEST_TIMEOUT, future)
-        .await
-        .unwrap_or_else(|_| panic!("{what} took longer than {TEST_TIMEOUT:?}"))
-}
 
 /// An upstream server over HTTP on a free loopback port, rooted at `root`,
 /// and the address it printed.
@@ -93,23 +69,6 @@ async fn upstream_with_log(
         }
     });
     (child, address, log)
-}
-
-type Client = RunningService<RoleClient, ClientConfig>;
-
-async fn call_json<S: rmcp::Service<RoleClient>>(
-    client: &RunningService<RoleClient, S>,
-    name: &str,
-    arguments: Value,
-) -> Value {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments must be an object");
-    };
-    let result: CallToolResult = client
-        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
-        .await
-        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
-    serde_json::to_value(&result).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,9 +11,7 @@
 //! removing bytes while it still fails. `LINE_PROPERTIES_SEED` picks another
 //! seed; the seed is printed on failure.
 
-mod line_property;
-
-use line_property::{check_line, same_call};
+use crate::support::line_property::{check_line, same_call};
 use serde_json::{Value, json};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use tool_core::ToolCall;
