@@ -2,12 +2,12 @@
 //! HTTP (`HttpServer` on loopback, where the server's counters can be read
 //! directly; behind a TLS terminator for `https`), and in child processes
 //! that are this very test binary: run with `TOOL_MCP_CLIENT_TEST_SERVER`
-//! set and `--exact stdio_server_child`, the `stdio_server_child` test
-//! serves instead of returning at once: the fixture registry on stdin and
-//! stdout (`1`; libtest's own `running 1 test` line on stdout is not JSON,
-//! and rmcp skips it), a registry whose tool reports the process's
-//! environment (`env`), or the fixture over HTTP on an address
-//! (`http 127.0.0.1:PORT`), so no binary target is needed.
+//! set and filtered to the `stdio_server_child` test alone
+//! ([`server_child_args`]), that test serves instead of returning at once:
+//! the fixture registry on stdin and stdout (`1`; libtest's own `running 1
+//! test` line on stdout is not JSON, and rmcp skips it), a registry whose
+//! tool reports the process's environment (`env`), or the fixture over HTTP
+//! on an address (`http 127.0.0.1:PORT`), so no binary target is needed.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ListToolsResult,
@@ -598,15 +598,26 @@ impl ServerHandler for Changing {
     }
 }
 
+/// The arguments that run this test binary as a server: only
+/// [`stdio_server_child`], by its full name (its module path in this
+/// binary, then its own), so a name that matched no test would fail every
+/// test that starts one. More than one test thread: libtest then names a
+/// test only when it ends, so nothing but its `running 1 test` header
+/// precedes the server's first message.
+fn server_child_args() -> [String; 3] {
+    let module = module_path!()
+        .split_once("::")
+        .map_or("", |(_crate, path)| path);
+    [
+        "--exact".to_owned(),
+        format!("{module}::stdio_server_child"),
+        "--test-threads=2".to_owned(),
+    ]
+}
+
 fn stdio_upstream() -> Upstream {
-    Upstream::command(
-        std::env::current_exe().unwrap(),
-        // More than one test thread: libtest then names a test only when
-        // it ends, so nothing but its `running 1 test` header precedes the
-        // server's first message.
-        ["--exact", "stdio_server_child", "--test-threads=2"],
-    )
-    .with_env(CHILD_ENV, "1")
+    Upstream::command(std::env::current_exe().unwrap(), server_child_args())
+        .with_env(CHILD_ENV, "1")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -661,11 +672,8 @@ async fn garbage_on_stdout_is_a_paired_error_not_a_hang() {
 async fn list_changed_refreshes_the_registered_tools() {
     bounded(async {
         let client = McpClient::connect(
-            Upstream::command(
-                std::env::current_exe().unwrap(),
-                ["--exact", "stdio_server_child", "--test-threads=2"],
-            )
-            .with_env(CHILD_ENV, "changing"),
+            Upstream::command(std::env::current_exe().unwrap(), server_child_args())
+                .with_env(CHILD_ENV, "changing"),
         )
         .await
         .expect("starts");
@@ -723,7 +731,7 @@ fn environment_registry() -> ToolRegistry {
 /// process of its own that dies with the handle.
 async fn http_child(address: SocketAddr) -> tokio::process::Child {
     let child = tokio::process::Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "stdio_server_child", "--test-threads=2"])
+        .args(server_child_args())
         .env(CHILD_ENV, format!("http {address}"))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
@@ -901,11 +909,8 @@ async fn child_environment(upstream: Upstream) -> Map<String, Value> {
 }
 
 fn env_child() -> Upstream {
-    Upstream::command(
-        std::env::current_exe().unwrap(),
-        ["--exact", "stdio_server_child", "--test-threads=2"],
-    )
-    .with_env(CHILD_ENV, "env")
+    Upstream::command(std::env::current_exe().unwrap(), server_child_args())
+        .with_env(CHILD_ENV, "env")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,7 +2,7 @@
 //! grace period, those still running after it are cancelled and still
 //! answered, and `run` returns `Ok`.
 
-use super::support::*;
+use crate::support::*;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 use tool_core::{ToolContext, ToolRegistry, tool};

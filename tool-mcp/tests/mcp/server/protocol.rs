@@ -3,7 +3,7 @@
 //! session, `server/discover`) and on 2025-11-25 (a session after
 //! `initialize`), and with HTTP written by hand where the bytes matter.
 
-use super::support::*;
+use crate::support::*;
 use rmcp::model::{
     CallToolRequestParams, ClientCapabilities, ClientConfig, ErrorCode, Implementation,
     ProtocolVersion, ResultType,
@@ -260,7 +260,7 @@ async fn params_that_are_not_objects_are_invalid_params() {
                 post(
                     &server.host(),
                     &headers,
-                    &super::support::call(5, "echo", arguments),
+                    &crate::support::call(5, "echo", arguments),
                 ),
             )
             .await;

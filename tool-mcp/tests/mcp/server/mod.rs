@@ -1,7 +1,6 @@
 //! The server, met by real clients: HTTP/1.1 written by hand where the
-//! bytes matter, rmcp's client where a revision's lifecycle does. One test
-//! binary for all of it (each binary links the whole server and client,
-//! and CI builds them on two cores).
+//! bytes matter (with `crate::support`), rmcp's client where a revision's
+//! lifecycle does.
 //!
 //! - [`safety`]: the token, Host and Origin, body limits, sessions, the
 //!   refusal to start unauthenticated.
@@ -18,4 +17,3 @@ mod options;
 mod protocol;
 mod safety;
 mod shutdown;
-mod support;

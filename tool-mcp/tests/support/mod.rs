@@ -1,6 +1,8 @@
-//! What the HTTP server tests share: a server on a free loopback port, and
-//! HTTP/1.1 written by hand on a TCP socket, so every byte sent (or not
-//! sent) is the test's.
+//! What the HTTP server tests (`server::*`) share: a server on a free
+//! loopback port, and HTTP/1.1 written by hand on a TCP socket, so every
+//! byte sent (or not sent) is the test's. Declared by the test binary's
+//! `main.rs` as `#[path = "../support/mod.rs"] mod support;`, as in the
+//! workspace's other test packages.
 
 #![allow(dead_code)] // Each test file uses its own part.
 

@@ -3,7 +3,7 @@
 //! connections not yet past the checks, and the health answer that needs
 //! neither a token nor a known `Host`.
 
-use super::support::*;
+use crate::support::*;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::service::{ClientLifecycleMode, ClientServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;

@@ -1,7 +1,7 @@
 //! The HTTP server's safety checks, met by a real client: HTTP/1.1 written
 //! by hand on a TCP socket, so every byte sent (or not sent) is the test's.
 
-use super::support::*;
+use crate::support::*;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
