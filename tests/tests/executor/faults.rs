@@ -1132,7 +1132,7 @@ async fn cancelling_while_a_before_hook_waits_answers_the_call() {
 }
 
 /// A parameter type whose JSON form panics: a bug in user code, like the
-/// panicking parser that `tests/executor.rs` shows is answered.
+/// panicking parser that `executor.rs` shows is answered.
 struct Brittle;
 
 impl tool_core::params::ParamValue for Brittle {
