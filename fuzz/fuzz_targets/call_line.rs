@@ -2,7 +2,7 @@
 //! turns one input line into a call to run, nothing, or the answer written
 //! for a line that is no call.
 //!
-//! The properties (tool-examples/tests/line_property/mod.rs): classify
+//! The properties (tool-examples/tests/support/line_property.rs): classify
 //! never panics (libFuzzer reports a panic as a crash); `Blank` exactly for
 //! blank lines; a `Call` round-trips through serde, floats exactly (the
 //! workspace builds serde_json with `float_roundtrip`, since the finding in
@@ -14,8 +14,8 @@
 
 use libfuzzer_sys::fuzz_target;
 // The properties, shared with the property test
-// (tool-examples/tests/line_properties.rs).
-#[path = "../../tool-examples/tests/line_property/mod.rs"]
+// (tool-examples/tests/cli/line_properties.rs).
+#[path = "../../tool-examples/tests/support/line_property.rs"]
 mod line_property;
 
 /// Units in the last place a float may move when a call is written and read

@@ -18,7 +18,7 @@
 
 use libfuzzer_sys::fuzz_target;
 // The struct and the properties, shared with the proptest twin
-// (tests/tests/fuzz_properties.rs) and the agreement test.
+// (tests/tests/params/fuzz_properties.rs) and the agreement test.
 #[path = "../../tests/src/everything.rs"]
 #[allow(dead_code)]
 mod everything;

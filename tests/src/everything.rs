@@ -1,8 +1,9 @@
 //! [`Everything`]: one parameter struct that uses every field type of SPEC's
 //! table and every field attribute, shared by the parse/schema agreement
-//! test (tests/agreement.rs), the fuzz properties (tests/fuzz_properties.rs)
-//! and the `parse` fuzz target (fuzz/fuzz_targets/parse.rs, which includes
-//! this file by path), so all three test the same struct.
+//! test (tests/params/agreement.rs), the fuzz properties
+//! (tests/params/fuzz_properties.rs) and the `parse` fuzz target
+//! (fuzz/fuzz_targets/parse.rs, which includes this file by path), so all
+//! three test the same struct.
 //!
 //! Types covered: `String`, `bool`, `i8`..`i64`, `isize`, `u8`..`u64`,
 //! `usize`, `NonZeroU8`..`NonZeroU64`, `NonZeroUsize`, `f32`, `f64`,

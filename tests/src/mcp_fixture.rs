@@ -1,6 +1,6 @@
 //! The registry the MCP end-to-end tests serve: in process over HTTP
-//! (`tests/mcp_http.rs`) and from the `mcp_fixture` binary over stdio
-//! (`tests/mcp_stdio.rs`).
+//! (`tests/mcp/http.rs`) and from the `mcp_fixture` binary over stdio
+//! (`tests/mcp/stdio.rs`).
 //!
 //! - `echo`: returns its value, with details `{"echo": <value>}`.
 //! - `slow`: reports three progress steps, then waits `millis` or until the

@@ -1,5 +1,5 @@
 //! Serves the MCP test fixture (`tests::mcp_fixture`) over stdio, for
-//! `tests/mcp_stdio.rs`. Exits when stdin closes.
+//! `tests/mcp/stdio.rs`. Exits when stdin closes.
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> std::io::Result<()> {

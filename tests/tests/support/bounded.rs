@@ -1,9 +1,7 @@
 //! Running the executor in tests that must never hang: every call or batch
 //! is given a ceiling far above what it needs, so a hang fails the test
-//! instead of blocking the suite. Shared by `faults.rs` and `recovery.rs`,
-//! each including it with `#[path = "support/bounded.rs"] mod bounded;`.
-
-#![allow(dead_code)]
+//! instead of blocking the suite. Used by `executor::faults`,
+//! `executor::recovery` and the MCP scenarios (`support::mcp`).
 
 use std::future::Future;
 use std::time::Duration;
@@ -22,7 +20,7 @@ pub(crate) const FOREVER: Duration = Duration::from_secs(3600);
 pub(crate) async fn bounded<F: Future>(future: F) -> F::Output {
     tokio::time::timeout(HANG, future)
         .await
-        .expect("the executor answered within the hang ceiling")
+        .unwrap_or_else(|_| panic!("not finished within the hang ceiling ({HANG:?})"))
 }
 
 /// `execute_tool_call`, failing the test if it does not answer in time.
@@ -42,9 +40,4 @@ pub(crate) async fn run_batch(
     mode: ExecutionMode,
 ) -> Vec<ToolResultMessage> {
     bounded(execute_tool_calls(calls, tools, ctx, mode)).await
-}
-
-/// The text of a result's first content item.
-pub(crate) fn text_of(result: &ToolResultMessage) -> &str {
-    result.content[0].as_text().expect("a text item")
 }

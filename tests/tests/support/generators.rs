@@ -1,8 +1,8 @@
-//! Number and string generators shared by the two property tests that walk
-//! `Everything`'s schema: `agreement.rs` (parse against a JSON Schema
-//! validator) and `fuzz_properties.rs` (the `parse` fuzz target's
-//! properties). Each includes this file with
-//! `#[path = "support/generators.rs"] mod generators;`.
+//! Number and string generators shared by the property tests that walk
+//! derived schemas: `params::agreement` (parse against a JSON Schema
+//! validator), `params::fuzz_properties` (the `parse` fuzz target's
+//! properties) and `executor::repair_properties`; and the proptest settings
+//! and sampling the property tests share.
 //!
 //! What each file generates from these (its own walk of the schema, its own
 //! random JSON) stays in that file: the two differ on purpose (the agreement
@@ -11,8 +11,27 @@
 
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::strategy::{BoxedStrategy, Union};
+use proptest::strategy::{BoxedStrategy, Union, ValueTree};
+use proptest::test_runner::{FileFailurePersistence, TestRunner};
 use serde_json::Value;
+
+/// `cases` cases a run; a failure is reported with its minimal input, and
+/// no file is written next to the tests.
+pub(crate) fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
+        ..ProptestConfig::default()
+    }
+}
+
+/// `count` values of `strategy`, the same on every run.
+pub(crate) fn samples<S: Strategy>(strategy: S, count: usize) -> Vec<S::Value> {
+    let mut runner = TestRunner::deterministic();
+    (0..count)
+        .map(|_| strategy.new_tree(&mut runner).unwrap().current())
+        .collect()
+}
 
 /// A strategy for JSON values.
 pub(crate) type Gen = BoxedStrategy<Value>;

@@ -5,7 +5,7 @@
 //! `"toolCallId"` on every call. The tool's strings and JSON values still go
 //! through `serde_json`, so they are escaped exactly as `Serialize`
 //! escapes them.
-//! `tests/tests/result_wire.rs` holds the two to the same bytes on
+//! `tests/tests/providers/result_wire.rs` holds the two to the same bytes on
 //! arbitrary results.
 
 use super::{ToolResultMessage, is_retry_or_none};

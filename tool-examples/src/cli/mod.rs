@@ -1,7 +1,7 @@
 //! The binary's command line, declared with clap's derive: a flag's name,
 //! type, environment variable and help are one declaration, so the parser,
 //! `--help`, the shell completions and the CLI reference of
-//! `tool-examples/README.md` (checked by `tests/cli_reference.rs`) cannot
+//! `tool-examples/README.md` (checked by `tests/cli/cli_reference.rs`) cannot
 //! disagree.
 //!
 //! The doc comments of the commands' fields are the help clap prints for

@@ -9,7 +9,7 @@
 //! So whatever another process swaps under the root meanwhile, each handle
 //! is an entry of a directory already held, opened as it is at that moment;
 //! a swap cannot redirect an open outside the root
-//! (`tests/sandbox_race.rs`).
+//! (`tests/files/sandbox_race.rs`).
 //!
 //! What the root's tree holds is what the tools show: a hard link inside
 //! the root to a file outside it is that file, and a mount point shows what

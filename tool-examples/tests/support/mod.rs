@@ -1,6 +1,21 @@
-//! The `tool-examples` binary as a child process, shared by `cli.rs` and
-//! `hostile_cli.rs`: starting it, reading what it writes, and waiting for it
-//! to exit under a ceiling that only turns a hang into a failure.
+//! What the test binaries of this crate share. Each binary's `main.rs`
+//! declares it the same way, `#[path = "../support/mod.rs"] mod support;`,
+//! and reaches it as `crate::support`.
+//!
+//! Here: the `tool-examples` binary as a child process, starting it,
+//! reading what it writes, and waiting for it to exit under a ceiling that
+//! only turns a hang into a failure. And:
+//! - [`mcp`]: the binary driven by rmcp's client.
+//! - [`files`]: a `Files` root with a secret outside it.
+//! - [`line_property`]: the properties of one `call` input line (also the
+//!   `call_line` fuzz target's, which includes that file by path).
+
+// Each binary uses its own part.
+#![allow(dead_code)]
+
+pub(crate) mod files;
+pub(crate) mod line_property;
+pub(crate) mod mcp;
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -9,7 +24,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
+/// The binary under test.
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// The variables that change what the binary does or logs: a test sets
 /// the ones it is about, and the developer's own never leak in.

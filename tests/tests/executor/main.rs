@@ -1,0 +1,29 @@
+//! The executor and the tools it runs: `#[tool]` and `#[tools]`, the echo
+//! walkthrough's outcomes, batches, faults, recovery, repair, structured
+//! results, a 10,000-call stress batch, and the `tracing` events. One test
+//! binary for the layer (each binary links the whole dependency tree, and CI
+//! builds them on two cores).
+//!
+//! - [`seed`]: the echo walkthrough's cases and the five outcomes.
+//! - [`tool_fn`], [`toolbox`]: `#[tool]` functions, `#[tools]` impl blocks.
+//! - [`executor`]: batches, concurrency, failure paths.
+//! - [`faults`], [`recovery`]: timeouts, cancellation, limits, hooks;
+//!   failure kinds, retry budgets, rewrites.
+//! - [`repair_properties`]: repair judged by a JSON Schema validator.
+//! - [`structured_results`]: `Json<T>` results and output schemas.
+//! - [`stress`]: one batch of every outcome, 10,000 calls.
+//! - [`tracing_events`]: the spans and events, captured by a subscriber.
+
+mod executor;
+mod faults;
+mod recovery;
+mod repair_properties;
+mod seed;
+mod stress;
+mod structured_results;
+// Shared by every test binary here: one copy, beside the binaries.
+#[path = "../support/mod.rs"]
+mod support;
+mod tool_fn;
+mod toolbox;
+mod tracing_events;

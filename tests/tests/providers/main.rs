@@ -1,0 +1,22 @@
+//! The provider formats (`tool_core::providers`): definitions, calls and
+//! results in each API's shape, media, stream accumulators, and the
+//! hand-written result writer. One test binary for the layer (each binary
+//! links the whole dependency tree, and CI builds them on two cores).
+//!
+//! - [`definitions`], [`enums`]: the tool definitions each format writes,
+//!   and their diagnostics.
+//! - [`calls`]: the call and result adapters, both directions.
+//! - [`media`]: images, sounds and resource links in results.
+//! - [`streaming`], [`streaming_properties`]: the stream accumulators.
+//! - [`result_wire`]: `ToolResultMessage::write_json` against serde.
+
+mod calls;
+mod definitions;
+mod enums;
+mod media;
+mod result_wire;
+mod streaming;
+mod streaming_properties;
+// Shared by every test binary here: one copy, beside the binaries.
+#[path = "../support/mod.rs"]
+mod support;

@@ -1,0 +1,56 @@
+//! The binary driven by rmcp's client (`cli::mcp_cli`, `cli::federation`):
+//! the binary as an async child process, a ceiling that turns a hang into
+//! a failure, and calls whose results are read as they go over the wire.
+
+use rmcp::RoleClient;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
+use rmcp::service::RunningService;
+use serde_json::Value;
+use std::future::Future;
+use std::time::Duration;
+use tokio::process::Command;
+
+/// The binary (async), none of the developer's
+/// [`DEPLOYMENT_VARIABLES`](super::DEPLOYMENT_VARIABLES) passed on.
+pub(crate) fn binary() -> Command {
+    let mut command = Command::new(super::BIN);
+    for name in super::DEPLOYMENT_VARIABLES {
+        command.env_remove(name);
+    }
+    command
+}
+
+/// Far more than any test needs; only there so a hang fails the test.
+pub(crate) const TEST_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// `future`'s output, failing the test, which names it `what`, if it takes
+/// longer than [`TEST_TIMEOUT`].
+pub(crate) async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
+    tokio::time::timeout(TEST_TIMEOUT, future)
+        .await
+        .unwrap_or_else(|_| panic!("{what}: not within {TEST_TIMEOUT:?}"))
+}
+
+/// A client of the binary's MCP server.
+pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
+
+/// A `tools/call` of `name`; `arguments` must be an object.
+pub(crate) fn call(name: &str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments must be an object");
+    };
+    CallToolRequestParams::new(name.to_owned()).with_arguments(arguments)
+}
+
+/// Calls `name` with `arguments`; the result as it goes over the wire.
+pub(crate) async fn call_json<S: rmcp::Service<RoleClient>>(
+    client: &RunningService<RoleClient, S>,
+    name: &str,
+    arguments: Value,
+) -> Value {
+    let result: CallToolResult = client
+        .call_tool(call(name, arguments))
+        .await
+        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
+    serde_json::to_value(&result).unwrap()
+}

@@ -1,0 +1,14 @@
+//! tool-mcp's server and client against each other and against rmcp's own,
+//! over real connections. One test binary (each binary links the whole
+//! server and client, and CI builds them on two cores).
+//!
+//! - [`server`]: the HTTP server met by real clients: safety, protocol
+//!   revisions, limits, shutdown, served call options.
+//! - [`client`]: `tool_mcp::client` against our own server, in process and
+//!   in child processes that are this test binary.
+
+mod client;
+mod server;
+// Shared by every test binary here: one copy, beside the binaries.
+#[path = "../support/mod.rs"]
+mod support;
