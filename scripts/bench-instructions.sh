@@ -61,3 +61,13 @@ printf '%-8s %14s   (the same, echo a #[tools] method vs a #[tool] function)\n' 
   "$(ratio "${per[line/tool_core_method]}" "${per[line/tool_core]}")"
 printf '%-8s %14s   (1,000 echo calls, execute_tool_calls parallel vs sequential)\n' batch \
   "$(ratio "${per[batch/parallel]}" "${per[batch/sequential]}")"
+echo
+printf '%-16s %10s %10s %10s %14s   (a result written as JSON, each / write_json)\n' result to_string to_vec to_writer serde_derive
+for case in echo failure text_4k; do
+  base=${per[result_$case/write_json]}
+  printf '%-16s %10s %10s %10s %14s\n' "$case" \
+    "$(ratio "${per[result_$case/to_string]}" "$base")" \
+    "$(ratio "${per[result_$case/to_vec]}" "$base")" \
+    "$(ratio "${per[result_$case/to_writer]}" "$base")" \
+    "$(ratio "${per[result_$case/serde_derive]}" "$base")"
+done

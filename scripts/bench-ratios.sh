@@ -7,7 +7,7 @@
 # Usage: scripts/bench-ratios.sh [criterion args...]   e.g. --measurement-time 10
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench -q -p tool-core --bench parse --bench executor -- "$@" >/dev/null
+cargo bench -q -p tool-core --bench parse --bench executor --bench result -- "$@" >/dev/null
 python3 - <<'PY'
 import json, os
 def median(path):
@@ -33,4 +33,9 @@ print(f"| executor, call line to result line vs serde_json round trip of the lin
 par = median("executor_batch_1000/parallel")
 seq = median("executor_batch_1000/sequential")
 print(f"| 1,000 calls, parallel vs sequential | {ns(par)} | {ns(seq)} | {par/seq:.2f}x |")
+for case in ["echo", "failure", "text_4k"]:
+    base = median(f"result_json_{case}/write_json")
+    for how in ["to_string", "to_vec", "to_writer", "serde_derive"]:
+        t = median(f"result_json_{case}/{how}")
+        print(f"| result ({case}) written by {how} vs write_json | {ns(t)} | {ns(base)} | {t/base:.2f}x |")
 PY

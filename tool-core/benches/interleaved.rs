@@ -3,7 +3,9 @@
 //! of each round's pair is taken; the median of those ratios is reported.
 //! A load that comes and goes hits both sides of a round alike.
 //!
-//! Usage: interleaved [rounds]   (default 31; `cargo bench` runs 31)
+//! Usage: interleaved [rounds] [filter]   (default 31 rounds, every pair;
+//! `cargo bench` runs 31; a filter keeps the pairs with a name containing
+//! it, such as `result_`)
 
 mod support;
 
@@ -14,11 +16,12 @@ use support::variants::{Variant, index};
 const ROUND: Duration = Duration::from_millis(20);
 
 fn main() {
-    let rounds: usize = std::env::args()
+    let args: Vec<String> = std::env::args()
         .skip(1)
-        .find(|a| a != "--bench")
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(31);
+        .filter(|a| a != "--bench")
+        .collect();
+    let rounds: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(31);
+    let filter = args.iter().find(|a| a.parse::<usize>().is_err());
     let mut variants = support::variants::all();
     let pairs = [
         ("small/tool_core", "small/serde"),
@@ -35,10 +38,25 @@ fn main() {
         ("line/tool_core_to_vec", "line/serde_json_floor"),
         ("line/tool_core_method", "line/tool_core"),
         ("batch/parallel", "batch/sequential"),
+        ("result_echo/to_string", "result_echo/write_json"),
+        ("result_echo/to_vec", "result_echo/write_json"),
+        ("result_echo/to_writer", "result_echo/write_json"),
+        ("result_echo/serde_derive", "result_echo/write_json"),
+        ("result_failure/to_string", "result_failure/write_json"),
+        ("result_failure/to_vec", "result_failure/write_json"),
+        ("result_failure/to_writer", "result_failure/write_json"),
+        ("result_failure/serde_derive", "result_failure/write_json"),
+        ("result_text_4k/to_string", "result_text_4k/write_json"),
+        ("result_text_4k/to_vec", "result_text_4k/write_json"),
+        ("result_text_4k/to_writer", "result_text_4k/write_json"),
+        ("result_text_4k/serde_derive", "result_text_4k/write_json"),
     ];
     println!("| ours | alternative | median ratio | ns per call (ours, alternative) |");
     println!("| --- | --- | --- | --- |");
     for (ours, theirs) in pairs {
+        if filter.is_some_and(|f| !ours.contains(f.as_str()) && !theirs.contains(f.as_str())) {
+            continue;
+        }
         let [a, b] = [ours, theirs].map(|name| index(&variants, name));
         // How many iterations fill a round, from a short calibration.
         let n_a = calibrate(&mut variants[a]);

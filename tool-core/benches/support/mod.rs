@@ -1,7 +1,7 @@
 //! Parameter structs of three sizes, and one made of tagged enums, each
 //! deriving both `ToolParams` and serde's `Deserialize` from the same
 //! definition, and matching arguments; the walkthrough's echo tool and a call line
-//! for it, for the executor benches.
+//! for it, for the executor benches; results to write as JSON.
 
 #![allow(dead_code)]
 
@@ -11,7 +11,10 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::num::NonZeroU32;
-use tool_core::{Content, ToolError, ToolOutput, ToolParams, ToolRegistry, tool, tools};
+use tool_core::{
+    Content, FailureKind, ToolCall, ToolError, ToolOutput, ToolParams, ToolRegistry,
+    ToolResultMessage, repair::Repair, tool, tools,
+};
 
 /// One field: the echo request.
 #[derive(ToolParams, Deserialize, Debug)]
@@ -220,4 +223,70 @@ pub(crate) fn echo_registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();
     tools.register(EchoTool).expect("one tool");
     tools
+}
+
+/// The results the `result_*` variants write: the echo call's (the
+/// executor line's answer), a failure with its details, and a tool's long
+/// text (4 KiB of lines with quotes, which are escaped).
+pub(crate) fn results() -> [(&'static str, ToolResultMessage); 3] {
+    let call = ToolCall::new("call-1", "echo", json!({}));
+    let echo = ToolResultMessage {
+        tool_call_id: "call-1".into(),
+        tool_name: "echo".into(),
+        content: vec![Content::text("Pi")],
+        details: Some(json!({"source": "echo"})),
+        is_error: false,
+        failure_kind: None,
+        repairs: Vec::new(),
+        timestamp: 1_764_000_000_000,
+    };
+    let failure = ToolResultMessage {
+        timestamp: echo.timestamp,
+        ..ToolResultMessage::failure(&call, "1 problem: `value`: missing field")
+    };
+    let line = "a line of a file, with \"quoted\" words in it\n";
+    let long = ToolResultMessage {
+        content: vec![Content::text(line.repeat(4096 / line.len()))],
+        details: None,
+        ..echo.clone()
+    };
+    [("echo", echo), ("failure", failure), ("text_4k", long)]
+}
+
+/// A result as serde's derive writes it (the wire shape's attributes, as
+/// `ToolResultMessage` is specified): what `serde_json::to_vec(&result)`
+/// cost before the result wrote its own text.
+#[derive(serde::Serialize)]
+#[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
+pub(crate) struct DerivedResult<'a> {
+    tool_call_id: &'a str,
+    tool_name: &'a str,
+    content: &'a [Content],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: &'a Option<Value>,
+    is_error: bool,
+    #[serde(rename = "failure", skip_serializing_if = "retry_or_none")]
+    failure_kind: &'a Option<FailureKind>,
+    #[serde(skip_serializing_if = "<[Repair]>::is_empty")]
+    repairs: &'a [Repair],
+    timestamp: u64,
+}
+
+fn retry_or_none(failure: &&Option<FailureKind>) -> bool {
+    matches!(failure, None | Some(FailureKind::Retry))
+}
+
+impl<'a> From<&'a ToolResultMessage> for DerivedResult<'a> {
+    fn from(result: &'a ToolResultMessage) -> Self {
+        DerivedResult {
+            tool_call_id: &result.tool_call_id,
+            tool_name: &result.tool_name,
+            content: &result.content,
+            details: &result.details,
+            is_error: result.is_error,
+            failure_kind: &result.failure_kind,
+            repairs: &result.repairs,
+            timestamp: result.timestamp,
+        }
+    }
 }

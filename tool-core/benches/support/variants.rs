@@ -10,8 +10,8 @@
 //! executor line's count by 8-10% when all were prepared up front).
 
 use super::{
-    LINE, Large, Medium, Script, Small, echo_box_registry, echo_registry, large_args, medium_args,
-    medium_bad_args, script_args, script_bad_args, small_args,
+    DerivedResult, LINE, Large, Medium, Script, Small, echo_box_registry, echo_registry,
+    large_args, medium_args, medium_bad_args, results, script_args, script_bad_args, small_args,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -19,6 +19,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 use tool_core::ExecutionMode;
 use tool_core::ToolParams;
+use tool_core::ToolResultMessage;
 
 /// Runs a variant `n` times.
 type Run = Box<dyn FnMut(usize)>;
@@ -104,7 +105,11 @@ pub(crate) fn count_from_args() {
 /// writing the result with `write_json`; `tool_core_to_vec`: with
 /// `serde_json::to_vec`);
 /// `batch` runs 1,000 echo calls (which never wait) through
-/// `execute_tool_calls` in each mode: one iteration is the whole batch.
+/// `execute_tool_calls` in each mode: one iteration is the whole batch;
+/// `result_<case>` writes a result (`super::results`) as JSON into a new
+/// vector: `write_json`, serde_json's `to_string`, `to_vec` and `to_writer`
+/// (the result's `Serialize`), and `serde_derive` (serde's derive of the
+/// same shape, `super::DerivedResult`).
 pub(crate) fn all() -> Vec<Variant> {
     let mut variants = Vec::new();
     parse_variants::<Small>(&mut variants, "small", small_args);
@@ -119,7 +124,49 @@ pub(crate) fn all() -> Vec<Variant> {
     variants.push(line_variant("line/serde_json_floor", Line::Floor));
     variants.push(batch_variant("batch/parallel", ExecutionMode::Parallel));
     variants.push(batch_variant("batch/sequential", ExecutionMode::Sequential));
+    result_variants(&mut variants);
     variants
+}
+
+/// `result_<case>/<how>`: one result written as JSON, each way into a
+/// vector of its own starting at serde_json's 128 bytes.
+fn result_variants(variants: &mut Vec<Variant>) {
+    fn variant<O>(
+        name: &'static str,
+        case: usize,
+        write: impl Fn(&ToolResultMessage) -> O + 'static,
+    ) -> Variant {
+        Variant::new(name, move || {
+            let (_, result) = results().into_iter().nth(case).expect("a case");
+            Box::new(move |n| {
+                for _ in 0..n {
+                    drop(black_box(write(black_box(&result))));
+                }
+            })
+        })
+    }
+    for (case, (group, _)) in results().iter().enumerate() {
+        let group = format!("result_{group}");
+        variants.push(variant(named(&group, "write_json"), case, |result| {
+            let mut out = Vec::with_capacity(128);
+            result.write_json(&mut out).unwrap();
+            out
+        }));
+        variants.push(variant(named(&group, "to_string"), case, |result| {
+            serde_json::to_string(result).unwrap()
+        }));
+        variants.push(variant(named(&group, "to_vec"), case, |result| {
+            serde_json::to_vec(result).unwrap()
+        }));
+        variants.push(variant(named(&group, "to_writer"), case, |result| {
+            let mut out = Vec::with_capacity(128);
+            serde_json::to_writer(&mut out, result).unwrap();
+            out
+        }));
+        variants.push(variant(named(&group, "serde_derive"), case, |result| {
+            serde_json::to_vec(&DerivedResult::from(result)).unwrap()
+        }));
+    }
 }
 
 /// The runtime the executor variants run on: one thread, as a single

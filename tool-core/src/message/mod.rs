@@ -55,13 +55,15 @@ impl ToolCall {
 /// and `"repairs"` when the arguments were repaired or rewritten before they
 /// parsed. A result with neither has exactly the seven keys above (six
 /// without `details`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "role",
-    rename = "toolResult",
-    rename_all = "camelCase",
-    from = "WireToolResult"
-)]
+///
+/// `serde_json::to_string(&result)` and `serde_json::to_vec(&result)` are
+/// the way to write one: they write its JSON text in one piece, as fast as
+/// [`write_json`](Self::write_json), which is for appending to a buffer
+/// you already have. Every other serializer (`serde_json::to_value`, the
+/// pretty printer, other formats) sees the same struct serde's derive
+/// would show it.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(from = "WireToolResult")]
 pub struct ToolResultMessage {
     /// The id of the call this answers.
     pub tool_call_id: String,
@@ -70,7 +72,6 @@ pub struct ToolResultMessage {
     /// What the model reads.
     pub content: Vec<Content>,
     /// Structured data for the program; left out when `None`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,
     /// True when the call failed or the tool reported a domain error.
     pub is_error: bool,
@@ -78,11 +79,9 @@ pub struct ToolResultMessage {
     /// not an error, else [`Retry`](FailureKind::Retry) (try again),
     /// [`Fatal`](FailureKind::Fatal) (stop calling this tool in this turn) or
     /// [`Internal`](FailureKind::Internal) (see the logs).
-    #[serde(rename = "failure", default, skip_serializing_if = "is_retry_or_none")]
     pub failure_kind: Option<FailureKind>,
     /// What was changed in the arguments before they parsed (opt-in repair,
     /// a before hook's rewrite); left out when empty.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repairs: Vec<Repair>,
     /// When the result was made, in milliseconds since the Unix epoch.
     pub timestamp: u64,
@@ -90,6 +89,40 @@ pub struct ToolResultMessage {
 
 fn is_retry_or_none(failure: &Option<FailureKind>) -> bool {
     matches!(failure, None | Some(FailureKind::Retry))
+}
+
+/// The result as serde's derive shows it to a serializer: the shape every
+/// serializer but serde_json's compact one is given (see
+/// `result_wire.rs`), and the one whose bytes `write_json` reproduces.
+#[derive(Serialize)]
+#[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
+struct WireResult<'a> {
+    tool_call_id: &'a str,
+    tool_name: &'a str,
+    content: &'a [Content],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    details: Option<&'a Value>,
+    is_error: bool,
+    #[serde(rename = "failure", skip_serializing_if = "is_retry_or_none")]
+    failure_kind: Option<FailureKind>,
+    #[serde(skip_serializing_if = "<[Repair]>::is_empty")]
+    repairs: &'a [Repair],
+    timestamp: u64,
+}
+
+impl<'a> From<&'a ToolResultMessage> for WireResult<'a> {
+    fn from(result: &'a ToolResultMessage) -> Self {
+        WireResult {
+            tool_call_id: &result.tool_call_id,
+            tool_name: &result.tool_name,
+            content: &result.content,
+            details: result.details.as_ref(),
+            is_error: result.is_error,
+            failure_kind: result.failure_kind,
+            repairs: &result.repairs,
+            timestamp: result.timestamp,
+        }
+    }
 }
 
 /// The result as read from the wire, where a retry failure is implied by

@@ -77,16 +77,24 @@ impl RepairRule {
     }
 }
 
-impl fmt::Display for RepairRule {
-    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-        out.write_str(match self {
+impl RepairRule {
+    /// Its name on the wire (serde's `snake_case` of the variant), which
+    /// `Display` shows too.
+    pub(crate) fn wire_name(self) -> &'static str {
+        match self {
             RepairRule::StringToScalar => "string_to_scalar",
             RepairRule::JsonText => "json_text",
             RepairRule::WrapInArray => "wrap_in_array",
             RepairRule::EnumCase => "enum_case",
             RepairRule::EmptyArguments => "empty_arguments",
             RepairRule::BeforeHook => "before_hook",
-        })
+        }
+    }
+}
+
+impl fmt::Display for RepairRule {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.write_str(self.wire_name())
     }
 }
 
