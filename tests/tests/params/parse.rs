@@ -377,14 +377,14 @@ fn recursive_types_refer_to_themselves_in_their_schema() {
         schema,
         json!({
             "type": "object",
-            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/parse.Node"}}},
+            "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/params.parse.Node"}}},
             "required": ["children"],
             "additionalProperties": false,
             "$defs": {
-                "parse.Node": {
+                "params.parse.Node": {
                     "type": "object",
                     "properties": {
-                        "children": {"type": "array", "items": {"$ref": "#/$defs/parse.Node"}}
+                        "children": {"type": "array", "items": {"$ref": "#/$defs/params.parse.Node"}}
                     },
                     "required": ["children"],
                     "additionalProperties": false,

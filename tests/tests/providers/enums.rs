@@ -826,7 +826,7 @@ fn a_recursive_root_enum_keeps_its_references() {
         strict_flags(ProviderFormat::OpenAiChat(Strict::On), &strict),
         [true]
     );
-    let reference = json!({"$ref": "#/$defs/providers_enums.Expr"});
+    let reference = json!({"$ref": "#/$defs/providers.enums.Expr"});
     assert_json(
         &schema["properties"]["left"],
         &json!({"anyOf": [
@@ -835,7 +835,7 @@ fn a_recursive_root_enum_keeps_its_references() {
         ]}),
     );
     assert_eq!(
-        schema["$defs"]["providers_enums.Expr"]["anyOf"][1]["properties"]["left"],
+        schema["$defs"]["providers.enums.Expr"]["anyOf"][1]["properties"]["left"],
         reference
     );
     let paths: Vec<&str> = strict.diagnostics.iter().map(|d| d.path.as_str()).collect();
@@ -843,9 +843,9 @@ fn a_recursive_root_enum_keeps_its_references() {
         paths,
         [
             "/oneOf",
-            "/$defs/providers_enums.Expr/oneOf",
-            "/$defs/providers_enums.Expr/oneOf/0/properties/op/const",
-            "/$defs/providers_enums.Expr/oneOf/1/properties/op/const",
+            "/$defs/providers.enums.Expr/oneOf",
+            "/$defs/providers.enums.Expr/oneOf/0/properties/op/const",
+            "/$defs/providers.enums.Expr/oneOf/1/properties/op/const",
             "/properties/value",
             "/properties/left",
             "/properties/left",
