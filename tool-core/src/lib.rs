@@ -140,7 +140,7 @@ pub use tool::{
 /// assert_eq!(error.to_string(), "value: expected string, got number\nlimit: expected integer >= 1, got 0");
 /// ```
 #[cfg(feature = "derive")]
-pub use tool_derive::ToolParams;
+pub use tool_core_macros::ToolParams;
 
 /// Turns a documented `async fn` into a tool, so a tool is written as the
 /// function it is and stays callable as one.
@@ -174,7 +174,7 @@ pub use tool_derive::ToolParams;
 /// Tools with state (configuration, a root directory, a client) are methods
 /// of a type with [`#[tools]`](macro@tools) on its impl block.
 #[cfg(feature = "derive")]
-pub use tool_derive::tool;
+pub use tool_core_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block the tools of the type's
 /// [`Toolbox`]: tools with state, shared through one `Arc` instead of
@@ -214,4 +214,4 @@ pub use tool_derive::tool;
 /// # });
 /// ```
 #[cfg(feature = "derive")]
-pub use tool_derive::tools;
+pub use tool_core_macros::tools;
