@@ -2,9 +2,10 @@
 //! the MCP end-to-end tests serve ([`mcp_fixture`]), and the struct of every
 //! field type the property tests and the fuzz target share ([`everything`]),
 //! and the wire shapes the tests compare against ([`wire`]).
-//! The Rust examples of the README, the `docs/` pages and `tool-mcp`'s
-//! README run here as doctests, so what they show stays true (a markdown
-//! file is nobody's rustdoc, so nothing else would compile its blocks).
+//! The Rust examples of the README, the `docs/` pages and the crates'
+//! READMEs (`tool-core`'s and `tool-mcp`'s, shown on crates.io) run here
+//! as doctests, so what they show stays true (a markdown file is nobody's
+//! rustdoc, so nothing else would compile its blocks).
 
 #![forbid(unsafe_code)]
 #[cfg(doctest)]
@@ -26,6 +27,10 @@ mod docs_providers {}
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/wire-format.md")]
 mod docs_wire_format {}
+
+#[cfg(doctest)]
+#[doc = include_str!("../../tool-core/README.md")]
+mod tool_core_readme {}
 
 #[cfg(doctest)]
 #[doc = include_str!("../../tool-mcp/README.md")]

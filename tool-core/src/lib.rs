@@ -68,6 +68,15 @@
 //! and every field type with its schema and parse rule, are in one
 //! reference: [`_derive`].
 //!
+//! # Features
+//!
+//! - `derive` (default): `#[derive(ToolParams)]`, `#[tool]` and
+//!   `#[tools]`, from the `tool-core-macros` crate, re-exported so that
+//!   `tool-core` is the one dependency.
+//! - `uuid`, `url`, `chrono`: `uuid::Uuid`, `url::Url`,
+//!   `chrono::DateTime<Utc>` and `chrono::NaiveDate` as parameter types
+//!   ([`ParamValue`](params::ParamValue) implementations).
+//!
 //! # Limits
 //!
 //! Parsing refuses nested parameter structs and enums deeper than
@@ -81,6 +90,9 @@
 //! [`MAX_ECHO_CHARS`](params::MAX_ECHO_CHARS) characters.
 
 #![forbid(unsafe_code)]
+// docs.rs (nightly, `--cfg docsrs`) marks each feature-gated item with its
+// feature; stable builds never see the unstable feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 // Generated code names `::tool_core::…`; this lets the crate's own tests and
 // doctests use the derives too.
@@ -101,6 +113,7 @@ mod tool;
 #[doc(hidden)]
 pub mod __private;
 #[cfg(feature = "derive")]
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod _derive;
 
 pub use executor::{ExecutionMode, RunOptions, execute_tool_call, execute_tool_calls};
@@ -140,7 +153,8 @@ pub use tool::{
 /// assert_eq!(error.to_string(), "value: expected string, got number\nlimit: expected integer >= 1, got 0");
 /// ```
 #[cfg(feature = "derive")]
-pub use tool_derive::ToolParams;
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tool_core_macros::ToolParams;
 
 /// Turns a documented `async fn` into a tool, so a tool is written as the
 /// function it is and stays callable as one.
@@ -174,7 +188,8 @@ pub use tool_derive::ToolParams;
 /// Tools with state (configuration, a root directory, a client) are methods
 /// of a type with [`#[tools]`](macro@tools) on its impl block.
 #[cfg(feature = "derive")]
-pub use tool_derive::tool;
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tool_core_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block the tools of the type's
 /// [`Toolbox`]: tools with state, shared through one `Arc` instead of
@@ -214,4 +229,5 @@ pub use tool_derive::tool;
 /// # });
 /// ```
 #[cfg(feature = "derive")]
-pub use tool_derive::tools;
+#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+pub use tool_core_macros::tools;

@@ -55,6 +55,7 @@ fn refused<T>(
 
 /// `{"type":"string","format":"uuid"}`, hyphenated (RFC 4122).
 #[cfg(feature = "uuid")]
+#[cfg_attr(docsrs, doc(cfg(feature = "uuid")))]
 impl ParamValue for uuid::Uuid {
     fn schema() -> Value {
         json!({"type": "string", "format": "uuid"})
@@ -75,6 +76,7 @@ impl ParamValue for uuid::Uuid {
 
 /// `{"type":"string","format":"uri"}`, then parsed as a WHATWG URL.
 #[cfg(feature = "url")]
+#[cfg_attr(docsrs, doc(cfg(feature = "url")))]
 impl ParamValue for url::Url {
     fn schema() -> Value {
         json!({"type": "string", "format": "uri"})
@@ -96,6 +98,7 @@ impl ParamValue for url::Url {
 /// `{"type":"string","format":"date-time"}`: an RFC 3339 date-time with any
 /// offset, converted to UTC.
 #[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 impl ParamValue for chrono::DateTime<chrono::Utc> {
     fn schema() -> Value {
         json!({"type": "string", "format": "date-time"})
@@ -116,6 +119,7 @@ impl ParamValue for chrono::DateTime<chrono::Utc> {
 
 /// `{"type":"string","format":"date"}`: an RFC 3339 full-date.
 #[cfg(feature = "chrono")]
+#[cfg_attr(docsrs, doc(cfg(feature = "chrono")))]
 impl ParamValue for chrono::NaiveDate {
     fn schema() -> Value {
         json!({"type": "string", "format": "date"})
