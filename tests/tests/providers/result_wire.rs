@@ -116,7 +116,7 @@ prop_compose! {
 }
 
 /// The wire shape as serde's derive writes it: the attributes
-/// `ToolResultMessage` is specified with (SPEC.md's result line).
+/// `ToolResultMessage` is specified with (the result line of docs/wire-format.md).
 #[derive(Serialize)]
 #[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
 struct Reference<'a> {
