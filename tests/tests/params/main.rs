@@ -6,6 +6,8 @@
 //! - [`parse`]: what parse accepts and how it words what it refuses.
 //! - [`field_types`], [`field_rules`], [`enums`]: field types, field
 //!   attributes, enums with data.
+//! - [`schema_meaning`]: parse reads a value as the schema a provider sent
+//!   means it (strict providers' nulls, untagged preference).
 //! - [`formats`]: `Format::is_valid` against the `jsonschema` crate.
 //! - [`agreement`]: parse and the derived schema agree (property test).
 //! - [`fuzz_properties`]: the `parse` fuzz target's properties.
@@ -22,6 +24,7 @@ mod fuzz_properties;
 mod hostile;
 mod hostile_enums;
 mod parse;
+mod schema_meaning;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]
 mod support;

@@ -51,6 +51,10 @@ pub struct ParseContext {
     /// wraps its own enum (`Neg(Box<Expr>)`) tries again on the same value,
     /// with no deeper path to stop it.
     nesting: u32,
+    /// Every object refuses keys it does not declare, as its closed schema
+    /// does: set while an untagged enum looks for the variant that takes
+    /// the value as sent (see `Untagged`).
+    closed: bool,
 }
 
 /// At most this many variants of untagged enums are tried in one parse.
@@ -105,13 +109,21 @@ impl ParseContext {
 
     /// A fresh collector for one try at an alternative (a variant of an
     /// untagged enum), carrying the tally of tries so far.
-    pub(crate) fn for_attempt(&self) -> ParseContext {
+    pub(crate) fn for_attempt(&self, closed: bool) -> ParseContext {
         ParseContext {
             problems: Vec::new(),
             omitted: 0,
             attempts: self.attempts.saturating_add(1),
             nesting: self.nesting.saturating_add(1),
+            closed: self.closed || closed,
         }
+    }
+
+    /// Whether objects refuse the keys they do not declare, whatever their
+    /// type says (see [`for_attempt`](Self::for_attempt)).
+    #[inline]
+    pub(crate) fn objects_closed(&self) -> bool {
+        self.closed
     }
 
     /// How many tries of untagged variants enclose this collector's.

@@ -194,7 +194,7 @@ fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
         if v.is_unit() {
             quote!((#index, _) => ::core::option::Option::Some(#path),)
         } else {
-            let parse = v.content_parse(deny);
+            let parse = v.content_parse(deny, &quote!(&::tool_core::__private::FieldNames::EMPTY));
             quote! {
                 (#index, ::core::option::Option::Some(__content)) => {
                     let __content_path = __path.field(#name);
@@ -232,6 +232,7 @@ fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
 /// `tag = "t"`: `{"t": "variant", ...fields}`.
 fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag: &str) -> Methods {
     let names = names(variants);
+    let siblings = siblings(variants, true);
     let mut checks = TokenStream::new();
     let branches = variants.iter().map(|v| {
         let (name, variant_description) = (v.name(), v.description());
@@ -260,24 +261,28 @@ fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag
             let path = v.path();
             let body = match v.variant.style {
                 Style::Unit => {
-                    let deny = deny.then(|| quote! {
-                        if ::tool_core::__private::deny_unknown_fields(
-                            __object, &::tool_core::__private::FieldNames::EMPTY, &[#tag], __path, __errors,
-                        ) {
+                    quote!({
+                        if ::tool_core::__private::denies_unknown(#deny, __errors)
+                            && ::tool_core::__private::deny_unknown_fields(
+                                __object, &::tool_core::__private::FieldNames::EMPTY, &[#tag], __siblings, __path, __errors,
+                            )
+                        {
                             return ::core::option::Option::None;
                         }
-                    });
-                    quote!({ #deny ::core::option::Option::Some(#path) })
+                        ::core::option::Option::Some(#path)
+                    })
                 }
                 Style::Struct => {
                     checks.extend(v.fields.duplicate_checks(Some(tag)));
                     let names = v.fields.names();
                     let (statements, finish) = v.fields.parse(path);
-                    let deny = deny.then(|| quote! {
-                        if ::tool_core::__private::deny_unknown_fields(__object, __names, &[#tag], __path, __errors) {
+                    let deny = quote! {
+                        if ::tool_core::__private::denies_unknown(#deny, __errors)
+                            && ::tool_core::__private::deny_unknown_fields(__object, __names, &[#tag], __siblings, __path, __errors)
+                        {
                             return ::core::option::Option::None;
                         }
-                    });
+                    };
                     quote!({
                         let __names: &::tool_core::__private::FieldNames = &#names;
                         #statements
@@ -298,8 +303,8 @@ fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag
                     });
                     quote!({
                         let __parsed = #object::parse_fields(__object, __path, __errors);
-                        if (#deny || #object::DENY_UNKNOWN_FIELDS)
-                            && ::tool_core::__private::deny_unknown_fields(__object, &#object::FIELDS, &[#tag], __path, __errors)
+                        if ::tool_core::__private::denies_unknown(#deny || #object::DENY_UNKNOWN_FIELDS, __errors)
+                            && ::tool_core::__private::deny_unknown_fields(__object, &#object::FIELDS, &[#tag], __siblings, __path, __errors)
                         {
                             return ::core::option::Option::None;
                         }
@@ -337,6 +342,7 @@ fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag
         schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
         parse: quote! {
             const __NAMES: &[&str] = &[#(#names),*];
+            #siblings
             let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
             match ::tool_core::__private::read_tag(__object, #tag, __NAMES, __path, __errors)? {
                 #(#arms)*
@@ -374,11 +380,14 @@ fn adjacent(
         }}
     });
     let arms = variants.iter().enumerate().map(|(index, v)| {
-        let path = v.path();
+        let (path, name) = (v.path(), v.name());
         if v.is_unit() {
-            quote!(#index => ::core::option::Option::Some(#path),)
+            quote! {
+                #index => ::tool_core::__private::no_content(__object, #content, #name, __path, __errors)
+                    .then_some(#path),
+            }
         } else {
-            let parse = v.content_parse(deny);
+            let parse = v.content_parse(deny, &quote!(&::tool_core::__private::FieldNames::EMPTY));
             quote! {
                 #index => {
                     let ::core::option::Option::Some(__content) = __object.get(#content) else {
@@ -397,18 +406,22 @@ fn adjacent(
             }
         }
     });
-    let deny_outer = deny.then(|| quote! {
-        let __unknown = ::tool_core::__private::deny_unknown_fields(
-            __object, &::tool_core::__private::FieldNames::EMPTY, &[#tag, #content], __path, __errors,
-        );
-    });
-    let stop_if_unknown = deny.then(|| {
-        quote! {
-            if __unknown {
-                return ::core::option::Option::None;
-            }
+    let deny_outer = quote! {
+        let __unknown = ::tool_core::__private::denies_unknown(#deny, __errors)
+            && ::tool_core::__private::deny_unknown_fields(
+                __object,
+                &::tool_core::__private::FieldNames::EMPTY,
+                &[#tag, #content],
+                &::tool_core::__private::FieldNames::EMPTY,
+                __path,
+                __errors,
+            );
+    };
+    let stop_if_unknown = quote! {
+        if __unknown {
+            return ::core::option::Option::None;
         }
-    });
+    };
     let json_arms = variants.iter().map(|v| {
         let (pattern, name) = (v.pattern(), v.name());
         if v.is_unit() {
@@ -437,14 +450,16 @@ fn adjacent(
     }
 }
 
-/// `untagged`: the content alone; the first variant that parses wins.
+/// `untagged`: the content alone; the first variant that takes the value
+/// as sent wins, else the first that parses (see `Untagged`).
 fn untagged(variants: &[VariantCode], description: &TokenStream, deny: bool) -> Methods {
     let names = names(variants);
     let branches = variants
         .iter()
         .map(|v| v.content_schema(Some(&v.description())));
+    let siblings = siblings(variants, false);
     let attempts = variants.iter().enumerate().map(|(index, v)| {
-        let parse = v.content_parse(deny);
+        let parse = v.content_parse(deny, &quote!(__siblings));
         quote! {
             if let ::core::option::Option::Some(__parsed) = __untagged.attempt(#index, |__errors| {
                 let __content = __value;
@@ -463,12 +478,50 @@ fn untagged(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
         schema: quote!(::tool_core::__private::any_of(#description, ::std::vec![#(#branches),*])),
         parse: quote! {
             const __NAMES: &[&str] = &[#(#names),*];
+            #siblings
             let mut __untagged = ::tool_core::__private::Untagged::new(__path, __errors);
-            #(#attempts)*
+            while __untagged.next_pass() {
+                #(#attempts)*
+            }
             __untagged.fail(__NAMES);
             ::core::option::Option::None
         },
         to_json: quote!(match self { #(#json_arms)* }),
         checks: TokenStream::new(),
+    }
+}
+
+/// `let __siblings: &FieldNames`: every field of every variant, which an
+/// object of one variant may hold as `null` where a provider merged the
+/// variants into one object. `lent` counts the fields a newtype variant's
+/// struct lends (internally tagged).
+fn siblings(variants: &[VariantCode], lent: bool) -> TokenStream {
+    let mut own: Vec<&str> = Vec::new();
+    let mut flattened = Vec::new();
+    for v in variants {
+        match v.variant.style {
+            Style::Struct => {
+                for (_, field) in v.fields.named() {
+                    if !own.contains(&field.json_name.as_str()) {
+                        own.push(&field.json_name);
+                    }
+                }
+                for field in v.fields.flattened() {
+                    let ty = field.ty;
+                    flattened.push(quote_spanned!(ty.span()=> &<#ty as ::tool_core::__private::ParamObject>::FIELDS));
+                }
+            }
+            Style::Newtype if lent => {
+                let ty = v.variant.fields[0].ty;
+                flattened.push(quote_spanned!(ty.span()=> &<#ty as ::tool_core::__private::ParamObject>::FIELDS));
+            }
+            Style::Unit | Style::Newtype | Style::Tuple => {}
+        }
+    }
+    quote! {
+        let __siblings: &::tool_core::__private::FieldNames = &::tool_core::__private::FieldNames {
+            own: &[#(#own),*],
+            flattened: &[#(#flattened),*],
+        };
     }
 }

@@ -40,14 +40,14 @@ impl<'f, 'a> Fields<'f, 'a> {
     }
 
     /// The fields shown under their own name.
-    fn named(&self) -> impl Iterator<Item = (usize, &Field<'a>)> {
+    pub(super) fn named(&self) -> impl Iterator<Item = (usize, &Field<'a>)> {
         self.fields
             .iter()
             .enumerate()
             .filter(|(_, field)| field.is_named_in_json())
     }
 
-    fn flattened(&self) -> impl Iterator<Item = &Field<'a>> {
+    pub(super) fn flattened(&self) -> impl Iterator<Item = &Field<'a>> {
         self.fields
             .iter()
             .filter(|field| field.attrs.flatten.is_some())

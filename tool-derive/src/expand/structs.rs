@@ -28,19 +28,20 @@ pub(super) fn expand(model: &Container, fields: &[Field]) -> TokenStream {
     // and, for a struct without generics, by a free `const` at once.
     let checks = code.duplicate_checks(None);
     let (early_check, inline_check) = super::const_checks(model, &generics, checks);
-    let deny_unknown = deny.then(|| {
-        quote! {
-            if ::tool_core::__private::deny_unknown_fields(
+    let deny_unknown = quote! {
+        if ::tool_core::__private::denies_unknown(#deny, __errors)
+            && ::tool_core::__private::deny_unknown_fields(
                 __object,
                 &<Self as ::tool_core::__private::ParamObject>::FIELDS,
                 &[],
+                &::tool_core::__private::FieldNames::EMPTY,
                 __path,
                 __errors,
-            ) {
-                return ::core::option::Option::None;
-            }
+            )
+        {
+            return ::core::option::Option::None;
         }
-    });
+    };
     let statics = statics.into_tokens();
     scoped(quote! {
         #statics

@@ -119,8 +119,11 @@ impl<'v, 'a> VariantCode<'v, 'a> {
 
     /// An expression of type `Option<Self>` parsing the content
     /// `__content: &Value` found at `__content_path`, reporting into
-    /// `__errors`. `deny` refuses unknown keys of a struct variant's object.
-    pub(super) fn content_parse(&self, deny: bool) -> TokenStream {
+    /// `__errors`. `deny` refuses unknown keys of a struct variant's object,
+    /// but for a `null` under a name of `null_if_absent` (an expression of
+    /// type `&FieldNames`: the other variants' fields, where a provider
+    /// may have merged them into one object).
+    pub(super) fn content_parse(&self, deny: bool, null_if_absent: &TokenStream) -> TokenStream {
         let path = self.path();
         match self.variant.style {
             Style::Unit => quote! {
@@ -152,13 +155,13 @@ impl<'v, 'a> VariantCode<'v, 'a> {
             Style::Struct => {
                 let names = self.fields.names();
                 let (statements, finish) = self.fields.parse(path);
-                let deny = deny.then(|| {
-                    quote! {
-                        if ::tool_core::__private::deny_unknown_fields(__object, __names, &[], __path, __errors) {
-                            return ::core::option::Option::None;
-                        }
+                let deny = quote! {
+                    if ::tool_core::__private::denies_unknown(#deny, __errors)
+                        && ::tool_core::__private::deny_unknown_fields(__object, __names, &[], #null_if_absent, __path, __errors)
+                    {
+                        return ::core::option::Option::None;
                     }
-                });
+                };
                 quote! {{
                     let __path: &::tool_core::__private::ParamPath<'_> = &__content_path;
                     let __object = ::tool_core::__private::expect_object(__content, __path, __errors)?;

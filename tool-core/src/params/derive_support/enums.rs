@@ -234,6 +234,44 @@ pub fn expected_one_of(
     }
 }
 
+/// Whether an adjacently tagged unit variant's object is free of content,
+/// as its schema (the tag alone) and serde say; `null` counts as absent,
+/// as a provider that merged the variants into one object sends it.
+/// Reports the content otherwise.
+#[inline]
+pub fn no_content(
+    object: &Map<String, Value>,
+    content: &str,
+    name: &str,
+    path: &ParamPath<'_>,
+    errors: &mut ParseContext,
+) -> bool {
+    match object.get(content) {
+        None | Some(Value::Null) => true,
+        Some(sent) => {
+            report_content(sent, content, name, path, errors);
+            false
+        }
+    }
+}
+
+#[cold]
+fn report_content(
+    sent: &Value,
+    content: &str,
+    name: &str,
+    path: &ParamPath<'_>,
+    errors: &mut ParseContext,
+) {
+    errors.push(
+        &path.field(content),
+        format_args!(
+            "unexpected {}: \"{name}\" carries no data, so leave \"{content}\" out",
+            json_type(sent)
+        ),
+    );
+}
+
 /// `{name: content}`: an externally tagged variant with data, as JSON.
 pub fn external_json(name: &str, content: Value) -> Value {
     let mut object = Map::new();

@@ -11,11 +11,12 @@ mod untagged;
 pub use annotations::{describe, set_default, set_deprecated, set_examples};
 pub use enums::{
     VariantKind, adjacent_json, any_of, const_string, enum_schema, expected_one_of,
-    external_branch, external_json, null_schema, one_of, read_external, read_tag, root_enum_schema,
+    external_branch, external_json, no_content, null_schema, one_of, read_external, read_tag,
+    root_enum_schema,
 };
 pub use objects::{
-    Checked, FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, deny_unknown_fields,
-    expect_object, missing,
+    Checked, FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, denies_unknown,
+    deny_unknown_fields, expect_object, missing,
 };
 pub use sequences::{expect_tuple, tuple_schema};
 pub use untagged::Untagged;

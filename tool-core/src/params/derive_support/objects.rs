@@ -215,19 +215,38 @@ fn report_missing(
     }
 }
 
+/// Whether the object being parsed refuses keys it does not declare: its
+/// type says `#[param(deny_unknown_fields)]` (`deny`), or an untagged enum
+/// is looking for the variant whose closed schema takes the value as sent.
+#[inline]
+pub fn denies_unknown(deny: bool, errors: &ParseContext) -> bool {
+    deny || errors.objects_closed()
+}
+
 /// Reports every key of `object` that is neither one of `declared` nor one
 /// of `also_allowed` (an enum's tag), for `#[param(deny_unknown_fields)]`;
 /// true if there was one.
+///
+/// A key of `null_if_absent` (the fields of an enum's other variants) is
+/// taken when its value is `null`: a provider that writes an enum at the
+/// root as one object (OpenAI's strict mode lists every variant's fields,
+/// each required and nullable) makes the model send `null` for every field
+/// of the variants it did not choose, and `null` is how parse reads an
+/// absent field anyway.
 pub fn deny_unknown_fields(
     object: &Map<String, Value>,
     declared: &FieldNames,
     also_allowed: &[&str],
+    null_if_absent: &FieldNames,
     path: &ParamPath<'_>,
     errors: &mut ParseContext,
 ) -> bool {
     let mut found = false;
-    for key in object.keys() {
-        if declared.contains(key) || also_allowed.contains(&key.as_str()) {
+    for (key, value) in object {
+        if declared.contains(key)
+            || also_allowed.contains(&key.as_str())
+            || (value.is_null() && null_if_absent.contains(key))
+        {
             continue;
         }
         found = true;

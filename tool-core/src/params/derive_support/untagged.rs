@@ -1,13 +1,30 @@
-//! `#[param(untagged)]`: each variant is tried in order and the first that
-//! parses wins. When none does, the model is told which were tried and the
-//! problems of the one that got furthest (whose shallowest problem lies
-//! deepest: it matched the value's outer shape; then the one missing the
-//! fewest required fields; then the one with the fewest problems).
+//! `#[param(untagged)]`: the variants are tried in order, in two passes.
+//! The first takes the value as sent: every object refuses the keys it
+//! does not declare, as the variant's closed schema does, so
+//! `{"id": 5}` is `Get { id }`, not a `List { filter: None }` that drops
+//! `id`. Only when no variant takes it so, the second pass takes the first
+//! variant that parses with parse's usual leniency (undeclared keys
+//! dropped). When none does, the model is told which were tried and the
+//! problems of the one that got furthest in the second pass (whose
+//! shallowest problem lies deepest: it matched the value's outer shape;
+//! then the one missing the fewest required fields; then the one with the
+//! fewest problems).
 
 use super::objects::MAX_NESTING;
 use crate::params::MAX_UNTAGGED_ATTEMPTS;
 use crate::params::describe::quoted;
 use crate::params::{ParamPath, ParseContext};
+
+/// Which pass over the variants is running.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Pass {
+    NotStarted,
+    /// Objects refuse undeclared keys.
+    AsSent,
+    /// Objects drop undeclared keys, unless their type denies them.
+    Lenient,
+    Done,
+}
 
 /// The tries of one untagged value.
 pub struct Untagged<'p, 'e> {
@@ -15,6 +32,7 @@ pub struct Untagged<'p, 'e> {
     errors: &'e mut ParseContext,
     closest: Option<(usize, ParseContext)>,
     over_budget: bool,
+    pass: Pass,
 }
 
 impl<'p, 'e> Untagged<'p, 'e> {
@@ -25,7 +43,20 @@ impl<'p, 'e> Untagged<'p, 'e> {
             errors,
             closest: None,
             over_budget: false,
+            pass: Pass::NotStarted,
         }
+    }
+
+    /// Starts the next pass over the variants; false when both are done.
+    /// Inside another enum's first pass, objects are closed already, so the
+    /// second pass would find nothing new and is left out.
+    pub fn next_pass(&mut self) -> bool {
+        self.pass = match self.pass {
+            Pass::NotStarted => Pass::AsSent,
+            Pass::AsSent if !self.errors.objects_closed() && !self.over_budget => Pass::Lenient,
+            _ => Pass::Done,
+        };
+        self.pass != Pass::Done
     }
 
     /// Tries variant number `index` with `parse`, which reports into a
@@ -42,19 +73,23 @@ impl<'p, 'e> Untagged<'p, 'e> {
             self.over_budget = true;
             return None;
         }
-        let mut attempt = self.errors.for_attempt();
+        let mut attempt = self.errors.for_attempt(self.pass == Pass::AsSent);
         let parsed = parse(&mut attempt);
         self.errors.count_attempts_of(&attempt);
+        // The problems worth showing are those of the last pass: the first
+        // one's are mostly keys the second one drops.
+        let last_pass = self.pass == Pass::Lenient || self.errors.objects_closed();
         match parsed {
             Some(parsed) if attempt.is_empty() => Some(parsed),
             _ => {
                 if attempt.is_empty() {
                     // Only over the budget does a failed try leave no problem.
                     self.over_budget = true;
-                } else if self
-                    .closest
-                    .as_ref()
-                    .is_none_or(|(_, best)| closer(&attempt, best))
+                } else if last_pass
+                    && self
+                        .closest
+                        .as_ref()
+                        .is_none_or(|(_, best)| closer(&attempt, best))
                 {
                     self.closest = Some((index, attempt));
                 }
