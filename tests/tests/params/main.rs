@@ -25,6 +25,7 @@ mod hostile;
 mod hostile_enums;
 mod parse;
 mod schema_meaning;
+mod serde_parity;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]
 mod support;

@@ -144,16 +144,38 @@ fn names(variants: &[VariantCode]) -> Vec<String> {
     variants.iter().map(|v| v.name().to_owned()).collect()
 }
 
+/// `const __NAMES: VariantNames`: each variant's name, and its aliases.
+fn variant_names(variants: &[VariantCode]) -> TokenStream {
+    let names = names(variants);
+    let aliases = variants.iter().enumerate().flat_map(|(index, v)| {
+        v.variant
+            .aliases
+            .iter()
+            .map(move |(_, alias)| quote!((#alias, #index)))
+    });
+    quote! {
+        const __NAMES: ::tool_core::__private::VariantNames = ::tool_core::__private::VariantNames {
+            names: &[#(#names),*],
+            aliases: &[#(#aliases),*],
+        };
+    }
+}
+
 /// Unit variants only: `{"type":"string","enum":[..]}`, the plain string
 /// enum JSON Schema writes.
 fn string_enum(variants: &[VariantCode], description: &TokenStream) -> Methods {
     let names = names(variants);
     let paths: Vec<_> = variants.iter().map(VariantCode::path).collect();
+    let accepted = variants.iter().map(|v| {
+        let aliases = v.variant.aliases.iter().map(|(_, alias)| alias);
+        let name = v.name();
+        quote!(#name #(| #aliases)*)
+    });
     Methods {
         schema: quote!(::tool_core::__private::enum_schema(#description, &[#(#names),*])),
         parse: quote! {
             match __value.as_str() {
-                #(::core::option::Option::Some(#names) => ::core::option::Option::Some(#paths),)*
+                #(::core::option::Option::Some(#accepted) => ::core::option::Option::Some(#paths),)*
                 _ => {
                     ::tool_core::__private::expected_one_of(__value, &[#(#names),*], __path, __errors);
                     ::core::option::Option::None
@@ -171,7 +193,7 @@ fn string_enum(variants: &[VariantCode], description: &TokenStream) -> Methods {
 
 /// No attribute: `"unit"`, or `{"variant": content}`.
 fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> Methods {
-    let names = names(variants);
+    let variant_names = variant_names(variants);
     let branches = variants.iter().map(|v| {
         let (name, variant_description) = (v.name(), v.description());
         if v.is_unit() {
@@ -215,10 +237,10 @@ fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
     Methods {
         schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
         parse: quote! {
-            const __NAMES: &[&str] = &[#(#names),*];
+            #variant_names
             const __KINDS: &[::tool_core::__private::VariantKind] = &[#(#kinds),*];
             let (__index, __content) =
-                ::tool_core::__private::read_external(__value, __NAMES, __KINDS, __path, __errors)?;
+                ::tool_core::__private::read_external(__value, &__NAMES, __KINDS, __path, __errors)?;
             match (__index, __content) {
                 #(#arms)*
                 _ => ::core::option::Option::None,
@@ -231,7 +253,7 @@ fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
 
 /// `tag = "t"`: `{"t": "variant", ...fields}`.
 fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag: &str) -> Methods {
-    let names = names(variants);
+    let variant_names = variant_names(variants);
     let siblings = siblings(variants, true);
     let mut checks = TokenStream::new();
     let branches = variants.iter().map(|v| {
@@ -341,10 +363,10 @@ fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag
     Methods {
         schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
         parse: quote! {
-            const __NAMES: &[&str] = &[#(#names),*];
+            #variant_names
             #siblings
             let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
-            match ::tool_core::__private::read_tag(__object, #tag, __NAMES, __path, __errors)? {
+            match ::tool_core::__private::read_tag(__object, #tag, &__NAMES, __path, __errors)? {
                 #(#arms)*
                 _ => ::core::option::Option::None,
             }
@@ -362,7 +384,7 @@ fn adjacent(
     tag: &str,
     content: &str,
 ) -> Methods {
-    let names = names(variants);
+    let variant_names = variant_names(variants);
     let branches = variants.iter().map(|v| {
         let (name, variant_description) = (v.name(), v.description());
         let content_field = (!v.is_unit()).then(|| {
@@ -434,9 +456,9 @@ fn adjacent(
     Methods {
         schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
         parse: quote! {
-            const __NAMES: &[&str] = &[#(#names),*];
+            #variant_names
             let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
-            let __index = ::tool_core::__private::read_tag(__object, #tag, __NAMES, __path, __errors);
+            let __index = ::tool_core::__private::read_tag(__object, #tag, &__NAMES, __path, __errors);
             #deny_outer
             let __index = __index?;
             #stop_if_unknown
@@ -497,6 +519,7 @@ fn untagged(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
 /// struct lends (internally tagged).
 fn siblings(variants: &[VariantCode], lent: bool) -> TokenStream {
     let mut own: Vec<&str> = Vec::new();
+    let mut aliases: Vec<&str> = Vec::new();
     let mut flattened = Vec::new();
     for v in variants {
         match v.variant.style {
@@ -505,6 +528,7 @@ fn siblings(variants: &[VariantCode], lent: bool) -> TokenStream {
                     if !own.contains(&field.json_name.as_str()) {
                         own.push(&field.json_name);
                     }
+                    aliases.extend(field.attrs.aliases.iter().map(|(_, alias)| alias.as_str()));
                 }
                 for field in v.fields.flattened() {
                     let ty = field.ty;
@@ -521,6 +545,7 @@ fn siblings(variants: &[VariantCode], lent: bool) -> TokenStream {
     quote! {
         let __siblings: &::tool_core::__private::FieldNames = &::tool_core::__private::FieldNames {
             own: &[#(#own),*],
+            aliases: &[#(#aliases),*],
             flattened: &[#(#flattened),*],
         };
     }

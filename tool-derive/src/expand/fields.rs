@@ -56,6 +56,9 @@ impl<'f, 'a> Fields<'f, 'a> {
     /// The `FieldNames` of these fields.
     pub(super) fn names(&self) -> TokenStream {
         let own = self.named().map(|(_, field)| &field.json_name);
+        let aliases = self
+            .named()
+            .flat_map(|(_, field)| field.attrs.aliases.iter().map(|(_, alias)| alias));
         let flattened = self.flattened().map(|field| {
             let ty = field.ty;
             quote_spanned!(ty.span()=> &<#ty as ::tool_core::__private::ParamObject>::FIELDS)
@@ -63,6 +66,7 @@ impl<'f, 'a> Fields<'f, 'a> {
         quote! {
             ::tool_core::__private::FieldNames {
                 own: &[#(#own),*],
+                aliases: &[#(#aliases),*],
                 flattened: &[#(#flattened),*],
             }
         }
@@ -92,17 +96,34 @@ impl<'f, 'a> Fields<'f, 'a> {
     /// when a field failed. Code that checks more (unknown keys) goes
     /// between the two.
     pub(super) fn parse(&self, constructor: TokenStream) -> (TokenStream, TokenStream) {
-        let names: Vec<&str> = self.named().map(|(_, f)| f.json_name.as_str()).collect();
         let slots: Vec<_> = self
             .named()
             .map(|(i, _)| format_ident!("__slot_{}", i))
             .collect();
+        let arms = self.named().zip(&slots).map(|((_, field), slot)| {
+            let name = &field.json_name;
+            if field.attrs.aliases.is_empty() {
+                return quote!(#name => #slot = ::core::option::Option::Some(__item),);
+            }
+            // A field sent under two of its names is refused, as serde
+            // refuses a duplicate field: which one was meant is a guess.
+            let aliases = field.attrs.aliases.iter().map(|(_, alias)| alias);
+            quote! {
+                #name #(| #aliases)* => {
+                    if #slot.is_some() {
+                        __failed = true;
+                        ::tool_core::__private::sent_twice(__key, #name, __path, __errors);
+                    }
+                    #slot = ::core::option::Option::Some(__item);
+                }
+            }
+        });
         let collect_slots = (!slots.is_empty()).then(|| {
             quote! {
                 #(let mut #slots: ::core::option::Option<&::tool_core::__private::Value> = ::core::option::Option::None;)*
                 for (__key, __item) in __object {
                     match __key.as_str() {
-                        #(#names => #slots = ::core::option::Option::Some(__item),)*
+                        #(#arms)*
                         _ => {}
                     }
                 }
@@ -111,7 +132,10 @@ impl<'f, 'a> Fields<'f, 'a> {
         let has_checks = self
             .plans
             .iter()
-            .any(|plan| plan.constraints.is_some() || plan.items.is_some());
+            .any(|plan| plan.constraints.is_some() || plan.items.is_some())
+            || self
+                .named()
+                .any(|(_, field)| !field.attrs.aliases.is_empty());
         let failed = if has_checks {
             quote!(mut __failed)
         } else {
@@ -165,6 +189,42 @@ impl<'f, 'a> Fields<'f, 'a> {
             .collect()
     }
 
+    /// The schema of the field at `index` alone (a position of a tuple
+    /// variant, a newtype's inner value), with its attributes applied: an
+    /// expression of type `Value`.
+    pub(super) fn value_schema(&self, index: usize) -> TokenStream {
+        let field = &self.fields[index];
+        let value_trait = param_value(field.ty);
+        value_schema(field, &self.plans[index], quote!(#value_trait::schema()))
+    }
+
+    /// An expression of type `Option<T>` parsing the field at `index` alone
+    /// from `item` (an expression of type `&Value`) at `path` (of type
+    /// `ParamPath`), its constraints checked, reporting into `__errors`.
+    pub(super) fn value_parse(
+        &self,
+        index: usize,
+        item: TokenStream,
+        path: TokenStream,
+    ) -> TokenStream {
+        let field = &self.fields[index];
+        let value_trait = param_value(field.ty);
+        let checks = value_checks(&self.plans[index]);
+        if checks.is_empty() {
+            return quote!(#value_trait::parse_value(#item, &#path, __errors));
+        }
+        quote! {{
+            let __item: &::tool_core::__private::Value = #item;
+            let __field_path = #path;
+            let mut __failed = false;
+            let __parsed = #value_trait::parse_value(__item, &__field_path, __errors);
+            if __parsed.is_some() {
+                #checks
+            }
+            if __failed { ::core::option::Option::None } else { __parsed }
+        }}
+    }
+
     /// Conditions that must not hold, with the message of each: a flattened
     /// struct that repeats a JSON name of its neighbours (or the enum's
     /// `tag`). Each is `if <cond> { panic!(<msg>) }`, for a `const` block.
@@ -178,14 +238,16 @@ impl<'f, 'a> Fields<'f, 'a> {
                 quote_spanned!(span=> <#ty as ::tool_core::__private::ParamObject>::FIELDS);
             let who = describe_flattened(outer);
             for (_, field) in self.named() {
-                let name = &field.json_name;
-                let message = format!(
-                    "{who} has a field with the JSON name \"{name}\", as does field `{}` beside it: rename one",
-                    field.rust_name()
-                );
-                checks.extend(quote_spanned! {span=>
-                    if #fields.contains(#name) { ::core::panic!(#message) }
-                });
+                let aliases = field.attrs.aliases.iter().map(|(_, alias)| alias);
+                for name in std::iter::once(&field.json_name).chain(aliases) {
+                    let message = format!(
+                        "{who} has a field with the JSON name \"{name}\", as does field `{}` beside it: rename one",
+                        field.rust_name()
+                    );
+                    checks.extend(quote_spanned! {span=>
+                        if #fields.contains(#name) { ::core::panic!(#message) }
+                    });
+                }
             }
             if let Some(tag) = tag {
                 let message = format!(
@@ -275,6 +337,19 @@ fn example_json(field: &Field, tokens: &TokenStream, example: &Example) -> Token
 fn field_schema(field: &Field, plan: &Plan) -> TokenStream {
     let value_trait = param_value(field.ty);
     let name = &field.json_name;
+    let schema = value_schema(field, plan, quote!(#value_trait::field_schema()));
+    let required = if field.attrs.default.is_some() {
+        quote!(false)
+    } else {
+        quote!(!#value_trait::OPTIONAL)
+    };
+    quote!(__schema.field(#name, #schema, #required);)
+}
+
+/// `base` (an expression of type `Value`: the type's schema) with the
+/// field's attributes applied, as an expression of type `Value`.
+fn value_schema(field: &Field, plan: &Plan, base: TokenStream) -> TokenStream {
+    let value_trait = param_value(field.ty);
     let attrs = &field.attrs;
     let mut adjust = TokenStream::new();
     if let Some(constraints) = &plan.constraints {
@@ -304,18 +379,27 @@ fn field_schema(field: &Field, plan: &Plan) -> TokenStream {
     if let Some(description) = &field.description {
         adjust.extend(quote!(::tool_core::__private::describe(&mut __field, #description);));
     }
-    let required = if attrs.default.is_some() {
-        quote!(false)
-    } else {
-        quote!(!#value_trait::OPTIONAL)
-    };
-    quote! {
-        {
-            let mut __field = #value_trait::field_schema();
-            #adjust
-            __schema.field(#name, __field, #required);
-        }
+    if adjust.is_empty() {
+        return base;
     }
+    quote! {{
+        let mut __field = #base;
+        #adjust
+        __field
+    }}
+}
+
+/// Statements checking the constraints of a parsed field, with `__item`
+/// (what was sent), `__field_path` and `__failed` in scope.
+fn value_checks(plan: &Plan) -> TokenStream {
+    let mut checks = TokenStream::new();
+    if let Some(constraints) = &plan.constraints {
+        checks.extend(quote!(__failed |= #constraints.check(__item, &__field_path, __errors);));
+    }
+    if let Some(items) = &plan.items {
+        checks.extend(quote!(__failed |= #items.check(__item, &__field_path, __errors);));
+    }
+    checks
 }
 
 fn field_parse(field: &Field, plan: &Plan, index: usize, value: &syn::Ident) -> TokenStream {
@@ -353,13 +437,7 @@ fn field_parse(field: &Field, plan: &Plan, index: usize, value: &syn::Ident) -> 
             )
         },
     };
-    let mut checks = TokenStream::new();
-    if let Some(constraints) = &plan.constraints {
-        checks.extend(quote!(__failed |= #constraints.check(__item, &__field_path, __errors);));
-    }
-    if let Some(items) = &plan.items {
-        checks.extend(quote!(__failed |= #items.check(__item, &__field_path, __errors);));
-    }
+    let checks = value_checks(plan);
     // Constraints check what the model sent; a default is the author's choice.
     let checks = (!checks.is_empty()).then(|| {
         quote! {

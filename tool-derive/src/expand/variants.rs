@@ -91,15 +91,9 @@ impl<'v, 'a> VariantCode<'v, 'a> {
                     __object_schema.finish(#description)
                 }};
             }
-            Style::Newtype => {
-                let value_trait = param_value(self.variant.fields[0].ty);
-                quote!(#value_trait::schema())
-            }
+            Style::Newtype => self.fields.value_schema(0),
             Style::Tuple => {
-                let items = self.variant.fields.iter().map(|field| {
-                    let value_trait = param_value(field.ty);
-                    quote!(#value_trait::schema())
-                });
+                let items = (0..self.variant.fields.len()).map(|i| self.fields.value_schema(i));
                 quote!(::tool_core::__private::tuple_schema(
                     ::std::vec![#(#items),*]
                 ))
@@ -135,16 +129,22 @@ impl<'v, 'a> VariantCode<'v, 'a> {
                 }
             },
             Style::Newtype => {
-                let value_trait = param_value(self.variant.fields[0].ty);
-                quote!(#value_trait::parse_value(__content, &__content_path, __errors).map(#path))
+                let parse = self
+                    .fields
+                    .value_parse(0, quote!(__content), quote!(__content_path));
+                quote!(#parse.map(#path))
             }
             Style::Tuple => {
                 let length = self.variant.fields.len();
                 let values: Vec<_> = (0..length).map(|i| format_ident!("__item_{}", i)).collect();
-                let parse_each = self.variant.fields.iter().enumerate().map(|(i, field)| {
-                    let value_trait = param_value(field.ty);
+                let parse_each = (0..length).map(|i| {
+                    let parse = self.fields.value_parse(
+                        i,
+                        quote!(&__items[#i]),
+                        quote!(__content_path.index(#i)),
+                    );
                     let value = &values[i];
-                    quote!(let #value = #value_trait::parse_value(&__items[#i], &__content_path.index(#i), __errors);)
+                    quote!(let #value = #parse;)
                 });
                 quote! {{
                     let __items = ::tool_core::__private::expect_tuple(__content, #length, &__content_path, __errors)?;

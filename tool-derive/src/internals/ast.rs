@@ -42,6 +42,8 @@ pub(crate) enum Style {
 pub(crate) struct Variant<'a> {
     pub ident: &'a Ident,
     pub json_name: String,
+    /// Other names parse reads the variant under, with their tokens.
+    pub aliases: Vec<(proc_macro2::TokenStream, String)>,
     pub description: Option<String>,
     pub style: Style,
     pub fields: Vec<Field<'a>>,
@@ -135,6 +137,21 @@ fn struct_fields<'a>(
     }
 }
 
+/// The keys of `#[param(...)]` an unnamed field takes: what describes or
+/// constrains its value.
+const UNNAMED_KEYS: &[&str] = &[
+    "description",
+    "min",
+    "max",
+    "min_length",
+    "max_length",
+    "one_of",
+    "pattern",
+    "format",
+    "items",
+    "example",
+];
+
 impl<'a> Field<'a> {
     fn from_syn(
         cx: &Ctxt,
@@ -165,20 +182,36 @@ impl<'a> Field<'a> {
         }
     }
 
-    /// A field of a tuple or newtype variant: a position, without attributes.
-    fn unnamed(cx: &Ctxt, field: &'a syn::Field, index: usize) -> Self {
-        if let Some(attr) = field.attrs.iter().find(|a| a.path().is_ident("param")) {
+    /// A field of a tuple or newtype variant (or a newtype struct): a
+    /// position, which the value's description and constraints describe,
+    /// but which has no name to rename, default or flatten.
+    pub(crate) fn unnamed(cx: &Ctxt, field: &'a syn::Field, index: usize) -> Self {
+        let attrs = attr::field(cx, &field.attrs);
+        for (key, tokens) in &attrs.keys {
+            if UNNAMED_KEYS.contains(&key.as_str()) {
+                continue;
+            }
             cx.error_spanned_by(
-                attr,
-                "#[param] does not apply to an unnamed field: give the variant named fields (`Variant { name: Type }`) to describe or constrain them",
+                tokens,
+                format!(
+                    "`{key}` does not apply to an unnamed field (a position in an array, or the value a newtype wraps), which has no key of its own; it takes {}",
+                    UNNAMED_KEYS
+                        .iter()
+                        .map(|key| format!("`{key}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
             );
         }
         Field {
             member: Member::Unnamed(index.into()),
             ty: &field.ty,
             json_name: index.to_string(),
-            description: None,
-            attrs: FieldAttrs::default(),
+            description: attrs
+                .description
+                .clone()
+                .or_else(|| doc::description(&field.attrs)),
+            attrs,
         }
     }
 
@@ -202,7 +235,7 @@ impl<'a> Variant<'a> {
     fn from_syn(cx: &Ctxt, variant: &'a syn::Variant, container: &ContainerAttrs) -> Self {
         let attrs = attr::variant(cx, &variant.attrs);
         let rust_name = unraw(&variant.ident);
-        let json_name = match (attrs.rename, container.rename_all) {
+        let json_name = match (attrs.rename.clone(), container.rename_all) {
             (Some(rename), _) => rename,
             (None, Some(rule)) => rule.apply_to_variant(&rust_name),
             (None, None) => rust_name,
@@ -237,6 +270,7 @@ impl<'a> Variant<'a> {
         Variant {
             ident: &variant.ident,
             json_name,
+            aliases: attrs.aliases,
             description: attrs
                 .description
                 .or_else(|| doc::description(&variant.attrs)),

@@ -23,27 +23,51 @@ pub(super) fn container(cx: &Ctxt, container: &Container) {
     }
 }
 
-/// The fields of one object: unique JSON names, and attributes that go
-/// together.
+/// The fields of one object: unique JSON names (aliases included), and
+/// attributes that go together.
 fn fields_of(cx: &Ctxt, fields: &[Field]) {
-    for (index, field) in fields.iter().enumerate() {
+    let mut seen: Vec<(&str, &Field, bool)> = Vec::new();
+    for field in fields {
         combinable(cx, field);
         if !field.is_named_in_json() {
             continue;
         }
-        if let Some(first) = fields[..index]
-            .iter()
-            .find(|earlier| earlier.is_named_in_json() && earlier.json_name == field.json_name)
-        {
-            cx.error_spanned_by(
-                &field.member,
-                format!(
-                    "fields `{}` and `{}` both have the JSON name \"{}\"; give one a different `#[param(rename = \"...\")]`",
-                    first.rust_name(),
-                    field.rust_name(),
-                    field.json_name
-                ),
-            );
+        let names = std::iter::once((None, field.json_name.as_str())).chain(
+            field
+                .attrs
+                .aliases
+                .iter()
+                .map(|(tokens, alias)| (Some(tokens), alias.as_str())),
+        );
+        for (alias_tokens, name) in names {
+            if let Some((_, first, first_is_alias)) =
+                seen.iter().find(|(seen_name, ..)| *seen_name == name)
+            {
+                let message = if std::ptr::eq(*first, field) {
+                    format!(
+                        "field `{}` already has the JSON name \"{name}\": remove this alias",
+                        field.rust_name()
+                    )
+                } else if !first_is_alias && alias_tokens.is_none() {
+                    format!(
+                        "fields `{}` and `{}` both have the JSON name \"{name}\"; give one a different `#[param(rename = \"...\")]`",
+                        first.rust_name(),
+                        field.rust_name(),
+                    )
+                } else {
+                    format!(
+                        "fields `{}` and `{}` both have the JSON name \"{name}\" (as a name or an alias); give one a different `#[param(rename = \"...\")]` or alias",
+                        first.rust_name(),
+                        field.rust_name(),
+                    )
+                };
+                match alias_tokens {
+                    Some(tokens) => cx.error_spanned_by(tokens, message),
+                    None => cx.error_spanned_by(&field.member, message),
+                }
+            } else {
+                seen.push((name, field, alias_tokens.is_some()));
+            }
         }
     }
 }
@@ -74,18 +98,41 @@ fn combinable(cx: &Ctxt, field: &Field) {
 }
 
 fn unique_variant_names(cx: &Ctxt, variants: &[Variant]) {
-    for (index, variant) in variants.iter().enumerate() {
-        if let Some(first) = variants[..index]
-            .iter()
-            .find(|earlier| earlier.json_name == variant.json_name)
-        {
-            cx.error_spanned_by(
-                variant.ident,
-                format!(
-                    "variants `{}` and `{}` both have the JSON name \"{}\"; give one a different `#[param(rename = \"...\")]`",
-                    first.ident, variant.ident, variant.json_name
-                ),
-            );
+    let mut seen: Vec<(&str, &Variant, bool)> = Vec::new();
+    for variant in variants {
+        let names = std::iter::once((None, variant.json_name.as_str())).chain(
+            variant
+                .aliases
+                .iter()
+                .map(|(tokens, alias)| (Some(tokens), alias.as_str())),
+        );
+        for (alias_tokens, name) in names {
+            if let Some((_, first, first_is_alias)) =
+                seen.iter().find(|(seen_name, ..)| *seen_name == name)
+            {
+                let message = if std::ptr::eq(*first, variant) {
+                    format!(
+                        "variant `{}` already has the JSON name \"{name}\": remove this alias",
+                        variant.ident
+                    )
+                } else if !first_is_alias && alias_tokens.is_none() {
+                    format!(
+                        "variants `{}` and `{}` both have the JSON name \"{name}\"; give one a different `#[param(rename = \"...\")]`",
+                        first.ident, variant.ident
+                    )
+                } else {
+                    format!(
+                        "variants `{}` and `{}` both have the JSON name \"{name}\" (as a name or an alias); give one a different `#[param(rename = \"...\")]` or alias",
+                        first.ident, variant.ident
+                    )
+                };
+                match alias_tokens {
+                    Some(tokens) => cx.error_spanned_by(tokens, message),
+                    None => cx.error_spanned_by(variant.ident, message),
+                }
+            } else {
+                seen.push((name, variant, alias_tokens.is_some()));
+            }
         }
     }
 }
@@ -123,7 +170,19 @@ fn internally_tagged(cx: &Ctxt, tag: &str, variants: &[Variant]) {
 }
 
 /// An untagged unit variant is `null`: a second one could never be chosen.
+/// An untagged variant is never named, so an alias would do nothing.
 fn untagged(cx: &Ctxt, variants: &[Variant]) {
+    for variant in variants {
+        for (tokens, _) in &variant.aliases {
+            cx.error_spanned_by(
+                tokens,
+                format!(
+                    "variant `{}` of an untagged enum is never named in JSON, so an alias does nothing: remove it",
+                    variant.ident
+                ),
+            );
+        }
+    }
     let mut units = variants.iter().filter(|v| v.style == Style::Unit);
     if let Some(first) = units.next() {
         for unreachable in units {

@@ -88,6 +88,35 @@ fn described(description: Option<&str>) -> Map<String, Value> {
     schema
 }
 
+/// An enum's variant names, as parse reads them: each variant's name, and
+/// the aliases that name it too (`#[param(alias = "..")]`). Messages list
+/// the names alone.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantNames {
+    /// Each variant's JSON name, in declaration order.
+    pub names: &'static [&'static str],
+    /// Other names, each with the index of the variant it names.
+    pub aliases: &'static [(&'static str, usize)],
+}
+
+impl VariantNames {
+    /// The index of the variant `name` names.
+    #[inline]
+    pub fn position(&self, name: &str) -> Option<usize> {
+        self.names
+            .iter()
+            .position(|known| *known == name)
+            .or_else(|| self.alias_position(name))
+    }
+
+    #[cold]
+    fn alias_position(&self, name: &str) -> Option<usize> {
+        self.aliases
+            .iter()
+            .find_map(|(alias, index)| (*alias == name).then_some(*index))
+    }
+}
+
 /// Whether a variant carries data, which decides its external form: a
 /// string for a unit variant, `{"name": data}` otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,19 +138,18 @@ pub enum VariantKind {
 pub fn read_tag(
     object: &Map<String, Value>,
     tag: &str,
-    names: &[&str],
+    variants: &VariantNames,
     path: &ParamPath<'_>,
     errors: &mut ParseContext,
 ) -> Option<usize> {
+    let names = variants.names;
     let Some(value) = object
         .iter()
         .find_map(|(key, value)| (key == tag).then_some(value))
     else {
         return missing(None, object, tag, &FieldNames::EMPTY, path, errors);
     };
-    let found = value
-        .as_str()
-        .and_then(|name| names.iter().position(|known| *known == name));
+    let found = value.as_str().and_then(|name| variants.position(name));
     if found.is_none() {
         expected_one_of(value, names, &path.field(tag), errors);
     }
@@ -133,7 +161,7 @@ pub fn read_tag(
 /// index in `names` and, for data, the content.
 pub fn read_external<'v>(
     value: &'v Value,
-    names: &[&str],
+    variants: &VariantNames,
     kinds: &[VariantKind],
     path: &ParamPath<'_>,
     errors: &mut ParseContext,
@@ -141,7 +169,8 @@ pub fn read_external<'v>(
     if too_deep(path, errors) {
         return None;
     }
-    let position = |name: &str| names.iter().position(|known| *known == name);
+    let names = variants.names;
+    let position = |name: &str| variants.position(name);
     match value {
         Value::String(name) => match position(name) {
             Some(index) if kinds[index] == VariantKind::Unit => Some((index, None)),
@@ -303,7 +332,10 @@ mod tests {
 
     #[test]
     fn a_tag_missing_unknown_or_misspelled_is_reported_at_the_tag() {
-        let names = ["click", "type"];
+        let names = VariantNames {
+            names: &["click", "type"],
+            aliases: &[("press", 0)],
+        };
         let object = |value: Value| value.as_object().unwrap().clone();
         assert_eq!(
             problems(|path, errors| {
@@ -343,12 +375,23 @@ mod tests {
             &mut ParseContext::new(),
         );
         assert_eq!(found, Some(1));
+        let by_alias = read_tag(
+            &object(json!({"action": "press"})),
+            "action",
+            &names,
+            &ParamPath::root(),
+            &mut ParseContext::new(),
+        );
+        assert_eq!(by_alias, Some(0));
     }
 
     #[test]
     fn external_values_name_their_variant_by_string_or_single_key() {
         use VariantKind::{Data, Unit};
-        let names = ["stop", "go"];
+        let names = VariantNames {
+            names: &["stop", "go"],
+            aliases: &[],
+        };
         let kinds = [Unit, Data];
         let read = |value: Value| {
             let mut errors = ParseContext::new();

@@ -10,13 +10,13 @@ mod untagged;
 
 pub use annotations::{describe, set_default, set_deprecated, set_examples};
 pub use enums::{
-    VariantKind, adjacent_json, any_of, const_string, enum_schema, expected_one_of,
+    VariantKind, VariantNames, adjacent_json, any_of, const_string, enum_schema, expected_one_of,
     external_branch, external_json, no_content, null_schema, one_of, read_external, read_tag,
     root_enum_schema,
 };
 pub use objects::{
     Checked, FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, denies_unknown,
-    deny_unknown_fields, expect_object, missing,
+    deny_unknown_fields, expect_object, missing, sent_twice,
 };
 pub use sequences::{expect_tuple, tuple_schema};
 pub use untagged::Untagged;

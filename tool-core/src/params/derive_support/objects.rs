@@ -18,6 +18,9 @@ pub const MAX_NESTING: usize = 128;
 pub struct FieldNames {
     /// The struct's own fields.
     pub own: &'static [&'static str],
+    /// The other names of its own fields (`#[param(alias = "..")]`): read
+    /// as the field, never listed.
+    pub aliases: &'static [&'static str],
     /// The fields of each flattened struct.
     pub flattened: &'static [&'static FieldNames],
 }
@@ -26,19 +29,16 @@ impl FieldNames {
     /// No fields.
     pub const EMPTY: FieldNames = FieldNames {
         own: &[],
+        aliases: &[],
         flattened: &[],
     };
 
-    /// Whether `name` is one of the fields, at any depth. A `const fn`, so
-    /// the derive can refuse a flattened struct that repeats a name at
-    /// compile time.
+    /// Whether `name` is one of the fields (or an alias of one), at any
+    /// depth. A `const fn`, so the derive can refuse a flattened struct
+    /// that repeats a name at compile time.
     pub const fn contains(&self, name: &str) -> bool {
-        let mut i = 0;
-        while i < self.own.len() {
-            if str_eq(self.own[i], name) {
-                return true;
-            }
-            i += 1;
+        if any_eq(self.own, name) || any_eq(self.aliases, name) {
+            return true;
         }
         let mut j = 0;
         while j < self.flattened.len() {
@@ -50,7 +50,7 @@ impl FieldNames {
         false
     }
 
-    /// Whether any name is in both.
+    /// Whether any name (or alias) is in both.
     pub const fn overlaps(&self, other: &FieldNames) -> bool {
         let mut i = 0;
         while i < self.own.len() {
@@ -58,6 +58,13 @@ impl FieldNames {
                 return true;
             }
             i += 1;
+        }
+        let mut k = 0;
+        while k < self.aliases.len() {
+            if other.contains(self.aliases[k]) {
+                return true;
+            }
+            k += 1;
         }
         let mut j = 0;
         while j < self.flattened.len() {
@@ -78,6 +85,17 @@ impl FieldNames {
         }
         names
     }
+}
+
+const fn any_eq(names: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < names.len() {
+        if str_eq(names[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 const fn str_eq(a: &str, b: &str) -> bool {
@@ -223,6 +241,16 @@ pub fn denies_unknown(deny: bool, errors: &ParseContext) -> bool {
     deny || errors.objects_closed()
 }
 
+/// Reports a field sent under two of its names (`key`, and another of
+/// `name`'s aliases or `name` itself): which one was meant is a guess.
+#[cold]
+pub fn sent_twice(key: &str, name: &str, path: &ParamPath<'_>, errors: &mut ParseContext) {
+    errors.push(
+        &path.key(key),
+        format_args!("names the field \"{name}\", which was already sent under another of its names: send it once"),
+    );
+}
+
 /// Reports every key of `object` that is neither one of `declared` nor one
 /// of `also_allowed` (an enum's tag), for `#[param(deny_unknown_fields)]`;
 /// true if there was one.
@@ -361,20 +389,24 @@ mod tests {
 
     const INNER: FieldNames = FieldNames {
         own: &["b", "c"],
+        aliases: &["see"],
         flattened: &[],
     };
     const OUTER: FieldNames = FieldNames {
         own: &["a"],
+        aliases: &[],
         flattened: &[&INNER],
     };
 
     #[test]
     fn names_include_flattened_ones() {
-        assert!(OUTER.contains("a") && OUTER.contains("c"));
+        assert!(OUTER.contains("a") && OUTER.contains("c") && OUTER.contains("see"));
         assert!(!OUTER.contains("d") && !OUTER.contains(""));
+        // Aliases are read, never listed.
         assert_eq!(OUTER.all(), ["a", "b", "c"]);
         const OTHER: FieldNames = FieldNames {
             own: &["x", "b"],
+            aliases: &[],
             flattened: &[],
         };
         assert!(OUTER.overlaps(&OTHER) && OTHER.overlaps(&INNER));

@@ -149,6 +149,9 @@ fn rule_value(cx: &Ctxt, meta: &ParseNestedMeta, key: &str) -> syn::Result<Optio
 #[derive(Default)]
 pub(crate) struct VariantAttrs {
     pub rename: Option<String>,
+    /// `alias = "..."`, repeatable: other names parse reads the variant
+    /// under.
+    pub aliases: Vec<(TokenStream, String)>,
     /// Renames the fields of this variant (serde's variant-level `rename_all`).
     pub rename_all: Option<RenameRule>,
     pub description: Option<String>,
@@ -158,11 +161,17 @@ pub(crate) fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     let mut rename = Attr::none(cx, "param", "rename");
     let mut rename_all = Attr::none(cx, "param", "rename_all");
     let mut description = Attr::none(cx, "param", "description");
+    let mut aliases = Vec::new();
     for_each_param(cx, attrs, Place::Variant, |key, meta| {
         match key {
             "rename" => {
                 if let Some(name) = name_value(cx, meta, key)? {
                     rename.set(&meta.path, name.value());
+                }
+            }
+            "alias" => {
+                if let Some(name) = name_value(cx, meta, key)? {
+                    aliases.push((quote::ToTokens::to_token_stream(&name), name.value()));
                 }
             }
             "rename_all" => {
@@ -181,6 +190,7 @@ pub(crate) fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
     });
     VariantAttrs {
         rename: rename.get(),
+        aliases,
         rename_all: rename_all.get(),
         description: description.get(),
     }

@@ -76,6 +76,9 @@ pub(crate) struct FieldAttrs {
     pub flatten: Option<TokenStream>,
     pub skip: Option<TokenStream>,
     pub examples: Vec<(TokenStream, Example)>,
+    /// `alias = "..."`, repeatable: other names parse reads the field
+    /// under; the schema shows the main name only.
+    pub aliases: Vec<(TokenStream, String)>,
     pub deprecated: bool,
     /// The tokens of every key written, for "does not go with" errors.
     pub keys: Vec<(String, TokenStream)>,
@@ -202,6 +205,7 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut deprecated = Attr::none(cx, "param", "deprecated");
     let mut items = Attr::none(cx, "param", "items");
     let mut examples = Vec::new();
+    let mut aliases = Vec::new();
     let mut keys = Vec::new();
     let mut value = ValueParser::new(cx);
     for_each_param(cx, attrs, Place::Field, |key, meta| {
@@ -215,6 +219,11 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             "rename" => {
                 if let Some(name) = name_value(cx, meta, key)? {
                     rename.set(&meta.path, name.value());
+                }
+            }
+            "alias" => {
+                if let Some(name) = name_value(cx, meta, key)? {
+                    aliases.push((name.to_token_stream(), name.value()));
                 }
             }
             "default" => {
@@ -264,6 +273,7 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
         flatten: flatten.get_with_tokens().map(|(tokens, ())| tokens),
         skip: skip.get_with_tokens().map(|(tokens, ())| tokens),
         examples,
+        aliases,
         deprecated: deprecated.get().is_some(),
         keys,
     }

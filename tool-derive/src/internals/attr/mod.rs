@@ -43,6 +43,7 @@ const FIELD_KEYS: &[&str] = &[
     "description",
     "rename",
     "default",
+    "alias",
     "flatten",
     "skip",
     "example",
@@ -59,7 +60,7 @@ const VALUE_KEYS: &[&str] = &[
     "pattern",
     "format",
 ];
-const VARIANT_KEYS: &[&str] = &["rename", "rename_all", "description"];
+const VARIANT_KEYS: &[&str] = &["rename", "alias", "rename_all", "description"];
 
 impl Place {
     fn keys(self) -> Vec<&'static str> {
@@ -67,11 +68,11 @@ impl Place {
             Place::Struct => STRUCT_KEYS.to_vec(),
             Place::Enum => ENUM_KEYS.to_vec(),
             Place::Field => {
-                // As messages list them: name, description and default,
-                // then the constraints, then the rest.
-                let mut keys = FIELD_KEYS[..3].to_vec();
+                // As messages list them: name, description, default and
+                // alias, then the constraints, then the rest.
+                let mut keys = FIELD_KEYS[..4].to_vec();
                 keys.extend(VALUE_KEYS);
-                keys.extend(&FIELD_KEYS[3..]);
+                keys.extend(&FIELD_KEYS[4..]);
                 keys
             }
             Place::Variant => VARIANT_KEYS.to_vec(),

@@ -1,0 +1,149 @@
+//! serde's words with serde's meanings: what a serde user reaches for
+//! works on `#[derive(ToolParams)]` too, and the schema says the same.
+
+use crate::support::errors;
+use serde_json::json;
+use tool_core::ToolParams;
+use tool_core::params::{ParamPath, ParamValue, ParseContext};
+
+/// `T` parsed from `value` anywhere (not as a tool's arguments).
+fn value_parse<T: ParamValue>(value: serde_json::Value) -> T {
+    let mut cx = ParseContext::new();
+    let parsed = T::parse_value(&value, &ParamPath::root(), &mut cx);
+    assert!(cx.is_empty(), "{}", cx.into_error());
+    parsed.unwrap()
+}
+
+/// Attributes on the fields of tuple and newtype variants.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "snake_case")]
+enum Shape {
+    Point(
+        /// Horizontal
+        #[param(min = -100, max = 100)]
+        i32,
+        #[param(min = -100, max = 100)] i32,
+    ),
+    Label(#[param(min_length = 1, max_length = 8)] String),
+}
+
+#[test]
+fn tuple_and_newtype_variant_fields_take_constraints_and_descriptions() {
+    let schema = <Shape as ParamValue>::schema();
+    let point = &schema["oneOf"][0]["properties"]["point"];
+    assert_eq!(point["prefixItems"][0]["description"], "Horizontal");
+    assert_eq!(point["prefixItems"][0]["minimum"], -100);
+    assert_eq!(point["prefixItems"][1]["maximum"], 100);
+    let label = &schema["oneOf"][1]["properties"]["label"];
+    assert_eq!(label["minLength"], 1);
+    assert_eq!(label["maxLength"], 8);
+
+    assert_eq!(
+        Shape::parse(&json!({"point": [3, -4]})).unwrap(),
+        Shape::Point(3, -4)
+    );
+    assert_eq!(
+        errors::<Shape>(json!({"point": [3, 400]})),
+        "point[1]: expected integer <= 100, got 400"
+    );
+    assert_eq!(
+        errors::<Shape>(json!({"label": ""})),
+        "label: expected string of at least 1 character, got 0"
+    );
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(deny_unknown_fields)]
+struct Search {
+    /// What to look for
+    #[param(alias = "q", alias = "search")]
+    query: String,
+    #[param(rename = "maxResults", alias = "max_results", alias = "limit")]
+    max_results: Option<u32>,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "op", rename_all = "snake_case")]
+enum Edit {
+    #[param(alias = "add", alias = "append")]
+    Insert { text: String },
+    #[param(alias = "remove")]
+    Delete,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "lowercase")]
+enum Level {
+    #[param(alias = "warn")]
+    Warning,
+    Error,
+}
+
+#[test]
+fn aliases_are_read_and_the_schema_shows_the_main_name() {
+    let schema = Search::json_schema();
+    assert_eq!(
+        schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        ["query", "maxResults"]
+    );
+    assert_eq!(schema["required"], json!(["query"]));
+    let expected = Search {
+        query: "rust".into(),
+        max_results: Some(3),
+    };
+    assert_eq!(
+        Search::parse(&json!({"q": "rust", "limit": 3})).unwrap(),
+        expected
+    );
+    assert_eq!(
+        Search::parse(&json!({"search": "rust", "max_results": 3})).unwrap(),
+        expected
+    );
+    assert_eq!(
+        Search::parse(&json!({"query": "rust", "maxResults": 3})).unwrap(),
+        expected
+    );
+    // Written back under the main names.
+    assert_eq!(
+        expected.to_json(),
+        json!({"query": "rust", "maxResults": 3})
+    );
+    // Sent under two of its names: refused, as serde refuses a duplicate.
+    assert_eq!(
+        errors::<Search>(json!({"query": "a", "q": "b"})),
+        "q: names the field \"query\", which was already sent under another of its names: send it once"
+    );
+    // Unknown keys are still refused, and the list shows main names only.
+    assert_eq!(
+        errors::<Search>(json!({"query": "a", "sort": 1})),
+        "sort: unknown field (expected one of: query, maxResults)"
+    );
+
+    assert_eq!(
+        Edit::parse(&json!({"op": "append", "text": "x"})).unwrap(),
+        Edit::Insert { text: "x".into() }
+    );
+    assert_eq!(Edit::parse(&json!({"op": "remove"})).unwrap(), Edit::Delete);
+    assert_eq!(
+        Edit::json_schema()["oneOf"][0]["properties"]["op"]["const"],
+        "insert"
+    );
+    assert_eq!(
+        errors::<Edit>(json!({"op": "erase"})),
+        "op: expected one of \"insert\", \"delete\", got \"erase\""
+    );
+    assert_eq!(
+        Edit::Insert { text: "x".into() }.to_json(),
+        json!({"op": "insert", "text": "x"})
+    );
+
+    assert_eq!(
+        <Level as ParamValue>::schema()["enum"],
+        json!(["warning", "error"])
+    );
+    assert_eq!(value_parse::<Level>(json!("warn")), Level::Warning);
+}
