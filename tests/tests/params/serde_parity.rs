@@ -147,3 +147,74 @@ fn aliases_are_read_and_the_schema_shows_the_main_name() {
     );
     assert_eq!(value_parse::<Level>(json!("warn")), Level::Warning);
 }
+
+/// A user's id, as the account service writes it
+#[derive(ToolParams, Debug, PartialEq, Clone)]
+struct UserId(#[param(pattern = "^u[0-9]+$", max_length = 12)] String);
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct Percent(#[param(max = 100)] u8);
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(transparent)]
+struct Tags {
+    #[param(min_length = 1)]
+    tags: Vec<String>,
+    #[param(skip, default = 7)]
+    revision: u32,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct Grant {
+    /// Who gets it
+    user: UserId,
+    share: Option<Percent>,
+    #[param(max_length = 2)]
+    tags: Tags,
+    #[param(one_of = ["u1", "u2"])]
+    admin: Option<UserId>,
+}
+
+#[test]
+fn newtypes_and_transparent_structs_are_the_value_they_wrap() {
+    let schema = Grant::json_schema();
+    assert_eq!(
+        schema["properties"]["user"],
+        json!({"description": "Who gets it", "type": "string", "pattern": "^u[0-9]+$", "maxLength": 12})
+    );
+    assert_eq!(
+        schema["properties"]["share"],
+        json!({"type": "integer", "minimum": 0, "maximum": 100})
+    );
+    assert_eq!(schema["properties"]["tags"]["minItems"], 1);
+    assert_eq!(schema["properties"]["tags"]["maxItems"], 2);
+    assert_eq!(schema["required"], json!(["user", "tags"]));
+    // The newtype's own doc comment describes it where the field does not.
+    assert_eq!(
+        <UserId as ParamValue>::schema()["description"],
+        "A user's id, as the account service writes it"
+    );
+
+    let grant =
+        Grant::parse(&json!({"user": "u7", "share": 40, "tags": ["a"], "admin": "u1"})).unwrap();
+    assert_eq!(grant.user, UserId("u7".into()));
+    assert_eq!(grant.share, Some(Percent(40)));
+    assert_eq!(
+        grant.tags,
+        Tags {
+            tags: vec!["a".into()],
+            revision: 7
+        }
+    );
+    assert_eq!(
+        grant.to_json(),
+        json!({"user": "u7", "share": 40, "tags": ["a"], "admin": "u1"})
+    );
+    assert_eq!(
+        errors::<Grant>(json!({"user": "x7", "share": 200, "tags": [], "admin": "u3"})),
+        "user: expected a string matching \"^u[0-9]+$\", got \"x7\"\n\
+         share: expected integer <= 100, got 200\n\
+         tags: expected array of at least 1 item, got 0\n\
+         admin: expected one of \"u1\", \"u2\", got \"u3\""
+    );
+}

@@ -8,6 +8,7 @@ mod constraints;
 mod enums;
 mod fields;
 mod structs;
+mod transparent;
 mod variants;
 
 use crate::internals::ast::{Container, Data};
@@ -27,7 +28,10 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     }
     let model = model.expect("no errors, so the model was built");
     Ok(match &model.data {
-        Data::Struct(fields) => structs::expand(&model, fields),
+        Data::Struct(fields) => match model.transparent_field() {
+            Some(field) => transparent::expand(&model, fields, field),
+            None => structs::expand(&model, fields),
+        },
         Data::Enum(_) => enums::expand(&model),
     })
 }

@@ -104,6 +104,24 @@ impl<'a> Container<'a> {
         }
     }
 
+    /// The one field a struct is the value of: a newtype's
+    /// (`struct UserId(String)`), or a `#[param(transparent)]` struct's one
+    /// field that is not skipped.
+    pub(crate) fn transparent_field(&self) -> Option<&Field<'a>> {
+        let Data::Struct(fields) = &self.data else {
+            return None;
+        };
+        let newtype = matches!(&self.original.data, SynData::Struct(data) if matches!(data.fields, Fields::Unnamed(_)));
+        if !newtype && self.attrs.transparent.is_none() {
+            return None;
+        }
+        let mut kept = fields.iter().filter(|field| field.attrs.skip.is_none());
+        match (kept.next(), kept.next()) {
+            (Some(field), None) => Some(field),
+            _ => None,
+        }
+    }
+
     /// An externally tagged enum of unit variants only: the string enum
     /// `{"type":"string","enum":[..]}`.
     pub(crate) fn is_string_enum(&self) -> bool {
@@ -127,10 +145,14 @@ fn struct_fields<'a>(
                 .collect(),
         ),
         Fields::Unit => Some(Vec::new()),
+        // A newtype is the value it wraps, as serde writes it.
+        Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
+            Some(vec![Field::unnamed(cx, &unnamed.unnamed[0], 0)])
+        }
         Fields::Unnamed(unnamed) => {
             cx.error_spanned_by(
                 unnamed,
-                "tuple structs cannot be tool parameters: a tool's arguments are a JSON object, so each field needs a name (`struct Params { value: String }`)",
+                "tuple structs of several fields cannot be tool parameters: name the fields (`struct Params { value: String }`); a tuple struct of one field (a newtype) is the value it wraps",
             );
             None
         }
@@ -139,7 +161,7 @@ fn struct_fields<'a>(
 
 /// The keys of `#[param(...)]` an unnamed field takes: what describes or
 /// constrains its value.
-const UNNAMED_KEYS: &[&str] = &[
+pub(crate) const UNNAMED_KEYS: &[&str] = &[
     "description",
     "min",
     "max",
@@ -187,22 +209,11 @@ impl<'a> Field<'a> {
     /// but which has no name to rename, default or flatten.
     pub(crate) fn unnamed(cx: &Ctxt, field: &'a syn::Field, index: usize) -> Self {
         let attrs = attr::field(cx, &field.attrs);
-        for (key, tokens) in &attrs.keys {
-            if UNNAMED_KEYS.contains(&key.as_str()) {
-                continue;
-            }
-            cx.error_spanned_by(
-                tokens,
-                format!(
-                    "`{key}` does not apply to an unnamed field (a position in an array, or the value a newtype wraps), which has no key of its own; it takes {}",
-                    UNNAMED_KEYS
-                        .iter()
-                        .map(|key| format!("`{key}`"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            );
-        }
+        keyless(
+            cx,
+            &attrs,
+            "an unnamed field (a position in an array, or the value a newtype wraps)",
+        );
         Field {
             member: Member::Unnamed(index.into()),
             ty: &field.ty,
@@ -285,4 +296,25 @@ pub(crate) fn unraw(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#")
         .map_or_else(|| name.clone(), str::to_owned)
+}
+
+/// Refuses the keys that name, default or place a field, on a field that
+/// has no key of its own (`what` says which); it takes [`UNNAMED_KEYS`].
+pub(crate) fn keyless(cx: &Ctxt, attrs: &FieldAttrs, what: &str) {
+    for (key, tokens) in &attrs.keys {
+        if UNNAMED_KEYS.contains(&key.as_str()) {
+            continue;
+        }
+        cx.error_spanned_by(
+            tokens,
+            format!(
+                "`{key}` does not apply to {what}, which has no key of its own; it takes {}",
+                UNNAMED_KEYS
+                    .iter()
+                    .map(|key| format!("`{key}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
 }

@@ -8,7 +8,10 @@ use super::ctxt::Ctxt;
 
 pub(super) fn container(cx: &Ctxt, container: &Container) {
     match &container.data {
-        Data::Struct(fields) => fields_of(cx, fields),
+        Data::Struct(fields) => {
+            fields_of(cx, fields);
+            transparent(cx, container, fields);
+        }
         Data::Enum(variants) => {
             for variant in variants {
                 fields_of(cx, &variant.fields);
@@ -194,5 +197,43 @@ fn untagged(cx: &Ctxt, variants: &[Variant]) {
                 ),
             );
         }
+    }
+}
+
+/// A transparent struct is its one field's value: exactly one field read
+/// (the others skipped), and nothing that names keys of an object, which it
+/// no longer is.
+fn transparent(cx: &Ctxt, container: &Container, fields: &[Field]) {
+    let newtype = matches!(&container.original.data, syn::Data::Struct(data) if matches!(data.fields, syn::Fields::Unnamed(_)));
+    let tokens = match &container.attrs.transparent {
+        Some(tokens) => tokens.clone(),
+        None if newtype => quote::ToTokens::to_token_stream(&container.original.ident),
+        None => return,
+    };
+    let kept: Vec<&Field> = fields.iter().filter(|f| f.attrs.skip.is_none()).collect();
+    if kept.len() != 1 {
+        cx.error_spanned_by(
+            &tokens,
+            format!(
+                "`transparent` needs exactly one field that is not skipped (the value the struct is), found {}",
+                kept.len()
+            ),
+        );
+        return;
+    }
+    for (key, key_tokens) in &container.attrs.keys {
+        if matches!(key.as_str(), "rename_all" | "deny_unknown_fields") {
+            cx.error_spanned_by(
+                key_tokens,
+                format!("`{key}` does not apply to a newtype or `transparent` struct: it is its field's value, not an object of fields"),
+            );
+        }
+    }
+    if !newtype {
+        super::ast::keyless(
+            cx,
+            &kept[0].attrs,
+            "the field of a `transparent` struct (the struct is its value)",
+        );
     }
 }

@@ -10,6 +10,14 @@ pub fn describe(schema: &mut Value, description: &str) {
     }
 }
 
+/// Describes a schema that has no description of its own: a newtype's
+/// doc comment, under the description of the value it wraps.
+pub fn describe_if_undescribed(schema: &mut Value, description: &str) {
+    if schema.get("description").is_none() {
+        describe(schema, description);
+    }
+}
+
 /// Records a field's default value in its schema.
 pub fn set_default(schema: &mut Value, default: Value) {
     if let Some(schema) = schema.as_object_mut() {

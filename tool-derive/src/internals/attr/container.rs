@@ -29,6 +29,10 @@ pub(crate) struct ContainerAttrs {
     pub deny_unknown_fields: bool,
     pub description: Option<String>,
     pub repr: Repr,
+    /// `transparent`: the struct is its one field's value (its tokens).
+    pub transparent: Option<TokenStream>,
+    /// The tokens of every key written, for "does not go with" errors.
+    pub keys: Vec<(String, TokenStream)>,
 }
 
 pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], place: Place) -> ContainerAttrs {
@@ -39,7 +43,10 @@ pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], place: Place) -> Contain
     let mut tag = Attr::none(cx, "param", "tag");
     let mut content = Attr::none(cx, "param", "content");
     let mut untagged = Attr::none(cx, "param", "untagged");
+    let mut transparent = Attr::none(cx, "param", "transparent");
+    let mut keys = Vec::new();
     for_each_param(cx, attrs, place, |key, meta| {
+        keys.push((key.to_owned(), quote::ToTokens::to_token_stream(&meta.path)));
         match key {
             "rename_all" | "rename_all_fields" => {
                 if let Some(rule) = rule_value(cx, meta, key)? {
@@ -51,12 +58,12 @@ pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], place: Place) -> Contain
                     target.set(&meta.path, rule);
                 }
             }
-            "deny_unknown_fields" | "untagged" => {
+            "deny_unknown_fields" | "untagged" | "transparent" => {
                 flag(cx, meta, key)?;
-                let target = if key == "untagged" {
-                    &mut untagged
-                } else {
-                    &mut deny_unknown_fields
+                let target = match key {
+                    "untagged" => &mut untagged,
+                    "transparent" => &mut transparent,
+                    _ => &mut deny_unknown_fields,
                 };
                 target.set(&meta.path, ());
             }
@@ -87,6 +94,8 @@ pub(crate) fn container(cx: &Ctxt, attrs: &[Attribute], place: Place) -> Contain
         deny_unknown_fields: deny_unknown_fields.get().is_some(),
         description: description.get(),
         repr,
+        transparent: transparent.get_with_tokens().map(|(tokens, ())| tokens),
+        keys,
     }
 }
 

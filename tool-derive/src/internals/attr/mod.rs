@@ -28,7 +28,12 @@ pub(crate) enum Place {
     Variant,
 }
 
-const STRUCT_KEYS: &[&str] = &["rename_all", "deny_unknown_fields", "description"];
+const STRUCT_KEYS: &[&str] = &[
+    "rename_all",
+    "deny_unknown_fields",
+    "description",
+    "transparent",
+];
 const ENUM_KEYS: &[&str] = &[
     "rename_all",
     "rename_all_fields",
