@@ -218,3 +218,162 @@ fn newtypes_and_transparent_structs_are_the_value_they_wrap() {
          admin: expected one of \"u1\", \"u2\", got \"u3\""
     );
 }
+
+/// One of several actions, as a tool's whole arguments beside its own.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+enum Act {
+    /// Click at a point
+    Click { x: i32, y: i32 },
+    /// Type some text
+    Type { text: String },
+    /// Take a screenshot
+    Screenshot,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(deny_unknown_fields)]
+struct Computer {
+    #[param(flatten)]
+    act: Act,
+    /// Which display
+    display: Option<u8>,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "kind", content = "data", rename_all = "lowercase")]
+enum Payload {
+    Text(String),
+    Empty,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+struct Message {
+    to: String,
+    #[param(flatten)]
+    payload: Payload,
+}
+
+#[test]
+fn a_flattened_tagged_enum_makes_the_object_a_choice() {
+    let schema = Computer::json_schema();
+    assert_eq!(schema["type"], "object");
+    assert!(schema.get("properties").is_none());
+    let shapes = schema["oneOf"].as_array().unwrap();
+    assert_eq!(shapes.len(), 3);
+    assert_eq!(
+        shapes[0],
+        json!({
+            "description": "Click at a point",
+            "type": "object",
+            "properties": {
+                "display": {"description": "Which display", "type": "integer", "minimum": 0, "maximum": 255},
+                "action": {"type": "string", "const": "click"},
+                "x": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX},
+                "y": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX},
+            },
+            "required": ["action", "x", "y"],
+            "additionalProperties": false,
+        })
+    );
+
+    let click = Computer::parse(&json!({"action": "click", "x": 1, "y": 2, "display": 1})).unwrap();
+    assert_eq!(
+        click,
+        Computer {
+            act: Act::Click { x: 1, y: 2 },
+            display: Some(1)
+        }
+    );
+    assert_eq!(
+        click.to_json(),
+        json!({"action": "click", "x": 1, "y": 2, "display": 1})
+    );
+    assert_eq!(
+        Computer::parse(&json!({"action": "screenshot"}))
+            .unwrap()
+            .act,
+        Act::Screenshot
+    );
+    // The struct's fields are not the enum's unknown keys, and another
+    // variant's value is refused (a strict model's `null` is not).
+    assert_eq!(
+        errors::<Computer>(json!({"action": "click", "x": 1, "y": 2, "text": "hi"})),
+        "text: unknown field (expected one of: action, x, y)"
+    );
+    assert_eq!(
+        Computer::parse(
+            &json!({"action": "type", "text": "hi", "x": null, "y": null, "display": null})
+        )
+        .unwrap()
+        .act,
+        Act::Type { text: "hi".into() }
+    );
+    assert_eq!(
+        errors::<Computer>(json!({"action": "type", "text": "hi", "zoom": 2})),
+        "zoom: unknown field (expected one of: display, action, x, y, text)"
+    );
+
+    let schema = Message::json_schema();
+    assert_eq!(
+        schema["oneOf"][0]["required"],
+        json!(["to", "kind", "data"])
+    );
+    assert_eq!(schema["oneOf"][1]["required"], json!(["to", "kind"]));
+    let message = Message::parse(&json!({"to": "ann", "kind": "text", "data": "hi"})).unwrap();
+    assert_eq!(message.payload, Payload::Text("hi".into()));
+    assert_eq!(
+        message.to_json(),
+        json!({"to": "ann", "kind": "text", "data": "hi"})
+    );
+}
+
+#[test]
+fn every_provider_format_takes_a_flattened_enum_as_a_root_enum() {
+    use tool_core::ToolDefinition;
+    use tool_core::providers::ProviderFormat;
+    let definitions = [ToolDefinition::new(
+        "computer",
+        "Use it",
+        Computer::json_schema(),
+    )];
+    for format in ProviderFormat::ALL {
+        let converted = format.definitions(&definitions);
+        let text = converted.value.to_string();
+        match format {
+            ProviderFormat::Neutral | ProviderFormat::Mcp => assert!(text.contains("oneOf")),
+            _ => assert!(
+                !text.contains("oneOf") && text.contains("\"action\""),
+                "{format}: {text}"
+            ),
+        }
+    }
+}
+
+/// Use the computer.
+#[tool_core::tool]
+async fn use_computer(#[param(flatten)] act: Act, display: Option<u8>) -> String {
+    format!("{act:?} on {}", display.unwrap_or(0))
+}
+
+#[tokio::test]
+async fn a_tool_function_takes_a_tagged_enum_as_its_whole_arguments() {
+    use tool_core::{RunOptions, ToolCall, ToolRegistry, execute_tool_call};
+    let mut tools = ToolRegistry::new();
+    tools.register(UseComputerTool).unwrap();
+    let definitions = tools.definitions();
+    assert_eq!(
+        definitions[0].parameters["oneOf"].as_array().map(Vec::len),
+        Some(3)
+    );
+    let call = ToolCall::new(
+        "c1",
+        "use_computer",
+        json!({"action": "click", "x": 3, "y": 4}),
+    );
+    let result = execute_tool_call(&call, &tools, RunOptions::default()).await;
+    assert_eq!(
+        crate::support::text_of(&result),
+        "Click { x: 3, y: 4 } on 0"
+    );
+}

@@ -13,12 +13,15 @@ use syn::spanned::Spanned;
 
 /// The three method bodies of `ParamValue`, and the compile-time checks
 /// that go with them.
-struct Methods {
-    schema: TokenStream,
-    parse: TokenStream,
-    to_json: TokenStream,
+pub(super) struct Methods {
+    pub(super) schema: TokenStream,
+    pub(super) parse: TokenStream,
+    pub(super) to_json: TokenStream,
     /// Checks run at compile time (a newtype variant's fields against the tag).
-    checks: TokenStream,
+    pub(super) checks: TokenStream,
+    /// `ParamObject`'s items, for a tagged enum whose object can be
+    /// flattened into a struct's.
+    pub(super) object: Option<TokenStream>,
 }
 
 pub(super) fn expand(model: &Container) -> TokenStream {
@@ -37,9 +40,11 @@ pub(super) fn expand(model: &Container) -> TokenStream {
     } else {
         match &model.attrs.repr {
             Repr::External => external(&variants, &description, deny),
-            Repr::Internal { tag, .. } => internal(&variants, &description, deny, tag),
+            Repr::Internal { tag, .. } => {
+                super::tagged::internal(&variants, &description, deny, tag)
+            }
             Repr::Adjacent { tag, content } => {
-                adjacent(&variants, &description, deny, tag, content)
+                super::tagged::adjacent(&variants, &description, deny, tag, content)
             }
             Repr::Untagged => untagged(&variants, &description, deny),
         }
@@ -49,6 +54,7 @@ pub(super) fn expand(model: &Container) -> TokenStream {
         parse,
         to_json,
         mut checks,
+        object,
     } = methods;
     if !matches!(model.attrs.repr, Repr::Internal { .. }) {
         for v in variants.iter().filter(|v| v.variant.style == Style::Struct) {
@@ -66,10 +72,19 @@ pub(super) fn expand(model: &Container) -> TokenStream {
             impl #impl_generics ::tool_core::__private::StringLike for #ident #ty_generics #where_clause {}
         }
     });
+    let param_object = object.map(|items| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics ::tool_core::__private::ParamObject for #ident #ty_generics #where_clause {
+                #items
+            }
+        }
+    });
     let statics = statics.into_tokens();
     scoped(quote! {
         #statics
         #early_check
+        #param_object
 
         #[automatically_derived]
         impl #impl_generics ::tool_core::__private::ParamValue for #ident #ty_generics #where_clause {
@@ -140,12 +155,12 @@ fn root_tool_params(model: &Container, generics: &syn::Generics) -> TokenStream 
     }
 }
 
-fn names(variants: &[VariantCode]) -> Vec<String> {
+pub(super) fn names(variants: &[VariantCode]) -> Vec<String> {
     variants.iter().map(|v| v.name().to_owned()).collect()
 }
 
 /// `const __NAMES: VariantNames`: each variant's name, and its aliases.
-fn variant_names(variants: &[VariantCode]) -> TokenStream {
+pub(super) fn variant_names(variants: &[VariantCode]) -> TokenStream {
     let names = names(variants);
     let aliases = variants.iter().enumerate().flat_map(|(index, v)| {
         v.variant
@@ -188,6 +203,7 @@ fn string_enum(variants: &[VariantCode], description: &TokenStream) -> Methods {
             }))
         },
         checks: TokenStream::new(),
+        object: None,
     }
 }
 
@@ -248,227 +264,7 @@ fn external(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
         },
         to_json: quote!(match self { #(#json_arms)* }),
         checks: TokenStream::new(),
-    }
-}
-
-/// `tag = "t"`: `{"t": "variant", ...fields}`.
-fn internal(variants: &[VariantCode], description: &TokenStream, deny: bool, tag: &str) -> Methods {
-    let variant_names = variant_names(variants);
-    let siblings = siblings(variants, true);
-    let mut checks = TokenStream::new();
-    let branches = variants.iter().map(|v| {
-        let (name, variant_description) = (v.name(), v.description());
-        let fields = match v.variant.style {
-            Style::Struct => v.fields.schema(),
-            Style::Newtype => {
-                let ty = v.variant.fields[0].ty;
-                quote!(<#ty as ::tool_core::__private::ParamObject>::add_fields(__schema);)
-            }
-            Style::Unit | Style::Tuple => TokenStream::new(),
-        };
-        quote! {{
-            let mut __object_schema = ::tool_core::__private::ObjectSchema::new();
-            {
-                let __schema = &mut __object_schema;
-                __schema.field(#tag, ::tool_core::__private::const_string(#name, ::core::option::Option::None), true);
-                #fields
-            }
-            __object_schema.finish(#variant_description)
-        }}
-    }).collect::<Vec<_>>();
-    let arms = variants
-        .iter()
-        .enumerate()
-        .map(|(index, v)| {
-            let path = v.path();
-            let body = match v.variant.style {
-                Style::Unit => {
-                    quote!({
-                        if ::tool_core::__private::denies_unknown(#deny, __errors)
-                            && ::tool_core::__private::deny_unknown_fields(
-                                __object, &::tool_core::__private::FieldNames::EMPTY, &[#tag], __siblings, __path, __errors,
-                            )
-                        {
-                            return ::core::option::Option::None;
-                        }
-                        ::core::option::Option::Some(#path)
-                    })
-                }
-                Style::Struct => {
-                    checks.extend(v.fields.duplicate_checks(Some(tag)));
-                    let names = v.fields.names();
-                    let (statements, finish) = v.fields.parse(path);
-                    let deny = quote! {
-                        if ::tool_core::__private::denies_unknown(#deny, __errors)
-                            && ::tool_core::__private::deny_unknown_fields(__object, __names, &[#tag], __siblings, __path, __errors)
-                        {
-                            return ::core::option::Option::None;
-                        }
-                    };
-                    quote!({
-                        let __names: &::tool_core::__private::FieldNames = &#names;
-                        #statements
-                        #deny
-                        #finish
-                    })
-                }
-                Style::Newtype => {
-                    let ty = v.variant.fields[0].ty;
-                    let object = quote_spanned!(ty.span()=> <#ty as ::tool_core::__private::ParamObject>);
-                    let message = format!(
-                        "variant `{}` wraps `{}`, which has a field with the JSON name \"{tag}\", the enum's tag: rename the field or the tag",
-                        v.variant.ident,
-                        quote!(#ty).to_string().replace(' ', "")
-                    );
-                    checks.extend(quote_spanned! {ty.span()=>
-                        if #object::FIELDS.contains(#tag) { ::core::panic!(#message) }
-                    });
-                    quote!({
-                        let __parsed = #object::parse_fields(__object, __path, __errors);
-                        if ::tool_core::__private::denies_unknown(#deny || #object::DENY_UNKNOWN_FIELDS, __errors)
-                            && ::tool_core::__private::deny_unknown_fields(__object, &#object::FIELDS, &[#tag], __siblings, __path, __errors)
-                        {
-                            return ::core::option::Option::None;
-                        }
-                        __parsed.map(#path)
-                    })
-                }
-                Style::Tuple => unreachable!("refused by the checks"),
-            };
-            quote!(#index => #body)
-        })
-        .collect::<Vec<_>>();
-    let json_arms = variants.iter().map(|v| {
-        let (pattern, name) = (v.pattern(), v.name());
-        let fields = match v.variant.style {
-            Style::Struct => v.fields_json(),
-            Style::Newtype => {
-                let ty = v.variant.fields[0].ty;
-                quote!(<#ty as ::tool_core::__private::ParamObject>::write_fields(__binding_0, __json);)
-            }
-            Style::Unit | Style::Tuple => TokenStream::new(),
-        };
-        quote! {
-            #pattern => {
-                let mut __object_json = ::tool_core::__private::ObjectJson::new();
-                {
-                    let __json = &mut __object_json;
-                    __json.field(#tag, false, ::tool_core::__private::Value::from(#name));
-                    #fields
-                }
-                __object_json.finish()
-            }
-        }
-    });
-    Methods {
-        schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
-        parse: quote! {
-            #variant_names
-            #siblings
-            let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
-            match ::tool_core::__private::read_tag(__object, #tag, &__NAMES, __path, __errors)? {
-                #(#arms)*
-                _ => ::core::option::Option::None,
-            }
-        },
-        to_json: quote!(match self { #(#json_arms)* }),
-        checks,
-    }
-}
-
-/// `tag = "t", content = "c"`: `{"t": "variant", "c": content}`.
-fn adjacent(
-    variants: &[VariantCode],
-    description: &TokenStream,
-    deny: bool,
-    tag: &str,
-    content: &str,
-) -> Methods {
-    let variant_names = variant_names(variants);
-    let branches = variants.iter().map(|v| {
-        let (name, variant_description) = (v.name(), v.description());
-        let content_field = (!v.is_unit()).then(|| {
-            let schema = v.content_schema(None);
-            quote!(__schema.field(#content, #schema, true);)
-        });
-        quote! {{
-            let mut __object_schema = ::tool_core::__private::ObjectSchema::new();
-            {
-                let __schema = &mut __object_schema;
-                __schema.field(#tag, ::tool_core::__private::const_string(#name, ::core::option::Option::None), true);
-                #content_field
-            }
-            __object_schema.finish(#variant_description)
-        }}
-    });
-    let arms = variants.iter().enumerate().map(|(index, v)| {
-        let (path, name) = (v.path(), v.name());
-        if v.is_unit() {
-            quote! {
-                #index => ::tool_core::__private::no_content(__object, #content, #name, __path, __errors)
-                    .then_some(#path),
-            }
-        } else {
-            let parse = v.content_parse(deny, &quote!(&::tool_core::__private::FieldNames::EMPTY));
-            quote! {
-                #index => {
-                    let ::core::option::Option::Some(__content) = __object.get(#content) else {
-                        return ::tool_core::__private::missing(
-                            ::core::option::Option::None,
-                            __object,
-                            #content,
-                            &::tool_core::__private::FieldNames::EMPTY,
-                            __path,
-                            __errors,
-                        );
-                    };
-                    let __content_path = __path.field(#content);
-                    #parse
-                }
-            }
-        }
-    });
-    let deny_outer = quote! {
-        let __unknown = ::tool_core::__private::denies_unknown(#deny, __errors)
-            && ::tool_core::__private::deny_unknown_fields(
-                __object,
-                &::tool_core::__private::FieldNames::EMPTY,
-                &[#tag, #content],
-                &::tool_core::__private::FieldNames::EMPTY,
-                __path,
-                __errors,
-            );
-    };
-    let stop_if_unknown = quote! {
-        if __unknown {
-            return ::core::option::Option::None;
-        }
-    };
-    let json_arms = variants.iter().map(|v| {
-        let (pattern, name) = (v.pattern(), v.name());
-        if v.is_unit() {
-            quote!(#pattern => ::tool_core::__private::adjacent_json(#tag, #name, ::core::option::Option::None),)
-        } else {
-            let json = v.content_json();
-            quote!(#pattern => ::tool_core::__private::adjacent_json(#tag, #name, ::core::option::Option::Some((#content, #json))),)
-        }
-    });
-    Methods {
-        schema: quote!(::tool_core::__private::one_of(#description, ::std::vec![#(#branches),*])),
-        parse: quote! {
-            #variant_names
-            let __object = ::tool_core::__private::expect_object(__value, __path, __errors)?;
-            let __index = ::tool_core::__private::read_tag(__object, #tag, &__NAMES, __path, __errors);
-            #deny_outer
-            let __index = __index?;
-            #stop_if_unknown
-            match __index {
-                #(#arms)*
-                _ => ::core::option::Option::None,
-            }
-        },
-        to_json: quote!(match self { #(#json_arms)* }),
-        checks: TokenStream::new(),
+        object: None,
     }
 }
 
@@ -479,7 +275,7 @@ fn untagged(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
     let branches = variants
         .iter()
         .map(|v| v.content_schema(Some(&v.description())));
-    let siblings = siblings(variants, false);
+    let siblings = siblings(variants);
     let attempts = variants.iter().enumerate().map(|(index, v)| {
         let parse = v.content_parse(deny, &quote!(__siblings));
         quote! {
@@ -510,15 +306,23 @@ fn untagged(variants: &[VariantCode], description: &TokenStream, deny: bool) -> 
         },
         to_json: quote!(match self { #(#json_arms)* }),
         checks: TokenStream::new(),
+        object: None,
     }
 }
 
 /// `let __siblings: &FieldNames`: every field of every variant, which an
 /// object of one variant may hold as `null` where a provider merged the
-/// variants into one object. `lent` counts the fields a newtype variant's
-/// struct lends (internally tagged).
-fn siblings(variants: &[VariantCode], lent: bool) -> TokenStream {
-    let mut own: Vec<&str> = Vec::new();
+/// variants into one object.
+fn siblings(variants: &[VariantCode]) -> TokenStream {
+    let names = field_names(variants, &[], false);
+    quote!(let __siblings: &::tool_core::__private::FieldNames = &#names;)
+}
+
+/// A `FieldNames` of `extra` and every field of every variant (with the
+/// fields a newtype variant's struct lends, when `lent`: internally
+/// tagged).
+pub(super) fn field_names(variants: &[VariantCode], extra: &[&str], lent: bool) -> TokenStream {
+    let mut own: Vec<&str> = extra.to_vec();
     let mut aliases: Vec<&str> = Vec::new();
     let mut flattened = Vec::new();
     for v in variants {
@@ -543,10 +347,10 @@ fn siblings(variants: &[VariantCode], lent: bool) -> TokenStream {
         }
     }
     quote! {
-        let __siblings: &::tool_core::__private::FieldNames = &::tool_core::__private::FieldNames {
+        ::tool_core::__private::FieldNames {
             own: &[#(#own),*],
             aliases: &[#(#aliases),*],
             flattened: &[#(#flattened),*],
-        };
+        }
     }
 }

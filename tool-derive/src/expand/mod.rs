@@ -8,6 +8,7 @@ mod constraints;
 mod enums;
 mod fields;
 mod structs;
+mod tagged;
 mod transparent;
 mod variants;
 

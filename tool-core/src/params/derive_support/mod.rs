@@ -17,8 +17,8 @@ pub use enums::{
     root_enum_schema,
 };
 pub use objects::{
-    Checked, FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject, denies_unknown,
-    deny_unknown_fields, expect_object, missing, sent_twice,
+    Branch, Checked, FieldNames, MAX_NESTING, ObjectJson, ObjectSchema, ParamObject,
+    denies_unknown, deny_unknown_fields, expect_object, missing, other_variants_fields, sent_twice,
 };
 pub use sequences::{expect_tuple, tuple_schema};
 pub use untagged::Untagged;

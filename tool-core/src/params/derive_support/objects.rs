@@ -113,13 +113,15 @@ const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-/// A struct with named fields that derives `ToolParams`: its fields can be
-/// read from, and written into, an object that also holds other keys.
-/// `#[param(flatten)]` and internally tagged newtype variants rely on it.
+/// A struct with named fields, or a tagged enum, that derives
+/// `ToolParams`: its fields can be read from, and written into, an object
+/// that also holds other keys. `#[param(flatten)]` and internally tagged
+/// newtype variants rely on it. A tagged enum's fields are a choice of
+/// shapes (see [`ObjectSchema::choose`]).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a struct with named fields that derives `ToolParams`",
+    message = "`{Self}` is not a struct with named fields or a tagged enum that derives `ToolParams`",
     label = "its fields cannot be merged into the surrounding object",
-    note = "`#[param(flatten)]` and the newtype variants of an internally tagged enum (`#[param(tag = \"...\")]`) take a struct with named fields that derives `ToolParams`"
+    note = "`#[param(flatten)]` takes a struct with named fields, or an internally or adjacently tagged enum (`#[param(tag = \"...\")]`), that derives `ToolParams`; the newtype variants of an internally tagged enum take such a struct"
 )]
 pub trait ParamObject: ParamValue {
     /// The JSON names of the fields, flattened ones included.
@@ -310,9 +312,40 @@ fn report_unknown(
 }
 
 /// Builds a struct's object schema field by field, in declaration order.
+///
+/// A flattened tagged enum adds a choice instead of fields
+/// ([`choose`](Self::choose)): the object is then one of several shapes,
+/// each the struct's own fields beside one variant's, and the schema a
+/// `oneOf` of them, which every provider format handles as it handles an
+/// enum at the root.
+#[derive(Clone)]
 pub struct ObjectSchema {
     properties: Map<String, Value>,
     required: Vec<Value>,
+    choices: Vec<Vec<Branch>>,
+}
+
+/// One shape of a flattened tagged enum: its variant's fields (the tag
+/// among them) and the variant's description.
+#[derive(Clone)]
+pub struct Branch {
+    fields: ObjectSchema,
+    description: Option<&'static str>,
+}
+
+impl Branch {
+    /// A variant's fields, as an object schema of their own.
+    pub fn new(fields: ObjectSchema, description: Option<&'static str>) -> Self {
+        Branch {
+            fields,
+            description,
+        }
+    }
+
+    /// The variant's object schema, described.
+    pub fn finish(self) -> Value {
+        self.fields.finish(self.description)
+    }
 }
 
 impl ObjectSchema {
@@ -321,6 +354,7 @@ impl ObjectSchema {
         ObjectSchema {
             properties: Map::new(),
             required: Vec::new(),
+            choices: Vec::new(),
         }
     }
 
@@ -332,20 +366,65 @@ impl ObjectSchema {
         }
     }
 
+    /// Adds a choice of shapes (a flattened tagged enum's variants): the
+    /// object has these fields and exactly one branch's.
+    pub fn choose(&mut self, branches: Vec<Branch>) {
+        self.choices.push(branches);
+    }
+
     /// The schema: `{"type":"object","properties":{..},"required":[..],
-    /// "additionalProperties":false}`, `required` left out when empty.
+    /// "additionalProperties":false}`, `required` left out when empty; with
+    /// choices, `{"type":"object","oneOf":[..]}`, a closed object of this
+    /// kind for each combination of branches.
     pub fn finish(self, description: Option<&str>) -> Value {
         let mut schema = Map::new();
         if let Some(description) = description {
             schema.insert("description".into(), description.into());
         }
         schema.insert("type".into(), "object".into());
-        schema.insert("properties".into(), Value::Object(self.properties));
-        if !self.required.is_empty() {
-            schema.insert("required".into(), Value::Array(self.required));
+        if self.choices.is_empty() {
+            schema.insert("properties".into(), Value::Object(self.properties));
+            if !self.required.is_empty() {
+                schema.insert("required".into(), Value::Array(self.required));
+            }
+            schema.insert("additionalProperties".into(), false.into());
+        } else {
+            let shapes = self
+                .shapes()
+                .into_iter()
+                .map(|(shape, description)| shape.finish(description))
+                .collect();
+            schema.insert("oneOf".into(), Value::Array(shapes));
         }
-        schema.insert("additionalProperties".into(), false.into());
         Value::Object(schema)
+    }
+
+    /// Every combination of one branch per choice, merged with the fields
+    /// beside them, each with the description of its (last described)
+    /// variant; none of them has choices left.
+    fn shapes(self) -> Vec<(ObjectSchema, Option<&'static str>)> {
+        let own = ObjectSchema {
+            properties: self.properties,
+            required: self.required,
+            choices: Vec::new(),
+        };
+        let mut shapes = vec![(own, None)];
+        for choice in self.choices {
+            let mut next = Vec::new();
+            for (shape, described) in &shapes {
+                for branch in &choice {
+                    for (inner, inner_described) in branch.fields.clone().shapes() {
+                        let mut merged = shape.clone();
+                        merged.properties.extend(inner.properties);
+                        merged.required.extend(inner.required);
+                        let description = branch.description.or(inner_described).or(*described);
+                        next.push((merged, description));
+                    }
+                }
+            }
+            shapes = next;
+        }
+        shapes
     }
 }
 
@@ -353,6 +432,33 @@ impl Default for ObjectSchema {
     fn default() -> Self {
         ObjectSchema::new()
     }
+}
+
+/// Reports each key of `object` that only another variant declares (in
+/// `siblings`, not in `own`) and that is not `null`: for a flattened
+/// tagged enum that denies unknown fields, where the keys beside the
+/// variant's are the surrounding struct's business. True if there was one.
+pub fn other_variants_fields(
+    object: &Map<String, Value>,
+    own: &FieldNames,
+    also_allowed: &[&str],
+    siblings: &FieldNames,
+    path: &ParamPath<'_>,
+    errors: &mut ParseContext,
+) -> bool {
+    let mut found = false;
+    for (key, value) in object {
+        if value.is_null()
+            || !siblings.contains(key)
+            || own.contains(key)
+            || also_allowed.contains(&key.as_str())
+        {
+            continue;
+        }
+        found = true;
+        report_unknown(key, own, also_allowed, path, errors);
+    }
+    found
 }
 
 /// Builds the JSON form of a parsed struct, leaving out absent options.
