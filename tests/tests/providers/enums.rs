@@ -172,7 +172,7 @@ fn schemas(format: ProviderFormat, converted: &Converted) -> Vec<Value> {
         .into_iter()
         .map(|entry| match format {
             ProviderFormat::OpenAiChat(_) => entry["function"]["parameters"].clone(),
-            ProviderFormat::Anthropic => entry["input_schema"].clone(),
+            ProviderFormat::Anthropic(_) => entry["input_schema"].clone(),
             ProviderFormat::Gemini(Dialect::JsonSchema) => entry["parametersJsonSchema"].clone(),
             ProviderFormat::Gemini(Dialect::OpenApi) => entry["parameters"].clone(),
             ProviderFormat::Mcp => entry["inputSchema"].clone(),
@@ -203,16 +203,24 @@ const STRICT: [ProviderFormat; 2] = [
 const FLATTENING_ONLY: [ProviderFormat; 4] = [
     ProviderFormat::OpenAiChat(Strict::Off),
     ProviderFormat::OpenAiResponses(Strict::Off),
-    ProviderFormat::Anthropic,
+    ProviderFormat::Anthropic(Strict::Off),
     ProviderFormat::Gemini(Dialect::JsonSchema),
 ];
 /// The formats that keep the derived schema as it is.
 const UNCHANGED: [ProviderFormat; 2] = [ProviderFormat::Neutral, ProviderFormat::Mcp];
 
 const CONST_TO_ENUM: &str = "changed: `const` written as a one-value `enum`";
+const DROPPED_MINIMUM: &str =
+    "dropped: strict mode does not accept `minimum` (parse still enforces it)";
+const DROPPED_MAXIMUM: &str =
+    "dropped: strict mode does not accept `maximum` (parse still enforces it)";
 const ACT_FLATTENED: &str = "changed: a choice of 5 object shapes written as one object: \"action\" lists the choices, and the fields only some choices have are optional (parse still enforces each choice's own fields)";
 const POINT_FLATTENED: &str = "changed: a choice of 4 object shapes written as one object: \"kind\" lists the choices, the fields only some choices have are optional, and a field the choices describe differently takes what any of them takes (parse still enforces each choice's own fields)";
 const TWO_SHAPES_FLATTENED: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional (parse still enforces each choice's own fields)";
+/// An externally tagged root where the format can count keys.
+const ONE_KEY_FLATTENED: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional, and `minProperties`/`maxProperties` of 1 ask for exactly one of them (parse still enforces each choice's own fields)";
+/// An externally tagged root in Gemini's `parametersJsonSchema`.
+const ONE_KEY_FLATTENED_GEMINI: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional, and only parse holds a call to exactly one of them (Gemini's parametersJsonSchema has no `minProperties`/`maxProperties`) (parse still enforces each choice's own fields)";
 
 // ---------------------------------------------------------------------------
 // The derived schemas every format starts from
@@ -457,6 +465,34 @@ fn act_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static str)> {
     expected
 }
 
+/// Anthropic's strict form: the optional properties stay optional, the
+/// integer bounds go (strict tool use has no numerical constraints).
+fn act_anthropic_strict() -> Value {
+    let mut strict = act_flattened();
+    for property in strict["properties"].as_object_mut().unwrap().values_mut() {
+        let property = property.as_object_mut().unwrap();
+        property.remove("minimum");
+        property.remove("maximum");
+    }
+    strict
+}
+
+fn act_anthropic_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static str)> {
+    let mut expected = vec![("act", "/oneOf", ACT_FLATTENED)];
+    for (minimum, maximum) in [
+        ("/properties/x/minimum", "/properties/x/maximum"),
+        ("/properties/y/minimum", "/properties/y/maximum"),
+        ("/properties/dx/minimum", "/properties/dx/maximum"),
+        ("/properties/dy/minimum", "/properties/dy/maximum"),
+        ("/properties/delay/minimum", "/properties/delay/maximum"),
+        ("/properties/seconds/minimum", "/properties/seconds/maximum"),
+    ] {
+        expected.push(("act", minimum, DROPPED_MINIMUM));
+        expected.push(("act", maximum, DROPPED_MAXIMUM));
+    }
+    expected
+}
+
 /// The legacy form: no `additionalProperties`, optional properties nullable.
 fn act_legacy() -> Value {
     let mut legacy = act_flattened();
@@ -490,9 +526,12 @@ fn act_entry(format: ProviderFormat, parameters: Value) -> Value {
             "parameters": parameters,
             "strict": format == ProviderFormat::OpenAiResponses(Strict::On),
         }]),
-        ProviderFormat::Anthropic => {
+        ProviderFormat::Anthropic(Strict::Off) => {
             json!([{"name": name, "description": description, "input_schema": parameters}])
         }
+        ProviderFormat::Anthropic(Strict::On) => json!([{
+            "name": name, "description": description, "input_schema": parameters, "strict": true,
+        }]),
         ProviderFormat::Gemini(Dialect::JsonSchema) => json!({"functionDeclarations": [{
             "name": name, "description": description, "parametersJsonSchema": parameters,
         }]}),
@@ -518,13 +557,16 @@ fn an_internally_tagged_root_enum_in_every_format() {
             ProviderFormat::Neutral | ProviderFormat::Mcp => (act_schema(), vec![]),
             ProviderFormat::OpenAiChat(Strict::Off)
             | ProviderFormat::OpenAiResponses(Strict::Off)
-            | ProviderFormat::Anthropic
+            | ProviderFormat::Anthropic(Strict::Off)
             | ProviderFormat::Gemini(Dialect::JsonSchema) => {
                 (act_flattened(), vec![("act", "/oneOf", ACT_FLATTENED)])
             }
             ProviderFormat::OpenAiChat(Strict::On)
             | ProviderFormat::OpenAiResponses(Strict::On) => {
                 (act_strict(), act_strict_diagnostics())
+            }
+            ProviderFormat::Anthropic(Strict::On) => {
+                (act_anthropic_strict(), act_anthropic_strict_diagnostics())
             }
             ProviderFormat::Gemini(Dialect::OpenApi) => {
                 let mut expected = vec![
@@ -576,9 +618,19 @@ fn point_flattened() -> Value {
     })
 }
 
-/// `Shape` as one object: each variant an optional property, described by
-/// its variant's description.
+/// `Shape` as one object, where the format takes `minProperties` and
+/// `maxProperties`: exactly one of the keys.
 fn draw_flattened() -> Value {
+    let mut flattened = draw_flattened_gemini();
+    flattened["minProperties"] = json!(1);
+    flattened["maxProperties"] = json!(1);
+    flattened
+}
+
+/// `Shape` as one object: each variant an optional property, described by
+/// its variant's description (Gemini's `parametersJsonSchema`, which cannot
+/// count keys).
+fn draw_flattened_gemini() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -623,11 +675,18 @@ fn every_representation_as_the_whole_parameters() {
     let root_diagnostics = vec![
         ("act", "/oneOf", ACT_FLATTENED),
         ("point", "/oneOf", POINT_FLATTENED),
-        ("draw", "/oneOf", TWO_SHAPES_FLATTENED),
+        ("draw", "/oneOf", ONE_KEY_FLATTENED),
         ("aim", "/anyOf", TWO_SHAPES_FLATTENED),
     ];
     for format in FLATTENING_ONLY {
         let converted = format.definitions(&root_enums());
+        let gemini = format == ProviderFormat::Gemini(Dialect::JsonSchema);
+        let mut flattened = flattened.clone();
+        let mut root_diagnostics = root_diagnostics.clone();
+        if gemini {
+            flattened[2] = draw_flattened_gemini();
+            root_diagnostics[2].2 = ONE_KEY_FLATTENED_GEMINI;
+        }
         for (schema, expected) in schemas(format, &converted).iter().zip(&flattened) {
             assert_json(schema, expected);
         }
@@ -797,7 +856,7 @@ fn an_external_and_an_untagged_root_enum_strict() {
     assert_eq!(
         diagnostics(&strict),
         vec![
-            ("draw", "/oneOf", TWO_SHAPES_FLATTENED),
+            ("draw", "/oneOf", ONE_KEY_FLATTENED),
             (
                 "draw",
                 "/oneOf",
@@ -890,7 +949,7 @@ fn a_root_choice_of_other_shapes_is_left_and_reported() {
             "Root objects must not be anyOf and must be an object",
         ),
         (
-            ProviderFormat::Anthropic,
+            ProviderFormat::Anthropic(Strict::Off),
             "Anthropic",
             "input_schema does not support oneOf, allOf, or anyOf at the top level",
         ),
@@ -1030,11 +1089,12 @@ fn nested_constructs_as_derived() {
             {"type": "string", "const": "auto"},
         ]}),
     );
-    // Formats that keep nested constructs as they are.
+    // Formats that keep nested constructs as they are (Gemini's
+    // `parametersJsonSchema` writes `const` as `enum`: see
+    // `gemini_json_schema_writes_const_as_enum`).
     for format in [
         ProviderFormat::Neutral,
-        ProviderFormat::Anthropic,
-        ProviderFormat::Gemini(Dialect::JsonSchema),
+        ProviderFormat::Anthropic(Strict::Off),
         ProviderFormat::Mcp,
     ] {
         let converted = format.definitions(&form());
@@ -1481,7 +1541,7 @@ fn a_conversion_only_loosens() {
         ProviderFormat::Neutral,
         ProviderFormat::OpenAiChat(Strict::Off),
         ProviderFormat::OpenAiResponses(Strict::Off),
-        ProviderFormat::Anthropic,
+        ProviderFormat::Anthropic(Strict::Off),
         ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ];
