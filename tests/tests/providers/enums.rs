@@ -210,6 +210,8 @@ const FLATTENING_ONLY: [ProviderFormat; 4] = [
 const UNCHANGED: [ProviderFormat; 2] = [ProviderFormat::Neutral, ProviderFormat::Mcp];
 
 const CONST_TO_ENUM: &str = "changed: `const` written as a one-value `enum`";
+const GEMINI_CONST_TO_ENUM: &str =
+    "changed: `const` written as a one-value `enum` (Gemini's JSON Schema has no `const`)";
 const DROPPED_MINIMUM: &str =
     "dropped: strict mode does not accept `minimum` (parse still enforces it)";
 const DROPPED_MAXIMUM: &str =
@@ -1275,6 +1277,190 @@ fn nested_constructs_in_openai_strict() {
     }
 }
 
+/// `schema` with each `const` a one-value `enum`, and the JSON Pointer of
+/// each, in document order.
+fn consts_as_enums(schema: &Value, path: &str, paths: &mut Vec<String>) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| {
+                    let at = format!("{path}/{key}");
+                    if key == "const" {
+                        paths.push(at);
+                        ("enum".to_owned(), json!([value]))
+                    } else {
+                        (key.clone(), consts_as_enums(value, &at, paths))
+                    }
+                })
+                .collect(),
+        ),
+        Value::Array(values) => Value::Array(
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, value)| consts_as_enums(value, &format!("{path}/{i}"), paths))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Gemini's `parametersJsonSchema` has no `const` (its documented keywords,
+/// <https://ai.google.dev/api/generate-content#generationconfig>): each
+/// tag's `const` is written as a one-value `enum`, which it has, and said
+/// so; nothing else of the nested constructs changes.
+#[test]
+fn gemini_json_schema_writes_const_as_enum() {
+    let format = ProviderFormat::Gemini(Dialect::JsonSchema);
+    let converted = format.definitions(&form());
+    let mut paths = Vec::new();
+    let expected = consts_as_enums(&Form::json_schema(), "", &mut paths);
+    assert_eq!(schemas(format, &converted)[0], expected);
+    assert!(
+        !schemas(format, &converted)[0]
+            .to_string()
+            .contains("\"const\"")
+    );
+    // Every tag of `action`, `pointer` and `speed`'s unit variant.
+    assert_eq!(paths.len(), 5 + 4 + 1);
+    let expected_diagnostics: Vec<(&str, &str, &str)> = paths
+        .iter()
+        .map(|path| ("fill", path.as_str(), GEMINI_CONST_TO_ENUM))
+        .collect();
+    assert_eq!(diagnostics(&converted), expected_diagnostics);
+    assert_eq!(
+        paths[0],
+        "/properties/action/oneOf/0/properties/action/const"
+    );
+    assert_eq!(paths[9], "/properties/speed/oneOf/1/const");
+
+    // A recursive root enum: the tags in its `$defs` too.
+    let converted = format.definitions(&expr());
+    let schema = &schemas(format, &converted)[0];
+    let tags: Vec<&Value> = schema["$defs"]["providers.enums.Expr"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|choice| &choice["properties"]["op"])
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            &json!({"type": "string", "enum": ["num"]}),
+            &json!({"type": "string", "enum": ["add"]}),
+        ]
+    );
+
+    // A `const` no `enum` of Gemini's can say (not a string or a number) is
+    // dropped, said so; one beside an `enum` too.
+    let tools = vec![definition(
+        "odd",
+        "Odd",
+        json!({
+            "type": "object",
+            "properties": {
+                "yes": {"const": true},
+                "both": {"type": "string", "enum": ["a"], "const": "a"},
+                "three": {"const": 3},
+            },
+            "required": ["yes", "both", "three"],
+        }),
+    )];
+    let converted = format.definitions(&tools);
+    assert_eq!(
+        schemas(format, &converted)[0]["properties"],
+        json!({"yes": {}, "both": {"type": "string", "enum": ["a"]}, "three": {"enum": [3]}})
+    );
+    let dropped = "dropped: Gemini's JSON Schema has no `const`, and its `enum` takes only strings and numbers (parse still enforces it)";
+    assert_eq!(
+        diagnostics(&converted),
+        vec![
+            ("odd", "/properties/yes/const", dropped),
+            ("odd", "/properties/both/const", dropped),
+            ("odd", "/properties/three/const", GEMINI_CONST_TO_ENUM),
+        ]
+    );
+}
+
+/// An externally tagged enum at the root, written as one object, still
+/// says "exactly one of these keys" (`minProperties`/`maxProperties` 1)
+/// wherever the format has those keywords: OpenAI without strict mode (any
+/// JSON Schema), Anthropic, Gemini's legacy `Schema`
+/// (<https://ai.google.dev/api/caching#Schema>); not Gemini's
+/// `parametersJsonSchema` (not on its list) nor a strict mode (dropped, and
+/// said so). MCP keeps the choice itself.
+#[test]
+fn a_merged_external_root_keeps_exactly_one_key_where_the_format_can() {
+    let tools = &root_enums()[2..3];
+    let counts = |format: ProviderFormat| {
+        let converted = format.definitions(tools);
+        let schema = schemas(format, &converted)[0].clone();
+        (
+            schema.get("minProperties").cloned(),
+            schema.get("maxProperties").cloned(),
+        )
+    };
+    let one = (Some(json!(1)), Some(json!(1)));
+    for format in [
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiChat(Strict::On),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::On),
+        ProviderFormat::Anthropic(Strict::Off),
+        ProviderFormat::Gemini(Dialect::OpenApi),
+    ] {
+        assert_eq!(counts(format), one, "{format}");
+    }
+    for format in [
+        ProviderFormat::Anthropic(Strict::On),
+        ProviderFormat::Gemini(Dialect::JsonSchema),
+        ProviderFormat::Neutral,
+        ProviderFormat::Mcp,
+    ] {
+        assert_eq!(counts(format), (None, None), "{format}");
+    }
+    // The merged object takes one key, and refuses none or two, as parse does.
+    let merged = schemas(
+        ProviderFormat::OpenAiChat(Strict::Off),
+        &ProviderFormat::OpenAiChat(Strict::Off).definitions(tools),
+    )[0]
+    .clone();
+    let validator = validator_for(&merged);
+    for (value, valid) in [
+        (json!({"circle": {"radius": 2}}), true),
+        (json!({"square": 3}), true),
+        (json!({}), false),
+        (json!({"circle": {"radius": 2}, "square": 3}), false),
+    ] {
+        assert_eq!(validator.is_valid(&value), valid, "{value}");
+        assert_eq!(Shape::parse(&value).is_ok(), valid, "{value}");
+    }
+    // Anthropic's strict mode has no such keywords: dropped, said so.
+    let strict = ProviderFormat::Anthropic(Strict::On).definitions(tools);
+    assert_eq!(
+        diagnostics(&strict)[..3],
+        [
+            ("draw", "/oneOf", ONE_KEY_FLATTENED),
+            (
+                "draw",
+                "/minProperties",
+                "dropped: strict mode does not accept `minProperties` (parse still enforces it)"
+            ),
+            (
+                "draw",
+                "/maxProperties",
+                "dropped: strict mode does not accept `maxProperties` (parse still enforces it)"
+            ),
+        ]
+    );
+    // An internally tagged root is no one-key choice: nothing added.
+    let act = ProviderFormat::OpenAiChat(Strict::Off).definitions(&root_enums()[..1]);
+    assert_eq!(
+        schemas(ProviderFormat::OpenAiChat(Strict::Off), &act)[0].get("maxProperties"),
+        None
+    );
+}
+
 #[test]
 fn nested_constructs_in_gemini_legacy() {
     let converted = ProviderFormat::Gemini(Dialect::OpenApi).definitions(&form());
@@ -1542,6 +1728,7 @@ fn a_conversion_only_loosens() {
         ProviderFormat::OpenAiChat(Strict::Off),
         ProviderFormat::OpenAiResponses(Strict::Off),
         ProviderFormat::Anthropic(Strict::Off),
+        ProviderFormat::Anthropic(Strict::On),
         ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ];
@@ -1574,7 +1761,7 @@ fn a_conversion_only_loosens() {
             }
         }
     }
-    assert!(checked > 6 * 200, "{checked}");
+    assert!(checked > 7 * 200, "{checked}");
 }
 
 /// `value` as a strict-mode model writes it: every property the strict

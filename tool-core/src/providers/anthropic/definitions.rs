@@ -6,7 +6,7 @@ use crate::providers::common::convert_each;
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::merge_root::{ANTHROPIC, flatten_root};
 use crate::providers::names::NameRule;
-use crate::providers::strict::{Strict, report_not_strict, strict_schema};
+use crate::providers::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict_schema};
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value};
 
@@ -57,10 +57,11 @@ pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
         let (schema, is_strict) = match strict {
             Strict::Off => (flat.into_owned(), false),
             Strict::On => match strict_within(&flat, &mut budget, report) {
-                Some(strict) => (strict, true),
-                None => {
+                Ok(strict) => (strict, true),
+                Err(why) => {
                     let unchanged = *flat == definition.parameters;
-                    report_not_strict(report, "without \"strict\"", unchanged, "Anthropic");
+                    let why = why.as_deref().unwrap_or(NO_STRICT_FORM);
+                    report_not_strict(report, "without \"strict\"", unchanged, "Anthropic", why);
                     (flat.into_owned(), false)
                 }
             },
@@ -80,20 +81,23 @@ pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
 }
 
 /// The strict form of `schema` when it has one and the request's limits
-/// leave room for it; `None`, the reasons reported, otherwise.
-fn strict_within(schema: &Value, budget: &mut Budget, report: &mut Report<'_>) -> Option<Value> {
+/// leave room for it. Otherwise `Err`: `None` when it has none (the
+/// reasons reported), the limit it would pass when it has one.
+fn strict_within(
+    schema: &Value,
+    budget: &mut Budget,
+    report: &mut Report<'_>,
+) -> Result<Value, Option<String>> {
     let reported_before = report.diagnostics.len();
-    let strict = strict_schema(schema, &RULES, report)?;
+    let strict = strict_schema(schema, &RULES, report).ok_or(None)?;
     match budget.take(&strict) {
-        Ok(()) => Some(strict),
+        Ok(()) => Ok(strict),
         Err(why) => {
             // The strict form is not what is sent: its changes are not news.
             report.diagnostics.truncate(reported_before);
-            report.push(
-                "",
-                format!("cannot be strict in this request: {why} (\"Schema complexity limits\")"),
-            );
-            None
+            Err(Some(format!(
+                "this request's strict tools are at a limit: {why} (\"Schema complexity limits\")"
+            )))
         }
     }
 }

@@ -7,7 +7,7 @@ mod strict;
 
 use super::diagnostic::Report;
 use super::merge_root::{OPENAI, flatten_root, is_one_key_choice};
-use super::strict::{Strict, report_not_strict, strict_schema};
+use super::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict_schema};
 use crate::registry::ToolDefinition;
 use one_of::one_of_as_any_of;
 use serde_json::{Value, json};
@@ -52,7 +52,8 @@ fn strict_or_not(definition: &ToolDefinition, report: &mut Report<'_>) -> (Value
     }
     let parameters = one_of_as_any_of(&flat, NO_ONE_OF, report);
     let unchanged = parameters == definition.parameters;
-    report_not_strict(report, "with \"strict\": false", unchanged, "OpenAI");
+    let sent = "with \"strict\": false";
+    report_not_strict(report, sent, unchanged, "OpenAI", NO_STRICT_FORM);
     (parameters, false)
 }
 

@@ -131,25 +131,26 @@ pub(crate) fn strict_schema(
     None
 }
 
-/// Reports that a tool goes non-strict, and how it is sent: `sent` says
-/// how the flag is written (`with "strict": false`), `unchanged` whether
-/// the schema is the derived one as it is, `provider` whose non-strict
-/// form it is otherwise.
+/// Why a tool goes non-strict when its schema has no strict form.
+pub(crate) const NO_STRICT_FORM: &str = "the schema cannot be strict (see the other diagnostics)";
+
+/// Reports that a tool goes non-strict, how it is sent, and `why`: `sent`
+/// says how the flag is written (`with "strict": false`), `unchanged`
+/// whether the schema is the derived one as it is, `provider` whose
+/// non-strict form it is otherwise.
 pub(crate) fn report_not_strict(
     report: &mut Report<'_>,
     sent: &str,
     unchanged: bool,
     provider: &str,
+    why: &str,
 ) {
     let how = if unchanged {
         "its schema unchanged".to_owned()
     } else {
         format!("its schema as non-strict {provider} takes it")
     };
-    report.push(
-        "",
-        format!("sent {sent} and {how}: the schema cannot be strict (see the other diagnostics)"),
-    );
+    report.push("", format!("sent {sent} and {how}: {why}"));
 }
 
 /// The reasons a schema cannot be strict, as indices of their diagnostics.
