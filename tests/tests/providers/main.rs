@@ -5,7 +5,8 @@
 //!
 //! - [`definitions`], [`enums`]: the tool definitions each format writes,
 //!   and their diagnostics; [`anthropic_strict`]: Anthropic's strict tool
-//!   use.
+//!   use; [`cost_table`]: the per-construct table of docs/providers.md,
+//!   generated from the conversions.
 //! - [`calls`]: the call and result adapters, both directions.
 //! - [`media`]: images, sounds and resource links in results.
 //! - [`streaming`], [`streaming_properties`]: the stream accumulators.
@@ -13,6 +14,7 @@
 
 mod anthropic_strict;
 mod calls;
+mod cost_table;
 mod definitions;
 mod enums;
 mod media;
