@@ -328,7 +328,7 @@ fn anthropic() -> Provider {
             include_str!("recorded/anthropic/1.jsonl"),
             include_str!("recorded/anthropic/2.jsonl"),
         ],
-        definitions: anthropic::tools,
+        definitions: |definitions| anthropic::tools(definitions, Strict::Off),
         stream: || Box::new(anthropic::StreamAccumulator::new()),
         // Every tool_result block of a turn, in one user message.
         results: |results| {

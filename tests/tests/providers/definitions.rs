@@ -341,8 +341,8 @@ fn openai_responses_strict() {
 #[test]
 fn anthropic() {
     assert_forecast_format(
-        ProviderFormat::Anthropic,
-        anthropic::tools(&forecast()),
+        ProviderFormat::Anthropic(Strict::Off),
+        anthropic::tools(&forecast(), Strict::Off),
         json!([{
             "name": "forecast",
             "description": "Forecast the weather",
@@ -485,6 +485,7 @@ fn format_names_round_trip() {
             "openai-responses",
             "openai-responses-strict",
             "anthropic",
+            "anthropic-strict",
             "gemini",
             "gemini-legacy",
             "mcp",
@@ -497,7 +498,8 @@ fn format_names_round_trip() {
     assert_eq!(
         "claude".parse::<ProviderFormat>().unwrap_err(),
         "unknown format 'claude'; expected one of: neutral, openai, openai-strict, \
-         openai-responses, openai-responses-strict, anthropic, gemini, gemini-legacy, mcp"
+         openai-responses, openai-responses-strict, anthropic, anthropic-strict, gemini, \
+         gemini-legacy, mcp"
     );
 }
 
@@ -576,7 +578,7 @@ fn anthropic_documented_get_weather_definition() {
             "required": ["location"]
         }
     });
-    let mut ours = anthropic::tools(&weather_definitions()[..1]).value[0].clone();
+    let mut ours = anthropic::tools(&weather_definitions()[..1], Strict::Off).value[0].clone();
     assert_eq!(
         ours["input_schema"]
             .as_object_mut()
@@ -718,7 +720,7 @@ fn a_map_and_a_value_of_any_type_make_the_tool_non_strict() {
     for format in [
         ProviderFormat::OpenAiChat(Strict::Off),
         ProviderFormat::OpenAiResponses(Strict::Off),
-        ProviderFormat::Anthropic,
+        ProviderFormat::Anthropic(Strict::Off),
         ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ] {
@@ -1112,7 +1114,7 @@ fn tool_names_checked_against_each_providers_rule() {
     }
 
     assert_eq!(
-        name_diagnostics(&ProviderFormat::Anthropic.definitions(&tools)),
+        name_diagnostics(&ProviderFormat::Anthropic(Strict::Off).definitions(&tools)),
         vec![
             refused(
                 "read.file",
@@ -1238,7 +1240,7 @@ fn json_schemas(tools: &[ToolDefinition]) -> Vec<(String, Value)> {
         for (entry, tool) in entries(format, &converted).iter().zip(tools) {
             let function = function(format, entry);
             let schema = match format {
-                ProviderFormat::Anthropic => &function["input_schema"],
+                ProviderFormat::Anthropic(_) => &function["input_schema"],
                 ProviderFormat::Gemini(Dialect::JsonSchema) => &function["parametersJsonSchema"],
                 ProviderFormat::Mcp => &function["inputSchema"],
                 _ => &function["parameters"],
@@ -1254,7 +1256,7 @@ fn json_schemas(tools: &[ToolDefinition]) -> Vec<(String, Value)> {
 fn every_strict_and_non_legacy_schema_is_valid_2020_12() {
     let tools = every_definition();
     let schemas = json_schemas(&tools);
-    assert_eq!(schemas.len(), 8 * tools.len());
+    assert_eq!(schemas.len(), 9 * tools.len());
     for (name, schema) in schemas {
         if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {
             panic!("{name}: not a valid 2020-12 schema: {error}\n{schema}");

@@ -172,7 +172,7 @@ fn schemas(format: ProviderFormat, converted: &Converted) -> Vec<Value> {
         .into_iter()
         .map(|entry| match format {
             ProviderFormat::OpenAiChat(_) => entry["function"]["parameters"].clone(),
-            ProviderFormat::Anthropic => entry["input_schema"].clone(),
+            ProviderFormat::Anthropic(_) => entry["input_schema"].clone(),
             ProviderFormat::Gemini(Dialect::JsonSchema) => entry["parametersJsonSchema"].clone(),
             ProviderFormat::Gemini(Dialect::OpenApi) => entry["parameters"].clone(),
             ProviderFormat::Mcp => entry["inputSchema"].clone(),
@@ -203,16 +203,26 @@ const STRICT: [ProviderFormat; 2] = [
 const FLATTENING_ONLY: [ProviderFormat; 4] = [
     ProviderFormat::OpenAiChat(Strict::Off),
     ProviderFormat::OpenAiResponses(Strict::Off),
-    ProviderFormat::Anthropic,
+    ProviderFormat::Anthropic(Strict::Off),
     ProviderFormat::Gemini(Dialect::JsonSchema),
 ];
 /// The formats that keep the derived schema as it is.
 const UNCHANGED: [ProviderFormat; 2] = [ProviderFormat::Neutral, ProviderFormat::Mcp];
 
 const CONST_TO_ENUM: &str = "changed: `const` written as a one-value `enum`";
+const GEMINI_CONST_TO_ENUM: &str =
+    "changed: `const` written as a one-value `enum` (Gemini's JSON Schema has no `const`)";
+const DROPPED_MINIMUM: &str =
+    "dropped: strict mode does not accept `minimum` (parse still enforces it)";
+const DROPPED_MAXIMUM: &str =
+    "dropped: strict mode does not accept `maximum` (parse still enforces it)";
 const ACT_FLATTENED: &str = "changed: a choice of 5 object shapes written as one object: \"action\" lists the choices, and the fields only some choices have are optional (parse still enforces each choice's own fields)";
 const POINT_FLATTENED: &str = "changed: a choice of 4 object shapes written as one object: \"kind\" lists the choices, the fields only some choices have are optional, and a field the choices describe differently takes what any of them takes (parse still enforces each choice's own fields)";
 const TWO_SHAPES_FLATTENED: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional (parse still enforces each choice's own fields)";
+/// An externally tagged root where the format can count keys.
+const ONE_KEY_FLATTENED: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional, and `minProperties`/`maxProperties` of 1 ask for exactly one of them (parse still enforces each choice's own fields)";
+/// An externally tagged root in Gemini's `parametersJsonSchema`.
+const ONE_KEY_FLATTENED_GEMINI: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional, and only parse holds a call to exactly one of them (Gemini's parametersJsonSchema has no `minProperties`/`maxProperties`) (parse still enforces each choice's own fields)";
 
 // ---------------------------------------------------------------------------
 // The derived schemas every format starts from
@@ -457,6 +467,34 @@ fn act_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static str)> {
     expected
 }
 
+/// Anthropic's strict form: the optional properties stay optional, the
+/// integer bounds go (strict tool use has no numerical constraints).
+fn act_anthropic_strict() -> Value {
+    let mut strict = act_flattened();
+    for property in strict["properties"].as_object_mut().unwrap().values_mut() {
+        let property = property.as_object_mut().unwrap();
+        property.remove("minimum");
+        property.remove("maximum");
+    }
+    strict
+}
+
+fn act_anthropic_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static str)> {
+    let mut expected = vec![("act", "/oneOf", ACT_FLATTENED)];
+    for (minimum, maximum) in [
+        ("/properties/x/minimum", "/properties/x/maximum"),
+        ("/properties/y/minimum", "/properties/y/maximum"),
+        ("/properties/dx/minimum", "/properties/dx/maximum"),
+        ("/properties/dy/minimum", "/properties/dy/maximum"),
+        ("/properties/delay/minimum", "/properties/delay/maximum"),
+        ("/properties/seconds/minimum", "/properties/seconds/maximum"),
+    ] {
+        expected.push(("act", minimum, DROPPED_MINIMUM));
+        expected.push(("act", maximum, DROPPED_MAXIMUM));
+    }
+    expected
+}
+
 /// The legacy form: no `additionalProperties`, optional properties nullable.
 fn act_legacy() -> Value {
     let mut legacy = act_flattened();
@@ -490,9 +528,12 @@ fn act_entry(format: ProviderFormat, parameters: Value) -> Value {
             "parameters": parameters,
             "strict": format == ProviderFormat::OpenAiResponses(Strict::On),
         }]),
-        ProviderFormat::Anthropic => {
+        ProviderFormat::Anthropic(Strict::Off) => {
             json!([{"name": name, "description": description, "input_schema": parameters}])
         }
+        ProviderFormat::Anthropic(Strict::On) => json!([{
+            "name": name, "description": description, "input_schema": parameters, "strict": true,
+        }]),
         ProviderFormat::Gemini(Dialect::JsonSchema) => json!({"functionDeclarations": [{
             "name": name, "description": description, "parametersJsonSchema": parameters,
         }]}),
@@ -518,13 +559,16 @@ fn an_internally_tagged_root_enum_in_every_format() {
             ProviderFormat::Neutral | ProviderFormat::Mcp => (act_schema(), vec![]),
             ProviderFormat::OpenAiChat(Strict::Off)
             | ProviderFormat::OpenAiResponses(Strict::Off)
-            | ProviderFormat::Anthropic
+            | ProviderFormat::Anthropic(Strict::Off)
             | ProviderFormat::Gemini(Dialect::JsonSchema) => {
                 (act_flattened(), vec![("act", "/oneOf", ACT_FLATTENED)])
             }
             ProviderFormat::OpenAiChat(Strict::On)
             | ProviderFormat::OpenAiResponses(Strict::On) => {
                 (act_strict(), act_strict_diagnostics())
+            }
+            ProviderFormat::Anthropic(Strict::On) => {
+                (act_anthropic_strict(), act_anthropic_strict_diagnostics())
             }
             ProviderFormat::Gemini(Dialect::OpenApi) => {
                 let mut expected = vec![
@@ -576,9 +620,19 @@ fn point_flattened() -> Value {
     })
 }
 
-/// `Shape` as one object: each variant an optional property, described by
-/// its variant's description.
+/// `Shape` as one object, where the format takes `minProperties` and
+/// `maxProperties`: exactly one of the keys.
 fn draw_flattened() -> Value {
+    let mut flattened = draw_flattened_gemini();
+    flattened["minProperties"] = json!(1);
+    flattened["maxProperties"] = json!(1);
+    flattened
+}
+
+/// `Shape` as one object: each variant an optional property, described by
+/// its variant's description (Gemini's `parametersJsonSchema`, which cannot
+/// count keys).
+fn draw_flattened_gemini() -> Value {
     json!({
         "type": "object",
         "properties": {
@@ -623,11 +677,18 @@ fn every_representation_as_the_whole_parameters() {
     let root_diagnostics = vec![
         ("act", "/oneOf", ACT_FLATTENED),
         ("point", "/oneOf", POINT_FLATTENED),
-        ("draw", "/oneOf", TWO_SHAPES_FLATTENED),
+        ("draw", "/oneOf", ONE_KEY_FLATTENED),
         ("aim", "/anyOf", TWO_SHAPES_FLATTENED),
     ];
     for format in FLATTENING_ONLY {
         let converted = format.definitions(&root_enums());
+        let gemini = format == ProviderFormat::Gemini(Dialect::JsonSchema);
+        let mut flattened = flattened.clone();
+        let mut root_diagnostics = root_diagnostics.clone();
+        if gemini {
+            flattened[2] = draw_flattened_gemini();
+            root_diagnostics[2].2 = ONE_KEY_FLATTENED_GEMINI;
+        }
         for (schema, expected) in schemas(format, &converted).iter().zip(&flattened) {
             assert_json(schema, expected);
         }
@@ -797,7 +858,7 @@ fn an_external_and_an_untagged_root_enum_strict() {
     assert_eq!(
         diagnostics(&strict),
         vec![
-            ("draw", "/oneOf", TWO_SHAPES_FLATTENED),
+            ("draw", "/oneOf", ONE_KEY_FLATTENED),
             (
                 "draw",
                 "/oneOf",
@@ -890,7 +951,7 @@ fn a_root_choice_of_other_shapes_is_left_and_reported() {
             "Root objects must not be anyOf and must be an object",
         ),
         (
-            ProviderFormat::Anthropic,
+            ProviderFormat::Anthropic(Strict::Off),
             "Anthropic",
             "input_schema does not support oneOf, allOf, or anyOf at the top level",
         ),
@@ -1030,11 +1091,12 @@ fn nested_constructs_as_derived() {
             {"type": "string", "const": "auto"},
         ]}),
     );
-    // Formats that keep nested constructs as they are.
+    // Formats that keep nested constructs as they are (Gemini's
+    // `parametersJsonSchema` writes `const` as `enum`: see
+    // `gemini_json_schema_writes_const_as_enum`).
     for format in [
         ProviderFormat::Neutral,
-        ProviderFormat::Anthropic,
-        ProviderFormat::Gemini(Dialect::JsonSchema),
+        ProviderFormat::Anthropic(Strict::Off),
         ProviderFormat::Mcp,
     ] {
         let converted = format.definitions(&form());
@@ -1213,6 +1275,190 @@ fn nested_constructs_in_openai_strict() {
         ]);
         assert_eq!(diagnostics(&converted), expected, "{format}");
     }
+}
+
+/// `schema` with each `const` a one-value `enum`, and the JSON Pointer of
+/// each, in document order.
+fn consts_as_enums(schema: &Value, path: &str, paths: &mut Vec<String>) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| {
+                    let at = format!("{path}/{key}");
+                    if key == "const" {
+                        paths.push(at);
+                        ("enum".to_owned(), json!([value]))
+                    } else {
+                        (key.clone(), consts_as_enums(value, &at, paths))
+                    }
+                })
+                .collect(),
+        ),
+        Value::Array(values) => Value::Array(
+            values
+                .iter()
+                .enumerate()
+                .map(|(i, value)| consts_as_enums(value, &format!("{path}/{i}"), paths))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Gemini's `parametersJsonSchema` has no `const` (its documented keywords,
+/// <https://ai.google.dev/api/generate-content#generationconfig>): each
+/// tag's `const` is written as a one-value `enum`, which it has, and said
+/// so; nothing else of the nested constructs changes.
+#[test]
+fn gemini_json_schema_writes_const_as_enum() {
+    let format = ProviderFormat::Gemini(Dialect::JsonSchema);
+    let converted = format.definitions(&form());
+    let mut paths = Vec::new();
+    let expected = consts_as_enums(&Form::json_schema(), "", &mut paths);
+    assert_eq!(schemas(format, &converted)[0], expected);
+    assert!(
+        !schemas(format, &converted)[0]
+            .to_string()
+            .contains("\"const\"")
+    );
+    // Every tag of `action`, `pointer` and `speed`'s unit variant.
+    assert_eq!(paths.len(), 5 + 4 + 1);
+    let expected_diagnostics: Vec<(&str, &str, &str)> = paths
+        .iter()
+        .map(|path| ("fill", path.as_str(), GEMINI_CONST_TO_ENUM))
+        .collect();
+    assert_eq!(diagnostics(&converted), expected_diagnostics);
+    assert_eq!(
+        paths[0],
+        "/properties/action/oneOf/0/properties/action/const"
+    );
+    assert_eq!(paths[9], "/properties/speed/oneOf/1/const");
+
+    // A recursive root enum: the tags in its `$defs` too.
+    let converted = format.definitions(&expr());
+    let schema = &schemas(format, &converted)[0];
+    let tags: Vec<&Value> = schema["$defs"]["providers.enums.Expr"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|choice| &choice["properties"]["op"])
+        .collect();
+    assert_eq!(
+        tags,
+        [
+            &json!({"type": "string", "enum": ["num"]}),
+            &json!({"type": "string", "enum": ["add"]}),
+        ]
+    );
+
+    // A `const` no `enum` of Gemini's can say (not a string or a number) is
+    // dropped, said so; one beside an `enum` too.
+    let tools = vec![definition(
+        "odd",
+        "Odd",
+        json!({
+            "type": "object",
+            "properties": {
+                "yes": {"const": true},
+                "both": {"type": "string", "enum": ["a"], "const": "a"},
+                "three": {"const": 3},
+            },
+            "required": ["yes", "both", "three"],
+        }),
+    )];
+    let converted = format.definitions(&tools);
+    assert_eq!(
+        schemas(format, &converted)[0]["properties"],
+        json!({"yes": {}, "both": {"type": "string", "enum": ["a"]}, "three": {"enum": [3]}})
+    );
+    let dropped = "dropped: Gemini's JSON Schema has no `const`, and its `enum` takes only strings and numbers (parse still enforces it)";
+    assert_eq!(
+        diagnostics(&converted),
+        vec![
+            ("odd", "/properties/yes/const", dropped),
+            ("odd", "/properties/both/const", dropped),
+            ("odd", "/properties/three/const", GEMINI_CONST_TO_ENUM),
+        ]
+    );
+}
+
+/// An externally tagged enum at the root, written as one object, still
+/// says "exactly one of these keys" (`minProperties`/`maxProperties` 1)
+/// wherever the format has those keywords: OpenAI without strict mode (any
+/// JSON Schema), Anthropic, Gemini's legacy `Schema`
+/// (<https://ai.google.dev/api/caching#Schema>); not Gemini's
+/// `parametersJsonSchema` (not on its list) nor a strict mode (dropped, and
+/// said so). MCP keeps the choice itself.
+#[test]
+fn a_merged_external_root_keeps_exactly_one_key_where_the_format_can() {
+    let tools = &root_enums()[2..3];
+    let counts = |format: ProviderFormat| {
+        let converted = format.definitions(tools);
+        let schema = schemas(format, &converted)[0].clone();
+        (
+            schema.get("minProperties").cloned(),
+            schema.get("maxProperties").cloned(),
+        )
+    };
+    let one = (Some(json!(1)), Some(json!(1)));
+    for format in [
+        ProviderFormat::OpenAiChat(Strict::Off),
+        ProviderFormat::OpenAiChat(Strict::On),
+        ProviderFormat::OpenAiResponses(Strict::Off),
+        ProviderFormat::OpenAiResponses(Strict::On),
+        ProviderFormat::Anthropic(Strict::Off),
+        ProviderFormat::Gemini(Dialect::OpenApi),
+    ] {
+        assert_eq!(counts(format), one, "{format}");
+    }
+    for format in [
+        ProviderFormat::Anthropic(Strict::On),
+        ProviderFormat::Gemini(Dialect::JsonSchema),
+        ProviderFormat::Neutral,
+        ProviderFormat::Mcp,
+    ] {
+        assert_eq!(counts(format), (None, None), "{format}");
+    }
+    // The merged object takes one key, and refuses none or two, as parse does.
+    let merged = schemas(
+        ProviderFormat::OpenAiChat(Strict::Off),
+        &ProviderFormat::OpenAiChat(Strict::Off).definitions(tools),
+    )[0]
+    .clone();
+    let validator = validator_for(&merged);
+    for (value, valid) in [
+        (json!({"circle": {"radius": 2}}), true),
+        (json!({"square": 3}), true),
+        (json!({}), false),
+        (json!({"circle": {"radius": 2}, "square": 3}), false),
+    ] {
+        assert_eq!(validator.is_valid(&value), valid, "{value}");
+        assert_eq!(Shape::parse(&value).is_ok(), valid, "{value}");
+    }
+    // Anthropic's strict mode has no such keywords: dropped, said so.
+    let strict = ProviderFormat::Anthropic(Strict::On).definitions(tools);
+    assert_eq!(
+        diagnostics(&strict)[..3],
+        [
+            ("draw", "/oneOf", ONE_KEY_FLATTENED),
+            (
+                "draw",
+                "/minProperties",
+                "dropped: strict mode does not accept `minProperties` (parse still enforces it)"
+            ),
+            (
+                "draw",
+                "/maxProperties",
+                "dropped: strict mode does not accept `maxProperties` (parse still enforces it)"
+            ),
+        ]
+    );
+    // An internally tagged root is no one-key choice: nothing added.
+    let act = ProviderFormat::OpenAiChat(Strict::Off).definitions(&root_enums()[..1]);
+    assert_eq!(
+        schemas(ProviderFormat::OpenAiChat(Strict::Off), &act)[0].get("maxProperties"),
+        None
+    );
 }
 
 #[test]
@@ -1481,7 +1727,8 @@ fn a_conversion_only_loosens() {
         ProviderFormat::Neutral,
         ProviderFormat::OpenAiChat(Strict::Off),
         ProviderFormat::OpenAiResponses(Strict::Off),
-        ProviderFormat::Anthropic,
+        ProviderFormat::Anthropic(Strict::Off),
+        ProviderFormat::Anthropic(Strict::On),
         ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Mcp,
     ];
@@ -1514,7 +1761,7 @@ fn a_conversion_only_loosens() {
             }
         }
     }
-    assert!(checked > 6 * 200, "{checked}");
+    assert!(checked > 7 * 200, "{checked}");
 }
 
 /// `value` as a strict-mode model writes it: every property the strict

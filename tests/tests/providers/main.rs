@@ -4,13 +4,17 @@
 //! links the whole dependency tree, and CI builds them on two cores).
 //!
 //! - [`definitions`], [`enums`]: the tool definitions each format writes,
-//!   and their diagnostics.
+//!   and their diagnostics; [`anthropic_strict`]: Anthropic's strict tool
+//!   use; [`cost_table`]: the per-construct table of docs/providers.md,
+//!   generated from the conversions.
 //! - [`calls`]: the call and result adapters, both directions.
 //! - [`media`]: images, sounds and resource links in results.
 //! - [`streaming`], [`streaming_properties`]: the stream accumulators.
 //! - [`result_wire`]: `ToolResultMessage::write_json` against serde.
 
+mod anthropic_strict;
 mod calls;
+mod cost_table;
 mod definitions;
 mod enums;
 mod media;

@@ -3,7 +3,7 @@
 
 use super::diagnostic::Converted;
 use super::gemini::Dialect;
-use super::openai::Strict;
+use super::strict::Strict;
 use super::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use crate::registry::ToolDefinition;
 use serde_json::Value;
@@ -48,8 +48,8 @@ pub enum ProviderFormat {
     OpenAiChat(Strict),
     /// [`openai_responses::tools`]: `{"type":"function","name",..,"strict"}`.
     OpenAiResponses(Strict),
-    /// [`anthropic::tools`]: `{"name","description","input_schema"}`.
-    Anthropic,
+    /// [`anthropic::tools`]: `{"name","description","input_schema","strict"?}`.
+    Anthropic(Strict),
     /// [`gemini::tools`]: `{"functionDeclarations":[..]}`.
     Gemini(Dialect),
     /// [`mcp::tools`]: `{"name","description","inputSchema",..}`.
@@ -58,13 +58,14 @@ pub enum ProviderFormat {
 
 impl ProviderFormat {
     /// Every format, in the order the CLI lists them.
-    pub const ALL: [ProviderFormat; 9] = [
+    pub const ALL: [ProviderFormat; 10] = [
         ProviderFormat::Neutral,
         ProviderFormat::OpenAiChat(Strict::Off),
         ProviderFormat::OpenAiChat(Strict::On),
         ProviderFormat::OpenAiResponses(Strict::Off),
         ProviderFormat::OpenAiResponses(Strict::On),
-        ProviderFormat::Anthropic,
+        ProviderFormat::Anthropic(Strict::Off),
+        ProviderFormat::Anthropic(Strict::On),
         ProviderFormat::Gemini(Dialect::JsonSchema),
         ProviderFormat::Gemini(Dialect::OpenApi),
         ProviderFormat::Mcp,
@@ -78,7 +79,8 @@ impl ProviderFormat {
             ProviderFormat::OpenAiChat(Strict::On) => "openai-strict",
             ProviderFormat::OpenAiResponses(Strict::Off) => "openai-responses",
             ProviderFormat::OpenAiResponses(Strict::On) => "openai-responses-strict",
-            ProviderFormat::Anthropic => "anthropic",
+            ProviderFormat::Anthropic(Strict::Off) => "anthropic",
+            ProviderFormat::Anthropic(Strict::On) => "anthropic-strict",
             ProviderFormat::Gemini(Dialect::JsonSchema) => "gemini",
             ProviderFormat::Gemini(Dialect::OpenApi) => "gemini-legacy",
             ProviderFormat::Mcp => "mcp",
@@ -100,7 +102,7 @@ impl ProviderFormat {
             ProviderFormat::Neutral => neutral(definitions),
             ProviderFormat::OpenAiChat(strict) => openai_chat::tools(definitions, strict),
             ProviderFormat::OpenAiResponses(strict) => openai_responses::tools(definitions, strict),
-            ProviderFormat::Anthropic => anthropic::tools(definitions),
+            ProviderFormat::Anthropic(strict) => anthropic::tools(definitions, strict),
             ProviderFormat::Gemini(dialect) => gemini::tools(definitions, dialect),
             ProviderFormat::Mcp => mcp::tools(definitions),
         }

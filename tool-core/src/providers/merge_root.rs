@@ -27,29 +27,54 @@ use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 
 /// A provider that wants an object at the root, for the diagnostic of a
-/// root that cannot be written as one.
+/// root that cannot be written as one, and whether its schema can say
+/// "exactly one of these keys" for an externally tagged enum.
 pub(crate) struct RootRule {
     /// The provider's name.
     provider: &'static str,
     /// Its documentation's (or its error's) own words about the root.
     says: &'static str,
+    /// Why its schema has no `minProperties`/`maxProperties`, where it has
+    /// none; `None` where it takes them.
+    no_key_count: Option<&'static str>,
 }
 
-/// OpenAI, strict or not.
+/// OpenAI, strict or not. Without strict mode a function's parameters are
+/// any JSON Schema object, `minProperties`/`maxProperties` included; strict
+/// mode has neither, and sends an externally tagged root non-strict.
 pub(crate) const OPENAI: RootRule = RootRule {
     provider: "OpenAI",
     says: "Root objects must not be anyOf and must be an object",
+    no_key_count: None,
 };
-/// Anthropic's `input_schema`.
+/// Anthropic's `input_schema`: JSON Schema as it is (strict mode drops
+/// what it lacks, and says so).
 pub(crate) const ANTHROPIC: RootRule = RootRule {
     provider: "Anthropic",
     says: "input_schema does not support oneOf, allOf, or anyOf at the top level",
+    no_key_count: None,
 };
-/// Gemini's `parametersJsonSchema` and legacy `parameters`.
-pub(crate) const GEMINI: RootRule = RootRule {
+/// Gemini's `parametersJsonSchema`, whose documented keywords
+/// (`GenerationConfig.responseJsonSchema`,
+/// <https://ai.google.dev/api/generate-content#generationconfig>: "only the
+/// following properties are supported") have no `minProperties` or
+/// `maxProperties`.
+pub(crate) const GEMINI_JSON_SCHEMA: RootRule = RootRule {
     provider: "Gemini",
-    says: "The schema must describe an object where the properties are the parameters",
+    says: GEMINI_SAYS,
+    no_key_count: Some("Gemini's parametersJsonSchema has no `minProperties`/`maxProperties`"),
 };
+/// Gemini's legacy `parameters`, whose `Schema` has `minProperties` and
+/// `maxProperties` (<https://ai.google.dev/api/caching#Schema>).
+pub(crate) const GEMINI_OPENAPI: RootRule = RootRule {
+    provider: "Gemini",
+    says: GEMINI_SAYS,
+    no_key_count: None,
+};
+/// Gemini's words about the root, either field
+/// (<https://ai.google.dev/api/caching#FunctionDeclaration>).
+const GEMINI_SAYS: &str =
+    "The schema must describe an object where the properties are the parameters";
 
 /// `schema` with a root choice of objects written as one object (and said
 /// so); as it is when its root is no choice, or a choice of other shapes
@@ -95,7 +120,10 @@ pub(crate) fn flatten_root<'a>(
         return Cow::Borrowed(schema);
     }
     let merged = Merged::of(&choices);
-    report.push(&path, merged.message(choices.len()));
+    // An externally tagged enum: each choice one key, so the object takes
+    // exactly one of its properties, where the provider can say so.
+    let one_key = (keyword == "oneOf" && is_one_key_choice(schema)).then_some(rule.no_key_count);
+    report.push(&path, merged.message(choices.len(), one_key));
     let mut out = Map::new();
     for (key, value) in root {
         match key.as_str() {
@@ -110,6 +138,10 @@ pub(crate) fn flatten_root<'a>(
                     out.insert("required".into(), json!(merged.required));
                 }
                 out.insert("additionalProperties".into(), Value::Bool(false));
+                if one_key == Some(None) {
+                    out.insert("minProperties".into(), json!(1));
+                    out.insert("maxProperties".into(), json!(1));
+                }
             }
             _ => {
                 out.insert(key.clone(), value.clone());
@@ -243,8 +275,10 @@ impl Merged {
         merged
     }
 
-    /// The diagnostic: how many choices, and what the one object costs.
-    fn message(&self, choices: usize) -> String {
+    /// The diagnostic: how many choices, and what the one object costs;
+    /// `one_key` for an externally tagged enum, with why the provider
+    /// cannot count keys where it cannot.
+    fn message(&self, choices: usize, one_key: Option<Option<&str>>) -> String {
         let mut costs = Vec::new();
         if let Some(tag) = &self.tag {
             costs.push(format!("{} lists the choices", quote(tag)));
@@ -253,6 +287,15 @@ impl Merged {
             costs.push("the fields only some choices have are optional".to_owned());
         } else if self.loosened {
             costs.push("the fields only some choices require are optional".to_owned());
+        }
+        match one_key {
+            Some(None) => costs.push(
+                "`minProperties`/`maxProperties` of 1 ask for exactly one of them".to_owned(),
+            ),
+            Some(Some(why)) => costs.push(format!(
+                "only parse holds a call to exactly one of them ({why})"
+            )),
+            None => {}
         }
         if self.differing {
             costs.push(

@@ -7,15 +7,15 @@
 //! | --- | --- | --- | --- | --- |
 //! | [`openai_chat`] | [`tools`](openai_chat::tools)`(definitions, Strict)` | [`read_call`](openai_chat::read_call)`(entry)`: a `tool_calls` entry | [`write_result`](openai_chat::write_result): a `tool` message; [`write_results`](openai_chat::write_results): a turn's, media included | [`StreamAccumulator`](openai_chat::StreamAccumulator) |
 //! | [`openai_responses`] | [`tools`](openai_responses::tools)`(definitions, Strict)` | [`read_call`](openai_responses::read_call)`(item)`: a `function_call` item | [`write_result`](openai_responses::write_result): a `function_call_output` item | [`StreamAccumulator`](openai_responses::StreamAccumulator) |
-//! | [`anthropic`] | [`tools`](anthropic::tools)`(definitions)` | [`read_call`](anthropic::read_call)`(block)`: a `tool_use` block | [`write_result`](anthropic::write_result): a `tool_result` block | [`StreamAccumulator`](anthropic::StreamAccumulator) |
+//! | [`anthropic`] | [`tools`](anthropic::tools)`(definitions, Strict)` | [`read_call`](anthropic::read_call)`(block)`: a `tool_use` block | [`write_result`](anthropic::write_result): a `tool_result` block | [`StreamAccumulator`](anthropic::StreamAccumulator) |
 //! | [`gemini`] | [`tools`](gemini::tools)`(definitions, Dialect)` | [`read_call`](gemini::read_call)`(part, index)`: a `functionCall` | [`write_result`](gemini::write_result): a `functionResponse` part | each chunk's parts through `read_call` |
 //! | [`mcp`] | [`tools`](mcp::tools)`(definitions)` | [`read_call`](mcp::read_call)`(request_id, params)`: `tools/call` params | [`write_result`](mcp::write_result): a `CallToolResult` | (not streamed) |
 //!
 //! - `tools` writes the request's tool list as a [`Converted`]: the JSON,
 //!   and a [`Diagnostic`] for each thing the API could not take as it
 //!   was. Its second argument is the API's own choice, where it has one:
-//!   [`Strict`] for OpenAI's strict mode, [`gemini::Dialect`] for Gemini's
-//!   two schema fields.
+//!   [`Strict`] for OpenAI's and Anthropic's strict modes,
+//!   [`gemini::Dialect`] for Gemini's two schema fields.
 //! - `read_call` reads the model's call into a [`ToolCall`](crate::ToolCall),
 //!   or says which field of what was wrong ([`AdapterError`]). It takes
 //!   what the API has beside the payload where a call needs it: Gemini's
@@ -160,10 +160,12 @@ mod names;
 mod openai;
 mod rewrite;
 mod stream;
+mod strict;
+mod walk;
 
 pub use diagnostic::{AdapterError, Converted, Diagnostic};
 pub use format::ProviderFormat;
 pub use media::{content_text, media_note};
 pub use names::NameRule;
-pub use openai::Strict;
 pub use stream::{PartialJson, StreamEvent};
+pub use strict::Strict;

@@ -46,7 +46,8 @@ fn description(format: ProviderFormat) -> &'static str {
         ProviderFormat::OpenAiChat(Strict::On) => "OpenAI Chat Completions, strict mode",
         ProviderFormat::OpenAiResponses(Strict::Off) => "OpenAI Responses",
         ProviderFormat::OpenAiResponses(Strict::On) => "OpenAI Responses, strict mode",
-        ProviderFormat::Anthropic => "Anthropic Messages",
+        ProviderFormat::Anthropic(Strict::Off) => "Anthropic Messages",
+        ProviderFormat::Anthropic(Strict::On) => "Anthropic Messages, strict tool use",
         ProviderFormat::Gemini(Dialect::JsonSchema) => "Gemini, with parametersJsonSchema",
         ProviderFormat::Gemini(Dialect::OpenApi) => {
             "Gemini, with parameters in its OpenAPI 3.0 subset"

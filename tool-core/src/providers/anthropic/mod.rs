@@ -3,10 +3,12 @@
 //! `content_block_*` events.
 //!
 //! A call's `input` is the arguments object itself; an answer's content is
-//! blocks, images among them.
+//! blocks, images among them. Definitions may ask for strict tool use
+//! ([`Strict`](crate::providers::Strict)), Anthropic's own subset of JSON
+//! Schema.
 //!
 //! ```
-//! use tool_core::providers::anthropic;
+//! use tool_core::providers::{anthropic, Strict};
 //! use tool_core::{ToolDefinition, ToolParams, ToolResultMessage, Content};
 //! use serde_json::json;
 //!
@@ -16,7 +18,7 @@
 //! }
 //!
 //! let definitions = [ToolDefinition::new("search", "Search the docs", Search::json_schema())];
-//! let tools = anthropic::tools(&definitions);
+//! let tools = anthropic::tools(&definitions, Strict::Off);
 //! assert_eq!(tools.value[0]["input_schema"], Search::json_schema());
 //!
 //! let call = anthropic::read_call(&json!({"type": "tool_use", "id": "toolu_01",
@@ -43,8 +45,10 @@
 
 mod call;
 mod definitions;
+mod limits;
 mod result;
 mod stream;
+mod strict;
 
 pub use call::read_call;
 pub use definitions::tools;

@@ -1,9 +1,10 @@
 //! Gemini function declarations, in either schema dialect.
 
+use super::json_schema::const_as_enum;
 use super::openapi::openapi_parameters;
 use crate::providers::common::convert_each;
 use crate::providers::diagnostic::{Converted, Report};
-use crate::providers::merge_root::{GEMINI, flatten_root};
+use crate::providers::merge_root::{GEMINI_JSON_SCHEMA, GEMINI_OPENAPI, flatten_root};
 use crate::providers::names::NameRule;
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
@@ -14,9 +15,11 @@ use serde_json::{Map, Value, json};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dialect {
     /// `parametersJsonSchema`: JSON Schema, kept but for an enum as the
-    /// whole parameters (written as one object). Gemini reads `oneOf` as
-    /// `anyOf`, the same values for a tagged enum, and ignores what it
-    /// does not know (`const`, `uniqueItems`): parse enforces those.
+    /// whole parameters (written as one object) and `const`, which Gemini
+    /// does not list (a tag's `const` is written as a one-value `enum`).
+    /// Gemini reads `oneOf` as `anyOf`, the same values for a tagged enum,
+    /// and ignores what it does not know (`uniqueItems`, `pattern`,
+    /// `maxProperties`): parse enforces those.
     JsonSchema,
     /// `parameters`, the legacy field: Gemini's subset of OpenAPI 3.0's
     /// Schema object (<https://ai.google.dev/api/caching#Schema>). It has no `additionalProperties`,
@@ -72,7 +75,10 @@ fn json_schema(definition: &ToolDefinition, report: &mut Report<'_>) -> Value {
     json!({
         "name": definition.name,
         "description": definition.description,
-        "parametersJsonSchema": flatten_root(&definition.parameters, &GEMINI, report),
+        "parametersJsonSchema": const_as_enum(
+            &flatten_root(&definition.parameters, &GEMINI_JSON_SCHEMA, report),
+            report,
+        ),
     })
 }
 
@@ -83,7 +89,7 @@ fn openapi(definition: &ToolDefinition, report: &mut Report<'_>) -> Value {
         "description".into(),
         Value::String(definition.description.clone()),
     );
-    let flat = flatten_root(&definition.parameters, &GEMINI, report);
+    let flat = flatten_root(&definition.parameters, &GEMINI_OPENAPI, report);
     if let Some(parameters) = openapi_parameters(&flat, report) {
         declaration.insert("parameters".into(), parameters);
     }

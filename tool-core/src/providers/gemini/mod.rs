@@ -45,6 +45,7 @@
 
 mod call;
 mod definitions;
+mod json_schema;
 mod openapi;
 mod result;
 

@@ -1,5 +1,5 @@
-//! What OpenAI's two APIs share: the strict choice and the schema each
-//! side of it sends, the name rule, how `arguments` text is read, and the
+//! What OpenAI's two APIs share: the schema each side of the strict
+//! choice sends, the name rule, how `arguments` text is read, and the
 //! image types a result may carry.
 
 mod one_of;
@@ -7,49 +7,10 @@ mod strict;
 
 use super::diagnostic::Report;
 use super::merge_root::{OPENAI, flatten_root, is_one_key_choice};
+use super::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict_schema};
 use crate::registry::ToolDefinition;
 use one_of::one_of_as_any_of;
 use serde_json::{Value, json};
-use strict::strict_schema;
-
-/// Whether a tool asks OpenAI's strict mode to hold the model's arguments
-/// to its schema, which both OpenAI APIs offer (`"strict": true` on a
-/// function tool).
-///
-/// Strict mode takes a subset of JSON Schema in which every object is
-/// closed and lists every property as required
-/// (<https://developers.openai.com/api/docs/guides/structured-outputs>):
-/// with [`Strict::On`], an optional field is sent as nullable and
-/// required (parse reads `null` as absent), and what the subset lacks is
-/// dropped or rewritten, each said in a diagnostic. A tool whose schema
-/// cannot be strict at all (a map, a value of any type) is sent with
-/// `"strict": false`, and the diagnostics say why.
-///
-/// ```
-/// use tool_core::providers::{openai_chat, Strict};
-/// use tool_core::{ToolDefinition, ToolParams};
-///
-/// #[derive(ToolParams)]
-/// struct Search {
-///     query: String,
-///     limit: Option<u32>,
-/// }
-///
-/// let definitions = [ToolDefinition::new("search", "Search the docs", Search::json_schema())];
-/// let strict = openai_chat::tools(&definitions, Strict::On);
-/// assert_eq!(strict.value[0]["function"]["strict"], true);
-/// assert_eq!(strict.value[0]["function"]["parameters"]["required"], serde_json::json!(["query", "limit"]));
-/// let plain = openai_chat::tools(&definitions, Strict::Off);
-/// assert_eq!(plain.value[0]["function"].get("strict"), None);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Strict {
-    /// The schema as OpenAI takes it without strict mode: the model's
-    /// arguments are not held to it (parse still is).
-    Off,
-    /// The strict form of the schema, and `"strict": true`.
-    On,
-}
 
 /// Why `oneOf` is rewritten for OpenAI, strict or not.
 const NO_ONE_OF: &str = "OpenAI refuses `oneOf` (\"'oneOf' is not permitted\")";
@@ -86,21 +47,13 @@ fn strict_or_not(definition: &ToolDefinition, report: &mut Report<'_>) -> (Value
             "/oneOf",
             "an externally tagged enum cannot be strict: strict mode would require every variant's key (null when unused), and parse takes exactly one key",
         );
-    } else if let Some(strict) = strict_schema(&flat, report) {
+    } else if let Some(strict) = strict_schema(&flat, &strict::RULES, report) {
         return (strict, true);
     }
     let parameters = one_of_as_any_of(&flat, NO_ONE_OF, report);
-    let how = if parameters == definition.parameters {
-        "its schema unchanged"
-    } else {
-        "its schema as non-strict OpenAI takes it"
-    };
-    report.push(
-        "",
-        format!(
-            "sent with \"strict\": false and {how}: the schema cannot be strict (see the other diagnostics)"
-        ),
-    );
+    let unchanged = parameters == definition.parameters;
+    let sent = "with \"strict\": false";
+    report_not_strict(report, sent, unchanged, "OpenAI", NO_STRICT_FORM);
     (parameters, false)
 }
 

@@ -3,7 +3,8 @@
 use crate::providers::common::convert_each;
 use crate::providers::diagnostic::Converted;
 use crate::providers::names::NameRule;
-use crate::providers::openai::{Strict, parameters};
+use crate::providers::openai::parameters;
+use crate::providers::strict::Strict;
 use crate::registry::ToolDefinition;
 use serde_json::json;
 
