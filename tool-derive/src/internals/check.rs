@@ -173,8 +173,27 @@ fn internally_tagged(cx: &Ctxt, tag: &str, variants: &[Variant]) {
 }
 
 /// An untagged unit variant is `null`: a second one could never be chosen.
-/// An untagged variant is never named, so an alias would do nothing.
+/// An untagged variant is never named, so an alias would do nothing. A
+/// variant an earlier one always wins over is refused (see
+/// [`shadowed_by`]).
 fn untagged(cx: &Ctxt, variants: &[Variant]) {
+    for (index, variant) in variants.iter().enumerate() {
+        if variant.style == Style::Unit {
+            continue;
+        }
+        if let Some(earlier) = variants[..index]
+            .iter()
+            .find(|earlier| shadowed_by(variant, earlier))
+        {
+            cx.error_spanned_by(
+                variant.ident,
+                format!(
+                    "in an untagged enum, every value `{}` takes is taken by `{}` before it, so `{}` could never be chosen: put it first, or tell them apart",
+                    variant.ident, earlier.ident, variant.ident
+                ),
+            );
+        }
+    }
     for variant in variants {
         for (tokens, _) in &variant.aliases {
             cx.error_spanned_by(
@@ -235,5 +254,70 @@ fn transparent(cx: &Ctxt, container: &Container, fields: &[Field]) {
             &kept[0].attrs,
             "the field of a `transparent` struct (the struct is its value)",
         );
+    }
+}
+
+/// Whether `earlier` takes every value `later` takes, as far as the types
+/// written tell: a newtype of `serde_json::Value` takes anything; the same
+/// newtype or tuple types; or struct fields all found in `earlier` with the
+/// same type and attributes, where `earlier`'s other fields are optional.
+/// Then parse, which tries the variants in order (first taking the value as
+/// sent, then with undeclared keys dropped), never reaches `later`.
+fn shadowed_by(later: &Variant, earlier: &Variant) -> bool {
+    let text = |ty: &syn::Type| quote::quote!(#ty).to_string().replace(' ', "");
+    if earlier.style == Style::Newtype
+        && matches!(
+            text(earlier.fields[0].ty).as_str(),
+            "Value" | "serde_json::Value"
+        )
+    {
+        return true;
+    }
+    let attrs = |field: &Field| {
+        let mut keys: Vec<String> = field
+            .attrs
+            .keys
+            .iter()
+            .map(|(key, tokens)| format!("{key}{tokens}"))
+            .collect();
+        keys.sort();
+        keys
+    };
+    match (earlier.style, later.style) {
+        (Style::Newtype, Style::Newtype) | (Style::Tuple, Style::Tuple) => {
+            earlier.fields.len() == later.fields.len()
+                && earlier.fields.iter().zip(&later.fields).all(|(a, b)| {
+                    text(a.ty) == text(b.ty) && a.attrs.keys.is_empty() && b.attrs.keys.is_empty()
+                })
+        }
+        (Style::Struct, Style::Struct) => {
+            let plain = |fields: &[Field]| {
+                fields
+                    .iter()
+                    .all(|f| f.attrs.flatten.is_none() && f.attrs.aliases.is_empty())
+            };
+            if !plain(&earlier.fields) || !plain(&later.fields) {
+                return false;
+            }
+            let named = |fields: &'_ [Field<'_>]| -> Vec<(String, String, Vec<String>)> {
+                fields
+                    .iter()
+                    .filter(|f| f.is_named_in_json())
+                    .map(|f| (f.json_name.clone(), text(f.ty), attrs(f)))
+                    .collect()
+            };
+            let (earlier_fields, later_fields) = (named(&earlier.fields), named(&later.fields));
+            let all_found = later_fields
+                .iter()
+                .all(|field| earlier_fields.contains(field));
+            let rest_optional = earlier
+                .fields
+                .iter()
+                .filter(|f| f.is_named_in_json())
+                .filter(|f| !later_fields.iter().any(|(name, ..)| *name == f.json_name))
+                .all(|f| f.attrs.default.is_some() || text(f.ty).starts_with("Option<"));
+            all_found && rest_optional
+        }
+        _ => false,
     }
 }

@@ -5,7 +5,7 @@ use tool_core::ToolParams;
 struct Request {
     #[param(rename = 5)]
     query: String,
-    #[param(min = 10, max = 1, alias = "n")]
+    #[param(min = 10, max = 1, nickname = "n")]
     limit: u32,
     #[param(rename = "label")]
     tag: String,
