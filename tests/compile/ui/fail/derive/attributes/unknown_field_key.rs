@@ -2,7 +2,7 @@ use tool_core::ToolParams;
 
 #[derive(ToolParams)]
 struct Request {
-    #[param(alias = "q")]
+    #[param(nickname = "q")]
     query: String,
 }
 

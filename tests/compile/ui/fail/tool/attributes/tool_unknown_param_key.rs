@@ -2,7 +2,7 @@ use tool_core::tool;
 
 /// Echo one value
 #[tool]
-async fn echo(#[param(alias = "v")] value: String) -> String {
+async fn echo(#[param(nickname = "v")] value: String) -> String {
     value
 }
 
