@@ -8,3 +8,4 @@ pub(crate) mod case;
 mod check;
 pub(crate) mod ctxt;
 pub(crate) mod doc;
+pub(crate) mod pattern;
