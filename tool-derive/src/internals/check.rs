@@ -28,6 +28,7 @@ pub(super) fn container(cx: &Ctxt, container: &Container) {
 fn fields_of(cx: &Ctxt, fields: &[Field]) {
     for (index, field) in fields.iter().enumerate() {
         combinable(cx, field);
+        super::check_values::field(cx, field);
         if !field.is_named_in_json() {
             continue;
         }
