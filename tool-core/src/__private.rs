@@ -4,7 +4,7 @@
 pub use crate::ToolParams;
 pub use crate::params::constraints::{
     Bound, Constraints, FloatLike, HasItems, HasLength, ItemConstraints, LengthOf, Literal,
-    Numeric, Pattern, StringLike,
+    Numeric, Pattern, StringLike, assert_listed, assert_shown,
 };
 pub use crate::params::derive_support::*;
 pub use crate::params::schema_refs::recursion_safe_schema;

@@ -63,14 +63,15 @@ enum Expr {
 }
 
 /// Untagged, two variants trying the same value again: 2^depth tries
-/// without a budget.
+/// without a budget. (`Right` differs from `Left` by `null` alone: the
+/// derive refuses a variant an earlier one always wins over.)
 #[derive(ToolParams, Debug)]
 #[param(untagged)]
 #[allow(dead_code)]
 enum Twice {
     Leaf(u8),
     Left(Box<Twice>),
-    Right(Box<Twice>),
+    Right(Box<Option<Twice>>),
 }
 
 /// Untagged, recursing through a list.

@@ -5,7 +5,7 @@
 use super::{first_span, respanned};
 use crate::internals::attr::{Number, OneOf, ValueAttrs};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use std::cell::RefCell;
 use syn::{Ident, Type};
 
@@ -17,12 +17,19 @@ pub(super) struct Statics {
 }
 
 impl Statics {
-    /// A `static Pattern` for `pattern`; its name.
+    /// A `static Pattern` for `pattern`, as written and translated; its
+    /// name.
     fn pattern(&self, pattern: &syn::LitStr) -> Ident {
         let mut items = self.items.borrow_mut();
         let name = format_ident!("__PATTERN_{}", items.len());
+        // The attribute was refused if the pattern does not translate, so
+        // the error branch is only a guard.
+        let translated = match crate::internals::pattern::translate(&pattern.value()) {
+            Ok(translated) => quote!(#translated),
+            Err(reason) => quote_spanned!(pattern.span()=> ::core::compile_error!(#reason)),
+        };
         items.push(quote! {
-            static #name: ::tool_core::__private::Pattern = ::tool_core::__private::Pattern::new(#pattern);
+            static #name: ::tool_core::__private::Pattern = ::tool_core::__private::Pattern::new(#pattern, #translated);
         });
         name
     }

@@ -350,18 +350,51 @@ fn field_schema(field: &Field, plan: &Plan) -> TokenStream {
 /// field's attributes applied, as an expression of type `Value`.
 fn value_schema(field: &Field, plan: &Plan, base: TokenStream) -> TokenStream {
     let value_trait = param_value(field.ty);
+    let rust_name = field.rust_name();
     let attrs = &field.attrs;
     let mut adjust = TokenStream::new();
+    let none = quote!(::core::option::Option::None);
+    let (mut constraints_ref, mut items_ref) = (none.clone(), none);
     if let Some(constraints) = &plan.constraints {
-        adjust.extend(quote!(#constraints.apply(&mut __field);));
+        adjust.extend(quote! {
+            let __constraints = #constraints;
+            __constraints.apply(&mut __field);
+        });
+        constraints_ref = quote!(::core::option::Option::Some(&__constraints));
+        if attrs.value.format.is_some() && attrs.value.one_of.is_some() {
+            adjust
+                .extend(quote!(::tool_core::__private::assert_listed(#rust_name, &__constraints);));
+        }
     }
     if let Some(items) = &plan.items {
-        adjust.extend(quote!(#items.apply(&mut __field);));
+        adjust.extend(quote! {
+            let __items = #items;
+            __items.apply(&mut __field);
+        });
+        items_ref = quote!(::core::option::Option::Some(&__items));
+        if let Some((_, _, each)) = &attrs.items
+            && each.format.is_some()
+            && each.one_of.is_some()
+        {
+            adjust
+                .extend(quote!(::tool_core::__private::assert_listed(#rust_name, &__items.each);));
+        }
     }
+    // What the schema shows must pass what parse checks: the derive checked
+    // the literals, this checks the rest when the schema is built.
+    let constrained = plan.constraints.is_some() || plan.items.is_some();
+    let assert_shown = |what: &str, value: TokenStream| {
+        constrained.then(|| {
+            quote!(::tool_core::__private::assert_shown(#rust_name, #what, #value, #constraints_ref, #items_ref);)
+        })
+    };
     if let Some(default) = &attrs.default {
         let value = default_expr(field, default);
+        let check = assert_shown("default", quote!(&__default));
         adjust.extend(quote! {
-            ::tool_core::__private::set_default(&mut __field, #value_trait::to_json(&#value));
+            let __default = #value_trait::to_json(&#value);
+            #check
+            ::tool_core::__private::set_default(&mut __field, __default);
         });
     }
     if !attrs.examples.is_empty() {
@@ -369,8 +402,12 @@ fn value_schema(field: &Field, plan: &Plan, base: TokenStream) -> TokenStream {
             .examples
             .iter()
             .map(|(tokens, example)| example_json(field, tokens, example));
+        let check = assert_shown("example", quote!(__example))
+            .map(|check| quote!(for __example in &__examples { #check }));
         adjust.extend(quote! {
-            ::tool_core::__private::set_examples(&mut __field, ::std::vec![#(#examples),*]);
+            let __examples = ::std::vec![#(#examples),*];
+            #check
+            ::tool_core::__private::set_examples(&mut __field, __examples);
         });
     }
     if attrs.deprecated {
@@ -438,7 +475,8 @@ fn field_parse(field: &Field, plan: &Plan, index: usize, value: &syn::Ident) -> 
         },
     };
     let checks = value_checks(plan);
-    // Constraints check what the model sent; a default is the author's choice.
+    // Constraints check what the model sent; a default was checked against
+    // them when the schema was built (`value_schema`).
     let checks = (!checks.is_empty()).then(|| {
         quote! {
             if __parsed.is_some() {

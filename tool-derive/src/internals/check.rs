@@ -32,6 +32,7 @@ fn fields_of(cx: &Ctxt, fields: &[Field]) {
     let mut seen: Vec<(&str, &Field, bool)> = Vec::new();
     for field in fields {
         combinable(cx, field);
+        super::check_values::field(cx, field);
         if !field.is_named_in_json() {
             continue;
         }

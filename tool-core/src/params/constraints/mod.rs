@@ -12,11 +12,13 @@ mod kinds;
 mod lengths;
 mod one_of;
 mod pattern;
+mod shown;
 
 pub use bounds::Bound;
 pub use kinds::{FloatLike, HasItems, HasLength, LengthOf, Numeric, StringLike};
 pub use one_of::Literal;
 pub use pattern::Pattern;
+pub use shown::{assert_listed, assert_shown};
 
 use super::describe::Excerpt;
 use super::formats::Format;

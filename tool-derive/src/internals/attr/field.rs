@@ -384,29 +384,10 @@ fn one_of_value(cx: &Ctxt, meta: &ParseNestedMeta) -> syn::Result<Option<OneOf>>
     }))
 }
 
-/// A pattern that could not be checked at run time is refused here, at the
-/// attribute: not ECMA-262, or needing backtracking (look-around,
-/// backreferences), which parse does not do.
+/// A pattern parse could not run is refused here, at the attribute, naming
+/// the construct and its byte.
 fn check_pattern(pattern: &str) -> Result<(), String> {
-    if !jsonschema_regex::is_valid_ecma_regex(pattern) {
-        return Err(format!(
-            "`pattern` is not a valid ECMA-262 regular expression (JSON Schema's pattern syntax): {pattern:?}"
-        ));
-    }
-    const BACKTRACKING: &str = "this pattern needs look-around or a backreference, which parse does not support: it matches in time linear in the string, so no string a model sends can make it backtrack; write the pattern without them (or check the rest in the tool)";
-    let translated =
-        jsonschema_regex::to_rust_regex(pattern).map_err(|()| BACKTRACKING.to_owned())?;
-    let ast = regex_syntax::ast::parse::Parser::new()
-        .parse(&translated)
-        .map_err(|error| match error.kind() {
-            regex_syntax::ast::ErrorKind::UnsupportedLookAround
-            | regex_syntax::ast::ErrorKind::UnsupportedBackreference => BACKTRACKING.to_owned(),
-            kind => format!("this pattern cannot be compiled: {kind}"),
-        })?;
-    regex_syntax::hir::translate::Translator::new()
-        .translate(&translated, &ast)
-        .map(|_| ())
-        .map_err(|error| format!("this pattern cannot be compiled: {}", error.kind()))
+    crate::internals::pattern::translate(pattern).map(|_| ())
 }
 
 fn check_bounds(cx: &Ctxt, value: &ValueAttrs) {

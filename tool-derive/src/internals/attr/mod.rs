@@ -11,7 +11,7 @@ mod values;
 pub(crate) use container::{ContainerAttrs, Repr, container, variant};
 pub(crate) use field::{DefaultValue, Example, FieldAttrs, OneOf, ValueAttrs, field};
 pub(crate) use tool::{ToolAttrs, tool};
-pub(crate) use values::{Literal, Number};
+pub(crate) use values::{Literal, Number, literal, ungroup};
 
 use super::ctxt::Ctxt;
 use proc_macro2::TokenStream;

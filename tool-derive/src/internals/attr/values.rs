@@ -138,7 +138,7 @@ pub(super) fn number_literal(value: &Expr) -> Option<Number> {
 }
 
 /// A literal of a value list: a number, a string or a boolean.
-pub(super) fn literal(value: &Expr) -> Option<Literal> {
+pub(crate) fn literal(value: &Expr) -> Option<Literal> {
     if let Some(number) = number_literal(value) {
         return Some(Literal::Number(number));
     }
@@ -218,7 +218,7 @@ pub(super) fn required_value(
 
 /// A value passed through `macro_rules!` (`rename = $name`) arrives wrapped
 /// in an invisible group; the literal inside is what counts.
-pub(super) fn ungroup(expr: Expr) -> Expr {
+pub(crate) fn ungroup(expr: Expr) -> Expr {
     match expr {
         Expr::Group(group) => ungroup(*group.expr),
         other => other,
