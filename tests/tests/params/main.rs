@@ -8,6 +8,8 @@
 //!   attributes, enums with data.
 //! - [`formats`]: `Format::is_valid` against the `jsonschema` crate.
 //! - [`agreement`]: parse and the derived schema agree (property test).
+//! - [`provider_agreement`]: parse agrees with the schema each provider
+//!   format sends (property test).
 //! - [`fuzz_properties`]: the `parse` fuzz target's properties.
 //! - [`hostile`], [`hostile_enums`]: deep nesting, huge values, recursive
 //!   enums (a test that could overflow the stack runs in a child process,
@@ -22,6 +24,7 @@ mod fuzz_properties;
 mod hostile;
 mod hostile_enums;
 mod parse;
+mod provider_agreement;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]
 mod support;
