@@ -524,3 +524,213 @@ pub fn check_parse(arguments: &Value) -> Result<bool, String> {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// `deny_unknown_fields`, for the agreement tests: parse refuses undeclared
+// keys where the type says so and drops them elsewhere, while the schema
+// says `"additionalProperties": false` either way. Each representation, at
+// the root and nested, next to types that do not deny. The agreement tests
+// list, beside each of these, the schema locations that deny.
+
+/// A small struct that refuses undeclared keys.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct ClosedLeaf {
+    #[param(min = 1, max = 9)]
+    pub n: u8,
+    // optional
+    #[param(max_length = 4)]
+    pub note: Option<String>,
+}
+
+/// A struct that refuses undeclared keys, holding one that does too
+/// ([`ClosedLeaf`]), one that does not ([`Inner`]), and a flattened one
+/// that does not ([`Page`]): the outer struct decides for its flattened
+/// fields' keys.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(deny_unknown_fields, rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Closed {
+    #[param(min_length = 1, max_length = 8)]
+    pub display_name: String,
+    // optional
+    pub leaf: Option<ClosedLeaf>,
+    pub inner: Inner,
+    #[param(flatten)]
+    pub page: Page<u8>,
+}
+
+/// Internally tagged, refusing undeclared keys beside the tag: struct,
+/// unit and newtype variants (the newtype's struct, [`Wait`], does not
+/// deny by itself; the enum's attribute covers it).
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClosedInternal {
+    Move {
+        dx: i8,
+        #[param(default)]
+        dy: i8,
+    },
+    Stop,
+    Pause(Wait),
+}
+
+/// Internally tagged, not denying, with a newtype variant of a struct that
+/// does ([`ClosedLeaf`]): that variant refuses undeclared keys, the others
+/// drop them.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "op", rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum OpenInternal {
+    Go {
+        #[param(max = 9)]
+        speed: u8,
+    },
+    Hold(ClosedLeaf),
+    Halt,
+}
+
+/// Adjacently tagged, refusing undeclared keys beside the tag and the
+/// content, and inside a struct variant's content: newtype, tuple and
+/// struct variants (the unit variant is in [`ClosedAdjacentUnit`]).
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(
+    tag = "t",
+    content = "c",
+    rename_all = "lowercase",
+    deny_unknown_fields
+)]
+#[allow(missing_docs)]
+pub enum ClosedAdjacent {
+    Num(f64),
+    Pair(i8, i8),
+    Rect {
+        w: u8,
+        // optional
+        h: Option<u8>,
+    },
+}
+
+/// Adjacently tagged and denying, with a unit variant: `{"t":"dot"}`.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(
+    tag = "t",
+    content = "c",
+    rename_all = "lowercase",
+    deny_unknown_fields
+)]
+#[allow(missing_docs)]
+pub enum ClosedAdjacentUnit {
+    Dot,
+    Num(f64),
+}
+
+/// Externally tagged, refusing undeclared keys in a struct variant's
+/// object (not in the newtype variant's [`Inner`], which does not deny).
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "snake_case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClosedExternal {
+    Reset,
+    Search {
+        query: String,
+        // optional
+        limit: Option<u8>,
+    },
+    Fetch(Inner),
+    Pair(u8, u8),
+}
+
+/// Externally tagged and denying, without a unit variant: every value is
+/// an object, so it can be a tool's whole arguments.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(rename_all = "snake_case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClosedCommand {
+    Search {
+        query: String,
+        // optional
+        limit: Option<u8>,
+    },
+    Pair(u8, u8),
+}
+
+/// Untagged, each struct variant refusing undeclared keys, so a value
+/// with a key of another variant matches none.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(untagged, deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClosedUntagged {
+    ById {
+        #[param(min = 1)]
+        id: u32,
+    },
+    ByName {
+        name: String,
+        #[param(default)]
+        exact: bool,
+    },
+    Text(String),
+}
+
+/// Untagged and denying, of struct variants only: a tool's whole
+/// arguments.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(untagged, deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum ClosedLookup {
+    ByName { name: String },
+    ById { id: u64 },
+}
+
+/// Every type above nested in a struct that does not deny: in a list, a
+/// map, an option, a nullable list item.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct DenyFields {
+    pub closed: Closed,
+    #[param(max_length = 2)]
+    pub leaves: Vec<ClosedLeaf>,
+    pub by_key: BTreeMap<String, ClosedLeaf>,
+    // optional
+    pub maybe_leaf: Option<ClosedLeaf>,
+    #[param(max_length = 2)]
+    pub nullable_leaves: Vec<Option<ClosedLeaf>>,
+    pub internal: ClosedInternal,
+    pub open_internal: OpenInternal,
+    pub adjacent: ClosedAdjacent,
+    pub external: ClosedExternal,
+    pub untagged: ClosedUntagged,
+}
+
+/// Internally tagged and denying, as issue 21 states it: the arguments of a
+/// computer-use tool. A strict model sends every field of the merged
+/// object, `null` for the other variants' (`{"action":"click","x":1,"y":2,
+/// "text":null,"dx":null,"dy":null,"keys":null}`).
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
+#[allow(missing_docs)]
+pub enum Computer {
+    Click { x: i32, y: i32 },
+    Type { text: String },
+    Scroll { dx: i32, dy: i32 },
+    Key { keys: Vec<String> },
+}
+
+/// Untagged, not denying, whose first variant takes any object (its one
+/// field is optional and undeclared keys are dropped): `{"id":5}` means
+/// `Get`, whose closed schema admits it as sent.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(untagged)]
+#[allow(missing_docs)]
+pub enum Greedy {
+    List {
+        // optional
+        filter: Option<String>,
+    },
+    Get {
+        id: u64,
+    },
+}

@@ -38,9 +38,24 @@
 //! [`normalize`] removes exactly SPEC's two documented leniencies of parse,
 //! walking the schema (not the struct):
 //! 1. undeclared keys of an object whose schema has `properties` and
-//!    `additionalProperties: false`: parse drops them, the schema rejects them;
+//!    `additionalProperties: false`, unless its type says
+//!    `deny_unknown_fields`: parse drops them, the schema rejects them. A
+//!    type that denies them refuses them as the schema does, so there they
+//!    are kept, and judged. The schema is closed either way and cannot say
+//!    which objects deny: each test lists them beside its type, as JSON
+//!    Pointers into the schema ([`Judge::denying`]; none for the types
+//!    above, [`DENY_FIELDS_DENIED`] for [`DenyFields`]). A wrong list fails
+//!    the property (undeclared keys are generated in every object), and
+//!    [`the_deny_list_decides_how_undeclared_keys_are_judged`] shows it;
 //! 2. `null` for a key of such an object that is not in its `required`: parse
 //!    reads it as `None`, the schema (the field's `T`) rejects it.
+//!
+//! `deny_unknown_fields` is tested on [`DenyFields`] (a struct that does
+//! not deny, holding structs and enums of each representation that do) and
+//! on each of its enums as the root, with values of one variant carrying a
+//! key only another variant declares mixed in; an adjacently tagged unit
+//! variant that denies runs in an ignored test of its own until parse
+//! refuses its content (issue 21).
 //!
 //! The disagreements the property found (null for a defaulted field, `f32`
 //! bounds checked after rounding, integers against float bounds in `f64`)
@@ -56,11 +71,12 @@ use proptest::strategy::{BoxedStrategy, Union};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::num::NonZeroU32;
 use tests::everything::{
-    Action, Collections, EnumFields, Event, Everything, Inner, Integers, Layout, Mode, NonZeros,
-    Query, Shape, StringRules,
+    Action, Closed, ClosedAdjacent, ClosedAdjacentUnit, ClosedCommand, ClosedExternal,
+    ClosedInternal, ClosedLookup, Collections, DenyFields, EnumFields, Event, Everything, Inner,
+    Integers, Layout, Mode, NonZeros, OpenInternal, Query, Shape, StringRules,
 };
 use tool_core::{ToolParams, params::ParamValue};
 
@@ -89,22 +105,46 @@ struct Empty {}
 // normalize: the two documented leniencies, removed by walking the schema.
 
 /// Validators of the subschemas `normalize` picks alternatives with,
-/// compiled once each (with the root's `$defs`, so references resolve).
-struct Judge {
+/// compiled once each (with the root's `$defs`, so references resolve),
+/// and the schema locations whose type denies unknown fields.
+pub(crate) struct Judge {
     defs: Option<Value>,
     validators: RefCell<HashMap<String, std::rc::Rc<jsonschema::Validator>>>,
+    /// JSON Pointers into the root schema of the objects whose type says
+    /// `deny_unknown_fields` (see [`normalize`]).
+    denied: BTreeSet<String>,
 }
 
 impl Judge {
-    fn new(root: &Value) -> Self {
+    /// A judge for `root`, a schema in which no type denies unknown fields.
+    pub(crate) fn new(root: &Value) -> Self {
+        Judge::denying(root, &[])
+    }
+
+    /// A judge for `root` in which the objects at `denied` (JSON Pointers
+    /// into `root`, such as `/properties/leaf` or `/oneOf/2`) refuse
+    /// undeclared keys. Panics when a pointer names no closed object of
+    /// `root`: a mistyped pointer would silently deny nothing.
+    pub(crate) fn denying(root: &Value, denied: &[&str]) -> Self {
+        for pointer in denied {
+            let closed = root.pointer(pointer).is_some_and(|object| {
+                object.get("properties").is_some()
+                    && object.get("additionalProperties") == Some(&Value::Bool(false))
+            });
+            assert!(
+                closed,
+                "{pointer} is not a closed object of the schema {root}"
+            );
+        }
         Judge {
             defs: root.get("$defs").cloned(),
             validators: RefCell::new(HashMap::new()),
+            denied: denied.iter().map(|pointer| pointer.to_string()).collect(),
         }
     }
 
     /// Whether `schema` (a part of the root schema) accepts `value`.
-    fn accepts(&self, schema: &Value, value: &Value) -> bool {
+    pub(crate) fn accepts(&self, schema: &Value, value: &Value) -> bool {
         let key = schema.to_string();
         let validator = self
             .validators
@@ -122,33 +162,52 @@ impl Judge {
     }
 }
 
-/// `value` with the two leniencies of parse removed, as `schema` states them:
-/// undeclared keys of a closed object (`properties` and
-/// `additionalProperties: false`) and `null` for a key that the object does
-/// not require. Recurses through `properties`, `items`, `prefixItems`, a
-/// schema-valued `additionalProperties`, `anyOf` and `oneOf`.
+/// `value` with the two leniencies of parse removed, as `schema` and the
+/// type state them: undeclared keys of a closed object (`properties` and
+/// `additionalProperties: false`) whose type does not deny unknown fields
+/// (the judge's list says which do: the schema is closed either way), and
+/// `null` for a key that the object does not require. Recurses through
+/// `properties`, `items`, `prefixItems`, a schema-valued
+/// `additionalProperties`, `anyOf` and `oneOf`.
 ///
 /// For an alternative (`anyOf`: an option or an untagged enum; `oneOf`: a
 /// tagged enum) the value is normalized against the first alternative that
 /// accepts it once normalized, as parse takes the first variant that
 /// parses; failing that, against the first of its JSON kind.
 fn normalize(value: &Value, schema: &Value, judge: &Judge) -> Value {
+    normalize_at(value, schema, "", judge)
+}
+
+/// [`normalize`] of the part of the root schema at `pointer`.
+fn normalize_at(value: &Value, schema: &Value, pointer: &str, judge: &Judge) -> Value {
     if let Some(branches) = branches(schema) {
-        for branch in branches {
-            let normalized = normalize(value, branch, judge);
+        let keyword = if schema.get("anyOf").is_some() {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
+        let at = |i: usize| format!("{pointer}/{keyword}/{i}");
+        for (i, branch) in branches.iter().enumerate() {
+            let normalized = normalize_at(value, branch, &at(i), judge);
             if judge.accepts(branch, &normalized) {
                 return normalized;
             }
         }
-        return match branches.iter().find(|branch| admits_kind(branch, value)) {
-            Some(branch) => normalize(value, branch, judge),
+        return match branches
+            .iter()
+            .position(|branch| admits_kind(branch, value))
+        {
+            Some(i) => normalize_at(value, &branches[i], &at(i), judge),
             None => value.clone(),
         };
     }
     match value {
         Value::Object(entries) => {
             if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-                let closed = schema.get("additionalProperties") == Some(&Value::Bool(false));
+                // Parse drops undeclared keys unless the type denies them.
+                let drops_undeclared = schema.get("additionalProperties")
+                    == Some(&Value::Bool(false))
+                    && !judge.denied.contains(pointer);
                 let required: Vec<&str> = schema
                     .get("required")
                     .and_then(Value::as_array)
@@ -157,13 +216,14 @@ fn normalize(value: &Value, schema: &Value, judge: &Judge) -> Value {
                 let mut kept = Map::new();
                 for (key, item) in entries {
                     match properties.get(key) {
-                        None if closed => {}
+                        None if drops_undeclared => {}
                         None => {
                             kept.insert(key.clone(), item.clone());
                         }
                         Some(_) if item.is_null() && !required.contains(&key.as_str()) => {}
                         Some(property) => {
-                            kept.insert(key.clone(), normalize(item, property, judge));
+                            let at = format!("{pointer}/properties/{}", escape(key));
+                            kept.insert(key.clone(), normalize_at(item, property, &at, judge));
                         }
                     }
                 }
@@ -171,10 +231,11 @@ fn normalize(value: &Value, schema: &Value, judge: &Judge) -> Value {
             } else if let Some(values) =
                 schema.get("additionalProperties").filter(|s| s.is_object())
             {
+                let at = format!("{pointer}/additionalProperties");
                 Value::Object(
                     entries
                         .iter()
-                        .map(|(key, item)| (key.clone(), normalize(item, values, judge)))
+                        .map(|(key, item)| (key.clone(), normalize_at(item, values, &at, judge)))
                         .collect(),
                 )
             } else {
@@ -188,24 +249,35 @@ fn normalize(value: &Value, schema: &Value, judge: &Judge) -> Value {
                         .iter()
                         .enumerate()
                         .map(|(i, item)| match positions.get(i) {
-                            Some(position) => normalize(item, position, judge),
+                            Some(position) => {
+                                let at = format!("{pointer}/prefixItems/{i}");
+                                normalize_at(item, position, &at, judge)
+                            }
                             None => item.clone(),
                         })
                         .collect(),
                 );
             }
             match schema.get("items").filter(|s| s.is_object()) {
-                Some(item_schema) => Value::Array(
-                    items
-                        .iter()
-                        .map(|item| normalize(item, item_schema, judge))
-                        .collect(),
-                ),
+                Some(item_schema) => {
+                    let at = format!("{pointer}/items");
+                    Value::Array(
+                        items
+                            .iter()
+                            .map(|item| normalize_at(item, item_schema, &at, judge))
+                            .collect(),
+                    )
+                }
                 None => value.clone(),
             }
         }
         _ => value.clone(),
     }
+}
+
+/// A property name as a JSON Pointer segment.
+fn escape(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// Whether `schema`'s `type` (if any) is the JSON kind of `value`.
@@ -860,6 +932,71 @@ fn random_json() -> Gen {
 
 // ---------------------------------------------------------------------------
 
+/// Valid values of `schema`, without either leniency: what a model that
+/// follows the schema sends (`provider_agreement`'s P1 starts from them).
+pub(crate) fn strictly_valid(schema: &Value) -> Gen {
+    valid(
+        schema,
+        Mood {
+            rate: 0,
+            lenient: false,
+        },
+    )
+}
+
+/// This test's own mix of values near `schema`'s boundary, valid or not
+/// (`provider_agreement`'s P2 draws from it for a format's schema).
+pub(crate) fn near_boundary(schema: &Value) -> Gen {
+    arguments(schema)
+}
+
+/// The arguments mix for a root enum, plus values of one variant carrying
+/// a key that only another variant declares, with a valid value for it
+/// (`{"t":"dot","c":1.5}`, `{"op":"stop","dx":1}`): undeclared for the
+/// variant, so a type that denies unknown fields must refuse them. Never
+/// `null` there: whether `null` for another variant's field reads as
+/// absent is the parse's business, not this property's.
+fn with_other_variants_keys(schema: &Value) -> Gen {
+    let mut options = vec![(4, arguments(schema))];
+    let choices: Vec<&Value> = branches(schema).into_iter().flatten().collect();
+    for (i, choice) in choices.iter().enumerate() {
+        let own = choice.get("properties").and_then(Value::as_object);
+        let Some(own) = own else { continue };
+        let others: Vec<(String, Value)> = choices
+            .iter()
+            .enumerate()
+            .filter(|(j, _)| *j != i)
+            .filter_map(|(_, other)| other.get("properties").and_then(Value::as_object))
+            .flat_map(|properties| properties.iter())
+            .filter(|(key, _)| !own.contains_key(*key))
+            .map(|(key, schema)| (key.clone(), schema.clone()))
+            .collect();
+        if others.is_empty() {
+            continue;
+        }
+        let foreign: Vec<Gen> = others
+            .iter()
+            .map(|(key, schema)| {
+                let key = key.clone();
+                strictly_valid(schema)
+                    .prop_map(move |value| json!({ key.clone(): value }))
+                    .boxed()
+            })
+            .collect();
+        let strategy = (strictly_valid(choice), Union::new(foreign))
+            .prop_map(|(mut value, foreign)| {
+                if let (Some(entries), Some(foreign)) = (value.as_object_mut(), foreign.as_object())
+                {
+                    entries.extend(foreign.clone());
+                }
+                value
+            })
+            .boxed();
+        options.push((1, strategy));
+    }
+    Union::new_weighted(options).boxed()
+}
+
 /// The property for one value, given what parse made of it: `Err`
 /// describes a disagreement, `Ok` says whether parse accepted it.
 fn check(
@@ -903,9 +1040,22 @@ fn agreement_run<T: ParamValue>(
     parse: fn(&Value) -> Result<T, tool_core::ParamError>,
     cases: u32,
 ) {
-    let validator = validator_for(&schema);
-    let judge = Judge::new(&schema);
     let strategy = arguments(&schema);
+    agreement_run_on(name, schema, &[], strategy, parse, cases);
+}
+
+/// [`agreement_run`] for a type in which the objects at `denied` (JSON
+/// Pointers into `schema`) refuse undeclared keys, on values of `strategy`.
+fn agreement_run_on<T: ParamValue>(
+    name: &str,
+    schema: Value,
+    denied: &[&str],
+    strategy: Gen,
+    parse: fn(&Value) -> Result<T, tool_core::ParamError>,
+    cases: u32,
+) {
+    let validator = validator_for(&schema);
+    let judge = Judge::denying(&schema, denied);
     let config = Config {
         cases,
         failure_persistence: None,
@@ -1043,11 +1193,162 @@ fn parse_agrees_with_the_schema_on_enums_at_the_root() {
     );
 }
 
+/// The schema locations of [`DenyFields`] whose types deny unknown fields:
+/// every object of the `Closed*` types, and `OpenInternal::Hold`, whose
+/// struct denies. A typo here fails [`Judge::denying`]; a missing or extra
+/// location fails the property (undeclared keys are generated everywhere).
+const DENY_FIELDS_DENIED: &[&str] = &[
+    "/properties/closed",
+    "/properties/closed/properties/leaf",
+    "/properties/leaves/items",
+    "/properties/by_key/additionalProperties",
+    "/properties/maybe_leaf",
+    "/properties/nullable_leaves/items/anyOf/0",
+    "/properties/internal/oneOf/0",
+    "/properties/internal/oneOf/1",
+    "/properties/internal/oneOf/2",
+    "/properties/open_internal/oneOf/1",
+    "/properties/adjacent/oneOf/0",
+    "/properties/adjacent/oneOf/1",
+    "/properties/adjacent/oneOf/2",
+    "/properties/adjacent/oneOf/2/properties/c",
+    "/properties/external/oneOf/1/properties/search",
+    "/properties/untagged/anyOf/0",
+    "/properties/untagged/anyOf/1",
+];
+
+/// [`agreement_run_on`] for a root that denies at `denied`, with the
+/// values of [`with_other_variants_keys`] mixed in.
+fn deny_run<T: ParamValue>(
+    name: &str,
+    schema: Value,
+    denied: &[&str],
+    parse: fn(&Value) -> Result<T, tool_core::ParamError>,
+    cases: u32,
+) {
+    let strategy = with_other_variants_keys(&schema);
+    agreement_run_on(name, schema, denied, strategy, parse, cases);
+}
+
+/// `deny_unknown_fields`, judged as parse documents it: undeclared keys of
+/// an object whose type denies them are a fault (kept by [`normalize`], so
+/// the schema's `additionalProperties: false` refuses them), elsewhere a
+/// leniency. Structs and each enum representation, at the root (enums as a
+/// tool's whole arguments) and nested in a struct that does not deny.
+#[test]
+fn parse_agrees_with_the_schema_on_deny_unknown_fields() {
+    deny_run(
+        "DenyFields",
+        DenyFields::json_schema(),
+        DENY_FIELDS_DENIED,
+        DenyFields::parse,
+        CASES / 2,
+    );
+    let cases = CASES / 8;
+    let (closed, internal, adjacent) = (
+        ["", "/properties/leaf"],
+        ["/oneOf/0", "/oneOf/1", "/oneOf/2"],
+        ["/oneOf/0", "/oneOf/1", "/oneOf/2", "/oneOf/2/properties/c"],
+    );
+    deny_run(
+        "Closed",
+        Closed::json_schema(),
+        &closed,
+        Closed::parse,
+        cases,
+    );
+    let schema = ClosedInternal::json_schema();
+    deny_run(
+        "ClosedInternal",
+        schema,
+        &internal,
+        ClosedInternal::parse,
+        cases,
+    );
+    let schema = OpenInternal::json_schema();
+    deny_run(
+        "OpenInternal",
+        schema,
+        &["/oneOf/1"],
+        OpenInternal::parse,
+        cases,
+    );
+    let schema = ClosedAdjacent::json_schema();
+    deny_run(
+        "ClosedAdjacent",
+        schema,
+        &adjacent,
+        ClosedAdjacent::parse,
+        cases,
+    );
+    let (schema, search) = (ClosedCommand::json_schema(), ["/oneOf/0/properties/search"]);
+    deny_run(
+        "ClosedCommand",
+        schema,
+        &search,
+        ClosedCommand::parse,
+        cases,
+    );
+    let (schema, both) = (ClosedLookup::json_schema(), ["/anyOf/0", "/anyOf/1"]);
+    deny_run("ClosedLookup", schema, &both, ClosedLookup::parse, cases);
+    deny_run(
+        "ClosedExternal",
+        <ClosedExternal as ParamValue>::schema(),
+        &["/oneOf/1/properties/search"],
+        parse_value::<ClosedExternal>,
+        cases,
+    );
+}
+
+/// The same for an adjacently tagged unit variant: `{"t":"dot","c":1.5}`
+/// names no content for `dot`, and the enum denies unknown fields, so parse
+/// must refuse what the schema refuses.
+#[test]
+fn parse_agrees_with_the_schema_on_an_adjacent_unit_variant_that_denies() {
+    deny_run(
+        "ClosedAdjacentUnit",
+        ClosedAdjacentUnit::json_schema(),
+        &["/oneOf/0", "/oneOf/1"],
+        ClosedAdjacentUnit::parse,
+        CASES / 4,
+    );
+}
+
+/// The deny list is what decides: the same value, with an undeclared key
+/// in an object whose type denies it, agrees with it and disagrees
+/// without it (so a forgotten location cannot pass unnoticed).
+#[test]
+fn the_deny_list_decides_how_undeclared_keys_are_judged() {
+    let schema = Closed::json_schema();
+    let value = json!({"displayName": "a", "inner": {"displayName": "b", "extra": 1},
+                       "page_items": [], "extra": true});
+    let parsed = Closed::parse(&value);
+    assert!(parsed.is_err(), "Closed refuses `extra`");
+    let validator = validator_for(&schema);
+    let outcome = parsed.as_ref().map(drop);
+    let denying = Judge::denying(&schema, &["", "/properties/leaf"]);
+    assert_eq!(
+        check(&value, outcome, &schema, &validator, &denying),
+        Ok(false)
+    );
+    let lenient = Judge::new(&schema);
+    let disagreement = check(&value, outcome, &schema, &validator, &lenient).unwrap_err();
+    assert!(disagreement.starts_with("(b)"), "{disagreement}");
+    // The nested `Inner` does not deny: its `extra` is dropped either way.
+    let without_outer = json!({"displayName": "a", "inner": {"displayName": "b", "extra": 1},
+                               "page_items": []});
+    assert!(Closed::parse(&without_outer).is_ok());
+    assert_eq!(
+        check(&without_outer, Ok(()), &schema, &validator, &denying),
+        Ok(true)
+    );
+}
+
 /// An externally tagged enum without unit variants: every value an object.
 #[derive(ToolParams, Debug)]
 #[param(rename_all = "snake_case")]
 #[allow(dead_code)]
-enum RootExternal {
+pub(crate) enum RootExternal {
     Search { query: String, limit: Option<u8> },
     Fetch(Inner),
 }
@@ -1056,7 +1357,7 @@ enum RootExternal {
 #[derive(ToolParams, Debug)]
 #[param(untagged)]
 #[allow(dead_code)]
-enum RootUntagged {
+pub(crate) enum RootUntagged {
     ByPath {
         #[param(min_length = 1)]
         path: String,

@@ -8,8 +8,12 @@
 //!   attributes, enums with data.
 //! - [`schema_meaning`]: parse reads a value as the schema a provider sent
 //!   means it (strict providers' nulls, untagged preference).
+//! - [`serde_parity`]: serde's attributes with serde's meanings (alias,
+//!   newtypes, transparent, flattened tagged enums).
 //! - [`formats`]: `Format::is_valid` against the `jsonschema` crate.
 //! - [`agreement`]: parse and the derived schema agree (property test).
+//! - [`provider_agreement`]: parse agrees with the schema each provider
+//!   format sends (property test).
 //! - [`fuzz_properties`]: the `parse` fuzz target's properties.
 //! - [`hostile`], [`hostile_enums`]: deep nesting, huge values, recursive
 //!   enums (a test that could overflow the stack runs in a child process,
@@ -24,6 +28,7 @@ mod fuzz_properties;
 mod hostile;
 mod hostile_enums;
 mod parse;
+mod provider_agreement;
 mod schema_meaning;
 mod serde_parity;
 // Shared by every test binary here: one copy, beside the binaries.

@@ -174,7 +174,7 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
             "properties" | "required" => {}
             "additionalProperties" if value == &Value::Bool(false) => report.push(
                 &at,
-                "dropped: OpenAPI 3.0 (Gemini) cannot close an object; parse drops undeclared keys anyway",
+                "dropped: OpenAPI 3.0 (Gemini) cannot close an object; parse drops undeclared keys, or refuses them where the type denies unknown fields",
             ),
             "additionalProperties" => report.push(
                 &at,
