@@ -1,7 +1,9 @@
 //! `ToolParams::parse` on a struct of every field type.
 //!
 //! Input bytes that are JSON (`serde_json::from_slice`) are parsed as
-//! `Everything`'s arguments. The properties:
+//! `Everything`'s arguments, and as `WiderTypes`' (issue 21's field types:
+//! signed non-zero integers, `Duration`, `Box<str>` and the like, maps
+//! with keys that are not strings). The properties, for each:
 //!
 //! - parse never panics (libFuzzer reports a panic as a crash);
 //! - `Ok(v)`: `v` keeps its declared bounds, and `v.to_json()` parses back to
@@ -11,8 +13,8 @@
 //!   non-empty path and message, and `e.to_string()` is one line per kept
 //!   problem (plus `... and N more problems` when some were only counted).
 //!
-//! The struct is `Everything` of tests/src/everything.rs (every field type
-//! and attribute of SPEC's table).
+//! The structs are `Everything` and `WiderTypes` of tests/src/everything.rs
+//! (every field type and attribute of SPEC's table, and issue 21's).
 
 #![no_main]
 
@@ -31,5 +33,8 @@ fuzz_target!(|data: &[u8]| {
     };
     if let Err(broken) = everything::check_parse(&arguments) {
         panic!("{broken}");
+    }
+    if let Err(broken) = everything::check_parse_wider(&arguments) {
+        panic!("WiderTypes: {broken}");
     }
 });

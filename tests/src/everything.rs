@@ -29,6 +29,14 @@
 //! `flatten`; `skip`; `example`; `deprecated`; `items(...)`; a generic
 //! struct ([`Page`]). [`Action`] is also parsed at the root by the
 //! agreement test.
+//!
+//! Issue 21's field types, in [`WiderTypes`] (parsed on its own, by the
+//! agreement test, the fuzz properties' twin [`check_parse_wider`] and the
+//! `parse` fuzz target): `NonZeroI8`..`NonZeroIsize`, `Box<str>`,
+//! `Rc<str>`, `Arc<str>`, `Cow<'static, str>`, `Cow<'static, [T]>`,
+//! `Rc<T>`, `Duration`, and maps keyed by every integer, non-zero integer,
+//! `bool`, `char`, `uuid::Uuid`, IP address type, and [`Cell`] (a key type
+//! of the user's own).
 
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -733,4 +741,172 @@ pub enum Greedy {
     Get {
         id: u64,
     },
+}
+
+// ---------------------------------------------------------------------------
+// Issue 21's field types, in a struct of their own (parsed as a tool's
+// arguments by the agreement test and the `parse` fuzz target).
+
+/// A cell of an 8 x 8 grid such as `e4`: a map key of the user's own,
+/// through [`MapKey`](tool_core::params::MapKey).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Cell {
+    /// `a`..`h`.
+    pub column: u8,
+    /// `1`..`8`.
+    pub row: u8,
+}
+
+impl tool_core::params::MapKey for Cell {
+    fn key_schema() -> Option<Value> {
+        Some(serde_json::json!({"pattern": "^[a-h][1-8]$"}))
+    }
+
+    fn parse_key(
+        key: &str,
+        path: &tool_core::params::ParamPath<'_>,
+        errors: &mut tool_core::params::ParseContext,
+    ) -> Option<Self> {
+        match key.as_bytes() {
+            [column @ b'a'..=b'h', row @ b'1'..=b'8'] => Some(Cell {
+                column: *column,
+                row: *row,
+            }),
+            _ => {
+                // At most 20 characters of the key are echoed.
+                let shown: String = key.chars().take(20).collect();
+                errors.push(
+                    path,
+                    format_args!("expected a key that is a cell such as \"e4\", got {shown:?}"),
+                );
+                None
+            }
+        }
+    }
+
+    fn to_key(&self) -> String {
+        format!("{}{}", char::from(self.column), char::from(self.row))
+    }
+}
+
+/// Every field type issue 21 added: signed non-zero integers, the other
+/// owners of a string or a list, `Rc<T>`, `Duration`, and maps whose keys
+/// are integers, non-zero integers, `bool`, `char`, `uuid::Uuid`, IP
+/// addresses or a type of the user's own ([`Cell`]); each at the field
+/// level and inside `Option`, `Vec` and maps.
+#[derive(ToolParams, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub struct WiderTypes {
+    pub step_i8: std::num::NonZeroI8,
+    pub step_i16: std::num::NonZeroI16,
+    pub step_i32: std::num::NonZeroI32,
+    pub step_i64: std::num::NonZeroI64,
+    pub step_isize: std::num::NonZeroIsize,
+    // optional
+    pub maybe_step: Option<std::num::NonZeroI32>,
+    pub steps: Vec<std::num::NonZeroI16>,
+    pub boxed: Box<str>,
+    pub rc: std::rc::Rc<str>,
+    pub arc: Arc<str>,
+    pub cow: std::borrow::Cow<'static, str>,
+    pub cow_list: std::borrow::Cow<'static, [u8]>,
+    pub rc_value: std::rc::Rc<u16>,
+    // optional
+    pub maybe_name: Option<Box<str>>,
+    pub names: Vec<Arc<str>>,
+    pub wait: std::time::Duration,
+    // optional
+    pub maybe_wait: Option<std::time::Duration>,
+    pub waits: Vec<Option<std::time::Duration>>,
+    pub by_u8: BTreeMap<u8, std::time::Duration>,
+    pub by_i8: HashMap<i8, std::num::NonZeroI8>,
+    pub by_u16: BTreeMap<u16, bool>,
+    pub by_i16: BTreeMap<i16, bool>,
+    pub by_u32: BTreeMap<u32, bool>,
+    pub by_i32: HashMap<i32, Option<bool>>,
+    pub by_u64: BTreeMap<u64, Box<str>>,
+    pub by_i64: BTreeMap<i64, u8>,
+    pub by_usize: BTreeMap<usize, u8>,
+    pub by_isize: BTreeMap<isize, u8>,
+    pub by_non_zero_u8: BTreeMap<NonZeroU8, u8>,
+    pub by_non_zero_i64: BTreeMap<std::num::NonZeroI64, u8>,
+    pub by_bool: BTreeMap<bool, Option<std::time::Duration>>,
+    pub by_char: HashMap<char, u8>,
+    pub by_uuid: BTreeMap<uuid::Uuid, u8>,
+    pub by_ip: BTreeMap<IpAddr, u8>,
+    pub by_ip4: HashMap<Ipv4Addr, u8>,
+    pub by_ip6: BTreeMap<Ipv6Addr, u8>,
+    pub by_cell: BTreeMap<Cell, std::num::NonZeroI8>,
+}
+
+/// Whether a parsed [`WiderTypes`] keeps what its types promise beyond
+/// Rust's own: every `Duration` is whole seconds (the `duration` format
+/// has no fractions).
+pub fn wider_in_bounds(w: &WiderTypes) -> bool {
+    let whole = |d: &std::time::Duration| d.subsec_nanos() == 0;
+    whole(&w.wait)
+        && w.maybe_wait.as_ref().is_none_or(whole)
+        && w.waits.iter().flatten().all(whole)
+        && w.by_u8.values().all(whole)
+        && w.by_bool.values().flatten().all(whole)
+}
+
+/// [`check_parse`]'s properties for [`WiderTypes`]: `Ok(true)` when it
+/// parsed (within bounds, and `to_json()` parses back to an equal value
+/// with the same JSON), `Ok(false)` when it was refused with a well-formed
+/// error, `Err` naming the broken property.
+pub fn check_parse_wider(arguments: &Value) -> Result<bool, String> {
+    check_parse_of::<WiderTypes>(arguments, wider_in_bounds)
+}
+
+/// [`check_parse`]'s properties for any `T`, with `in_bounds` for what its
+/// attributes declare.
+pub fn check_parse_of<T: ToolParams + PartialEq + std::fmt::Debug>(
+    arguments: &Value,
+    in_bounds: fn(&T) -> bool,
+) -> Result<bool, String> {
+    match T::parse(arguments) {
+        Ok(parsed) => {
+            if !in_bounds(&parsed) {
+                return Err(format!("out of bounds: {parsed:?}"));
+            }
+            let json = parsed.to_json();
+            let again = T::parse(&json)
+                .map_err(|error| format!("to_json does not parse back: {error}\n{json}"))?;
+            if again != parsed {
+                return Err(format!(
+                    "to_json parses back to another value: {again:?} vs {parsed:?}"
+                ));
+            }
+            if again.to_json() != json {
+                return Err(format!("to_json differs after a round trip: {json}"));
+            }
+            Ok(true)
+        }
+        Err(error) => {
+            let problems = error.problems();
+            if problems.is_empty() {
+                return Err("an error without problems".into());
+            }
+            if problems.len() > MAX_PROBLEMS || error.count() < problems.len() {
+                return Err(format!(
+                    "{} problems kept, {} counted, at most {MAX_PROBLEMS} allowed",
+                    problems.len(),
+                    error.count()
+                ));
+            }
+            if let Some(problem) = problems
+                .iter()
+                .find(|p| p.path().is_empty() || p.message().is_empty())
+            {
+                return Err(format!("empty path or message: {problem:?}"));
+            }
+            let text = error.to_string();
+            let expected = problems.len() + usize::from(error.count() > problems.len());
+            if text.split('\n').count() != expected {
+                return Err(format!("not one line per problem: {text:?}"));
+            }
+            Ok(false)
+        }
+    }
 }

@@ -82,7 +82,7 @@ use tool_core::{ToolParams, params::ParamValue};
 
 use crate::support::generators::{
     Gen, branches, constrained_string, edge_numbers, float_bound, float_json, int_json,
-    integer_bounds, json_string_of, length_bound, tuple_items,
+    integer_bounds, json_string_of, length_bound, property_names, tuple_items, whole_branches,
 };
 /// Generated values per run of [`parse_agrees_with_the_schema`].
 const CASES: u32 = 2000;
@@ -352,7 +352,7 @@ fn near(schema: &Value, mood: Mood) -> Gen {
 }
 
 fn valid(schema: &Value, mood: Mood) -> Gen {
-    if let Some(branches) = branches(schema) {
+    if let Some(branches) = whole_branches(schema) {
         let options: Vec<Gen> = branches.iter().map(|branch| near(branch, mood)).collect();
         return Union::new(options).boxed();
     }
@@ -539,7 +539,7 @@ fn single_fault(schema: &Value, mood: Mood) -> Gen {
         ])
         .boxed();
     }
-    if let Some(branches) = branches(schema) {
+    if let Some(branches) = whole_branches(schema) {
         let options: Vec<Gen> = branches
             .iter()
             .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"))
@@ -556,26 +556,40 @@ fn single_fault(schema: &Value, mood: Mood) -> Gen {
         ])
         .boxed(),
         Some("object") => match schema.get("additionalProperties") {
-            Some(values @ Value::Object(_)) => Union::new_weighted(vec![
-                (
-                    4,
+            Some(values @ Value::Object(_)) => {
+                let (keys, bad_keys) = map_keys(schema);
+                let mut options = vec![
                     (
-                        map_of(valid(values, valid_mood), 0..=2),
-                        prop::sample::select(MAP_KEYS),
-                        single_fault(values, mood),
-                    )
-                        .prop_map(|(mut entries, key, fault)| {
-                            entries
-                                .as_object_mut()
-                                .expect("an object")
-                                .insert(key.to_owned(), fault);
-                            entries
-                        })
-                        .boxed(),
-                ),
-                (1, perturbed(schema)),
-            ])
-            .boxed(),
+                        4,
+                        (
+                            map_with_keys(&keys, valid(values, valid_mood), 0..=2),
+                            prop::sample::select(keys.clone()),
+                            single_fault(values, mood),
+                        )
+                            .prop_map(|(mut entries, key, fault)| {
+                                entries
+                                    .as_object_mut()
+                                    .expect("an object")
+                                    .insert(key, fault);
+                                entries
+                            })
+                            .boxed(),
+                    ),
+                    (1, perturbed(schema)),
+                ];
+                if !bad_keys.is_empty() {
+                    // A valid value under the one key `propertyNames` refuses.
+                    options.push((
+                        3,
+                        with_one_bad_key(
+                            map_with_keys(&keys, valid(values, valid_mood), 0..=2),
+                            bad_keys,
+                            valid(values, valid_mood),
+                        ),
+                    ));
+                }
+                Union::new_weighted(options).boxed()
+            }
             _ => perturbed(schema),
         },
         Some("array") => {
@@ -681,6 +695,41 @@ fn assemble(keys: &[String], values: Vec<Option<Value>>, extras: Vec<(String, Va
 
 const MAP_KEYS: &[&str] = &["", "a", "b", "key", "é", "with space", "a.b", "[0]"];
 
+/// The keys of a map schema: those `propertyNames` accepts and those it
+/// refuses, out of the shared pool (numerals near every integer type's
+/// bounds and their non-canonical spellings, `bool` names, characters,
+/// UUIDs, IP addresses, ...); [`MAP_KEYS`] and none refused for a map of
+/// string keys.
+fn map_keys(schema: &Value) -> (Vec<String>, Vec<String>) {
+    property_names(schema).unwrap_or_else(|| {
+        (
+            MAP_KEYS.iter().map(|key| key.to_string()).collect(),
+            Vec::new(),
+        )
+    })
+}
+
+/// A map's object: a few entries, each key one of `keys`, each value from
+/// `item`.
+fn map_with_keys(keys: &[String], item: Gen, entries: std::ops::RangeInclusive<usize>) -> Gen {
+    vec((prop::sample::select(keys.to_vec()), item), entries)
+        .prop_map(|entries| Value::Object(entries.into_iter().collect()))
+        .boxed()
+}
+
+/// `map` with one more entry, under one of `bad_keys`, its value from
+/// `item`.
+fn with_one_bad_key(map: Gen, bad_keys: Vec<String>, item: Gen) -> Gen {
+    (map, prop::sample::select(bad_keys), item)
+        .prop_map(|(mut map, key, item)| {
+            if let Some(entries) = map.as_object_mut() {
+                entries.insert(key, item);
+            }
+            map
+        })
+        .boxed()
+}
+
 /// A map's object: a few entries, each value from `item`.
 fn map_of(item: Gen, entries: std::ops::RangeInclusive<usize>) -> Gen {
     vec(
@@ -696,7 +745,17 @@ fn map(schema: &Value, mood: Mood) -> Gen {
         Some(values @ Value::Object(_)) => near(values, mood),
         _ => random_json(),
     };
-    map_of(item, 0..=3)
+    let (keys, bad_keys) = map_keys(schema);
+    let map = map_with_keys(&keys, item.clone(), 0..=3);
+    if mood.rate == 0 || bad_keys.is_empty() {
+        return map;
+    }
+    // At the mood's rate, a key `propertyNames` refuses.
+    Union::new_weighted(vec![
+        (256 - mood.rate, map.clone()),
+        (mood.rate, with_one_bad_key(map, bad_keys, item)),
+    ])
+    .boxed()
 }
 
 /// A value that is (most likely) wrong for `schema`: out of range, of the
@@ -707,8 +766,8 @@ fn perturbed(schema: &Value) -> Gen {
         (1, Just(Value::Null).boxed()),
         (1, prop::sample::select(edge_numbers()).boxed()),
     ];
-    if let Some(branches) = branches(schema) {
-        for branch in branches {
+    if let Some(branches) = whole_branches(schema) {
+        for branch in &branches {
             options.push((2, perturbed(branch)));
         }
     }
@@ -881,7 +940,12 @@ fn perturbed(schema: &Value) -> Gen {
         }
         Some("object") => {
             if let Some(values @ Value::Object(_)) = schema.get("additionalProperties") {
-                options.push((4, map_of(perturbed(values), 1..=2)));
+                let (keys, bad_keys) = map_keys(schema);
+                options.push((4, map_with_keys(&keys, perturbed(values), 1..=2)));
+                if !bad_keys.is_empty() {
+                    // Valid values, and keys `propertyNames` refuses.
+                    options.push((4, map_with_keys(&bad_keys, valid(values, LENIENT), 1..=2)));
+                }
             }
         }
         _ => {}
@@ -1458,6 +1522,68 @@ fn derived_schemas_are_valid_2020_12_schemas() {
             "(char, [u8; 2], Option<(bool,)>)",
             <(char, [u8; 2], Option<(bool,)>)>::schema(),
         ),
+    ];
+    for (name, schema) in schemas {
+        if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {
+            panic!("{name}'s schema is not a valid 2020-12 schema: {error}\n{schema}");
+        }
+        assert!(
+            jsonschema::draft202012::new(&schema).is_ok(),
+            "{name}'s schema does not compile"
+        );
+    }
+}
+
+/// Issue 21's field types, in `tests::everything::WiderTypes`: signed
+/// non-zero integers (`anyOf` of two ranges), `Duration` (format and
+/// pattern), the other owners of a string or a list, and maps whose keys
+/// are integers, non-zero integers, `bool`, `char`, UUIDs, IP addresses or
+/// a user's key type, whose `propertyNames` the generator fills from the
+/// key pool (valid keys near every bound, and near misses: out of range,
+/// `+1`, `01`, `-0`, non-numeric).
+#[test]
+fn parse_agrees_with_the_schema_on_wider_types() {
+    use tests::everything::WiderTypes;
+    agreement_run(
+        "WiderTypes",
+        WiderTypes::json_schema(),
+        WiderTypes::parse,
+        CASES,
+    );
+}
+
+/// The schemas of issue 21's field types are valid JSON Schema 2020-12
+/// documents, and compile.
+#[test]
+fn wider_schemas_are_valid_2020_12_schemas() {
+    use std::collections::BTreeMap;
+    use std::net::{IpAddr, Ipv6Addr};
+    use std::num::{NonZeroI8, NonZeroI64, NonZeroU64};
+    use std::time::Duration;
+    use tests::everything::{Cell, WiderTypes};
+    let schemas = [
+        ("WiderTypes", WiderTypes::json_schema()),
+        ("NonZeroI8", NonZeroI8::schema()),
+        ("NonZeroI64", NonZeroI64::schema()),
+        ("Duration", Duration::schema()),
+        ("Option<Duration>", <Option<Duration>>::schema()),
+        ("Box<str>", <Box<str>>::schema()),
+        ("BTreeMap<u64, u8>", <BTreeMap<u64, u8>>::schema()),
+        ("BTreeMap<i64, u8>", <BTreeMap<i64, u8>>::schema()),
+        (
+            "BTreeMap<NonZeroU64, u8>",
+            <BTreeMap<NonZeroU64, u8>>::schema(),
+        ),
+        ("HashMap<NonZeroI8, u8>", <HashMap<NonZeroI8, u8>>::schema()),
+        ("BTreeMap<bool, u8>", <BTreeMap<bool, u8>>::schema()),
+        ("BTreeMap<char, u8>", <BTreeMap<char, u8>>::schema()),
+        (
+            "BTreeMap<uuid::Uuid, u8>",
+            <BTreeMap<uuid::Uuid, u8>>::schema(),
+        ),
+        ("BTreeMap<IpAddr, u8>", <BTreeMap<IpAddr, u8>>::schema()),
+        ("BTreeMap<Ipv6Addr, u8>", <BTreeMap<Ipv6Addr, u8>>::schema()),
+        ("BTreeMap<Cell, u8>", <BTreeMap<Cell, u8>>::schema()),
     ];
     for (name, schema) in schemas {
         if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {

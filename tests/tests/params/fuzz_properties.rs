@@ -23,12 +23,13 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::strategy::{BoxedStrategy, Union};
 use serde_json::{Map, Value, json};
-use tests::everything::{Everything, check_parse};
+use tests::everything::{Everything, WiderTypes, check_parse, check_parse_wider};
 use tool_core::{ToolParams, params::MAX_JSON_DEPTH};
 
 use crate::support::generators::{
-    Gen, branches, config, constrained_string, edge_numbers, float_bound, float_json, int_json,
-    integer_bounds, json_string_of, length_bound, samples, string_of, tuple_items,
+    Gen, config, constrained_string, edge_numbers, float_bound, float_json, int_json,
+    integer_bounds, json_string_of, length_bound, property_names, samples, string_of, tuple_items,
+    whole_branches,
 };
 
 /// What parse returned for `arguments`: `Ok(true)` when it parsed.
@@ -125,7 +126,7 @@ fn shaped(schema: &Value, rate: u32) -> Gen {
 /// [`shaped`] at `rate`. Optional keys are present or not, and (when
 /// `rate > 0`) sometimes `null`, and undeclared keys are added.
 fn valid(schema: &Value, rate: u32) -> Gen {
-    if let Some(branches) = branches(schema) {
+    if let Some(branches) = whole_branches(schema) {
         let options: Vec<Gen> = branches.iter().map(|branch| valid(branch, rate)).collect();
         return Union::new(options).boxed();
     }
@@ -189,7 +190,17 @@ fn valid(schema: &Value, rate: u32) -> Gen {
                     schema.get("additionalProperties").unwrap_or(&json!({})),
                     rate,
                 );
-                vec((string_of(0..=3), item), 0..3)
+                // Keys `propertyNames` accepts, and at the rate, any key.
+                let keys = match property_names(schema) {
+                    Some((valid, _)) if rate == 0 => prop::sample::select(valid).boxed(),
+                    Some((valid, _)) => Union::new_weighted(vec![
+                        (100 - rate, prop::sample::select(valid).boxed()),
+                        (rate, string_of(0..=3)),
+                    ])
+                    .boxed(),
+                    None => string_of(0..=3),
+                };
+                vec((keys, item), 0..3)
                     .prop_map(|entries| Value::Object(entries.into_iter().collect()))
                     .boxed()
             }
@@ -256,8 +267,8 @@ fn fault(schema: &Value) -> Gen {
                 .boxed(),
         ));
     }
-    if let Some(branches) = branches(schema) {
-        for branch in branches {
+    if let Some(branches) = whole_branches(schema) {
+        for branch in &branches {
             options.push((2, fault(branch)));
         }
     }
@@ -435,4 +446,46 @@ fn bytes_reach_parse() {
     }
     eprintln!("of 300 byte strings: {json} JSON, {parsed} parsed");
     assert!(json >= 30 && parsed > 0, "{json} JSON, {parsed} parsed");
+}
+
+/// `WiderTypes`-shaped arguments (issue 21's field types), as
+/// [`everything`] for `Everything`.
+fn wider() -> Gen {
+    let schema = WiderTypes::json_schema();
+    Union::new_weighted(vec![
+        (3, shaped(&schema, 0)),
+        (3, shaped(&schema, 1)),
+        (2, shaped(&schema, 3)),
+        (1, shaped(&schema, 10)),
+    ])
+    .boxed()
+}
+
+proptest! {
+    #![proptest_config(config(500))]
+
+    /// The `parse` fuzz target's properties on `WiderTypes`, which it
+    /// parses too.
+    #[test]
+    fn parse_properties_hold_on_wider_types(value in wider()) {
+        check_parse_wider(&value).map_err(TestCaseError::fail)?;
+    }
+}
+
+/// The `WiderTypes` generator reaches both outcomes.
+#[test]
+fn wider_values_both_parse_and_fail() {
+    let (mut parsed, mut failed) = (0, 0);
+    for value in samples(wider(), 300) {
+        match check_parse_wider(&value) {
+            Ok(true) => parsed += 1,
+            Ok(false) => failed += 1,
+            Err(error) => panic!("{error}"),
+        }
+    }
+    eprintln!("parsed {parsed}, failed {failed}");
+    assert!(
+        parsed >= 30 && failed >= 30,
+        "parsed {parsed}, failed {failed}"
+    );
 }

@@ -256,9 +256,29 @@ pub(crate) fn format_samples(format: &str) -> (&'static [&'static str], &'static
                 "",
             ],
         ),
+        // A `Duration`'s pattern (fixed units, at most 13 digits a number,
+        // seconds alone up to u64::MAX) refuses some valid ones: those are
+        // its near misses (see `constrained_string`).
         "duration" => (
-            &["P1D", "PT2H", "P1Y2M3DT4H5M6S", "P4W", "PT0S"],
-            &["P", "PT", "1D", "P1D2Y", "P1W1D", "PT1D", ""],
+            &[
+                "P1D",
+                "PT2H",
+                "P1Y2M3DT4H5M6S",
+                "P4W",
+                "PT0S",
+                "P1M",
+                "PT90M",
+                "P1DT2H0M5S",
+                "P01D",
+                "P9999999999999DT23H59M59S",
+                "P10000000000000D",
+                "PT18446744073709551615S",
+                "PT18446744073709551616S",
+                "P1DT18446744073709551615S",
+            ],
+            &[
+                "P", "PT", "1D", "P1D2Y", "P1W1D", "PT1D", "", "PT1.5S", "P1DT", "PT1H2S", "p1d",
+            ],
         ),
         "email" => (
             &[
@@ -348,15 +368,23 @@ pub(crate) fn format_samples(format: &str) -> (&'static [&'static str], &'static
 pub(crate) fn constrained_string(schema: &Value, valid_only: bool) -> Option<Gen> {
     if let Some(format) = schema.get("format").and_then(Value::as_str) {
         let (valid, invalid) = format_samples(format);
-        let valid = prop::sample::select(valid.to_vec())
-            .prop_map(Value::from)
-            .boxed();
+        let (mut valid, mut invalid) = (valid.to_vec(), invalid.to_vec());
+        if let Some(pattern) = schema.get("pattern") {
+            // A pattern beside the format (a `Duration`'s): the format's
+            // samples it refuses are near misses too.
+            let judge = key_judge(&serde_json::json!({ "pattern": pattern }));
+            let (kept, refused) = valid
+                .into_iter()
+                .partition(|sample| judge.is_valid(&Value::from(*sample)));
+            valid = kept;
+            invalid.extend::<Vec<&str>>(refused);
+            assert!(!valid.is_empty(), "no sample of {format} matches {pattern}");
+        }
+        let valid = prop::sample::select(valid).prop_map(Value::from).boxed();
         if valid_only {
             return Some(valid);
         }
-        let invalid = prop::sample::select(invalid.to_vec())
-            .prop_map(Value::from)
-            .boxed();
+        let invalid = prop::sample::select(invalid).prop_map(Value::from).boxed();
         return Some(
             Union::new_weighted(vec![(3, valid), (2, invalid), (1, json_string_of(0..=6))]).boxed(),
         );
@@ -389,4 +417,109 @@ pub(crate) fn constrained_string(schema: &Value, valid_only: bool) -> Option<Gen
         .prop_map(|chars| Value::String(chars.into_iter().collect()))
         .boxed();
     Some(Union::new_weighted(vec![(3, seeds), (3, near), (1, json_string_of(0..=6))]).boxed())
+}
+
+/// The alternatives of `schema` (see [`branches`]), each with the `type`
+/// that `schema` states beside its `anyOf` when the alternative states
+/// none: a signed non-zero integer is `{"type":"integer","anyOf":[{"minimum":
+/// MIN,"maximum":-1},{"minimum":1,"maximum":MAX}]}`, whose alternatives
+/// alone describe no whole value.
+pub(crate) fn whole_branches(schema: &Value) -> Option<Vec<Value>> {
+    let branches = branches(schema)?;
+    let outer_type = schema.get("type");
+    Some(
+        branches
+            .iter()
+            .map(|branch| match (outer_type, branch) {
+                (Some(kind), Value::Object(inner)) if !inner.contains_key("type") => {
+                    let mut merged = inner.clone();
+                    merged.insert("type".into(), kind.clone());
+                    Value::Object(merged)
+                }
+                _ => branch.clone(),
+            })
+            .collect(),
+    )
+}
+
+/// A validator of a key schema or a pattern, formats asserted.
+fn key_judge(schema: &Value) -> jsonschema::Validator {
+    jsonschema::draft202012::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .expect("the key schema compiles")
+}
+
+/// Keys for a map whose schema has `propertyNames`: the strings of
+/// [`key_pool`] it accepts and those it refuses, judged by the key schema
+/// itself; `None` without `propertyNames` (string keys: any key).
+pub(crate) fn property_names(schema: &Value) -> Option<(Vec<String>, Vec<String>)> {
+    let names = schema.get("propertyNames")?;
+    let judge = key_judge(names);
+    let (valid, invalid): (Vec<String>, Vec<String>) = key_pool()
+        .into_iter()
+        .partition(|key| judge.is_valid(&Value::from(key.as_str())));
+    assert!(!valid.is_empty(), "no key of the pool matches {names}");
+    Some((valid, invalid))
+}
+
+/// Candidate map keys: the numerals at and next to every integer type's
+/// bounds and near zero, with non-canonical spellings (`+1`, `01`, `-0`,
+/// `1.0`, ...); the names of `bool`; characters; UUIDs; IP addresses (the
+/// format samples, and an IPv6 address in full and in uppercase, each of
+/// an address no other sample names); the cells of `tests::everything::Cell`
+/// and near misses; plain words.
+///
+/// No two keys that a key type accepts name the same value: with IPv6 keys
+/// that would be a map parse refuses (a repeated address) and no key schema
+/// can state, the one place parse is stricter than `propertyNames`
+/// (tested on its own in `params::field_types`).
+pub(crate) fn key_pool() -> Vec<String> {
+    let mut numbers: Vec<i128> = vec![0, 1, -1, 2, -2, 7, 10, -10, 100];
+    for bound in [
+        i128::from(i8::MIN),
+        i128::from(i8::MAX),
+        i128::from(u8::MAX),
+        i128::from(i16::MIN),
+        i128::from(i16::MAX),
+        i128::from(u16::MAX),
+        i128::from(i32::MIN),
+        i128::from(i32::MAX),
+        i128::from(u32::MAX),
+        i128::from(i64::MIN),
+        i128::from(i64::MAX),
+        i128::from(u64::MAX),
+    ] {
+        numbers.extend((-2..=2).map(|delta| bound + delta));
+    }
+    let mut keys: Vec<String> = numbers.iter().map(i128::to_string).collect();
+    for n in [0, 1, 7, 127, 255, -128] {
+        keys.extend([
+            format!("+{n}"),
+            format!("0{n}"),
+            format!("{n}.0"),
+            format!(" {n}"),
+            format!("{n}e0"),
+        ]);
+    }
+    keys.extend(["-0", "00", "-00", "٣", "１", "0x10", "--1", "-"].map(String::from));
+    keys.extend(["true", "false", "True", "FALSE", "1 "].map(String::from));
+    keys.extend(["a", "é", "😀", "\u{0}", "ab", "", " "].map(String::from));
+    for format in ["uuid", "ipv4", "ipv6"] {
+        let (valid, invalid) = format_samples(format);
+        keys.extend(valid.iter().chain(invalid).map(|key| key.to_string()));
+    }
+    keys.extend(
+        [
+            "0:0:0:0:0:0:0:2",
+            "2001:DB8::3",
+            "123E4567-e89b-12d3-a456-426614174000",
+        ]
+        .map(String::from),
+    );
+    keys.extend(["a1", "h8", "e4", "i9", "A1", "a0", "a10", "e"].map(String::from));
+    keys.extend(["key", "with space", "a.b", "[0]"].map(String::from));
+    keys.sort();
+    keys.dedup();
+    keys
 }

@@ -106,7 +106,7 @@ pub trait ToolParams: ParamValue {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a tool parameter",
     label = "this type cannot be a tool parameter",
-    note = "a tool parameter's type must implement `tool_core::params::ParamValue`: a string, bool, number, char or path; an Option, Vec, set, array, tuple, map, Box or Arc of one; serde_json::Value; an IP address; or a struct or enum with #[derive(ToolParams)] (see the field-type table in the docs of `tool_core`)",
+    note = "a tool parameter's type must implement `tool_core::params::ParamValue`: a string, bool, number, char, path or Duration; an Option, Vec, set, array, tuple, map, Box, Rc, Arc or Cow of one; serde_json::Value; an IP address; or a struct or enum with #[derive(ToolParams)] (see the field-type table in the docs of `tool_core`)",
     note = "for a type of your own, implement `tool_core::params::ParamValue` for it"
 )]
 pub trait ParamValue: Sized {

@@ -94,9 +94,8 @@ pub(crate) fn what_parse_keeps(keyword: &str) -> &'static str {
         "default" => " (parse still fills the default in)",
         "minLength" | "maxLength" | "minItems" | "maxItems" | "minimum" | "maximum"
         | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" | "pattern" | "format"
-        | "uniqueItems" | "prefixItems" | "const" | "enum" | "minProperties" | "maxProperties" => {
-            " (parse still enforces it)"
-        }
+        | "uniqueItems" | "prefixItems" | "const" | "enum" | "minProperties" | "maxProperties"
+        | "propertyNames" => " (parse still enforces it)",
         "examples" | "deprecated" => " (only a hint to the model, which parse does not need)",
         _ => "",
     }

@@ -3,8 +3,10 @@
 //! error there that says why; the traits' constants tell the checks what
 //! they are looking at.
 
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::Arc;
 
 /// A field type `min`/`max` and an integer `one_of` apply to: numbers, and
@@ -98,7 +100,12 @@ numeric!(true =>
     std::num::NonZeroU16,
     std::num::NonZeroU32,
     std::num::NonZeroU64,
-    std::num::NonZeroUsize
+    std::num::NonZeroUsize,
+    std::num::NonZeroI8,
+    std::num::NonZeroI16,
+    std::num::NonZeroI32,
+    std::num::NonZeroI64,
+    std::num::NonZeroIsize
 );
 numeric!(false => f32, f64);
 
@@ -121,8 +128,26 @@ impl<T> HasLength for BTreeSet<T> {
     const LENGTH_OF: LengthOf = LengthOf::Items;
 }
 
+impl<T> HasLength for Cow<'static, [T]>
+where
+    [T]: ToOwned,
+{
+    const LENGTH_OF: LengthOf = LengthOf::Items;
+}
+
 impl StringLike for String {}
 impl StringLike for PathBuf {}
+
+/// The other owners of a string are strings to every string attribute.
+macro_rules! string_like {
+    ($($string:ty),*) => {$(
+        impl HasLength for $string {
+            const LENGTH_OF: LengthOf = LengthOf::Characters;
+        }
+        impl StringLike for $string {}
+    )*};
+}
+string_like!(Box<str>, Rc<str>, Arc<str>, Cow<'static, str>);
 
 impl<T> HasItems for Vec<T> {
     type Item = T;
@@ -136,8 +161,14 @@ impl<T> HasItems for BTreeSet<T> {
 impl<T, const N: usize> HasItems for [T; N] {
     type Item = T;
 }
+impl<T> HasItems for Cow<'static, [T]>
+where
+    [T]: ToOwned,
+{
+    type Item = T;
+}
 
-/// `Option`, `Box` and `Arc` are what they wrap, for every attribute.
+/// `Option`, `Box`, `Rc` and `Arc` are what they wrap, for every attribute.
 macro_rules! through_wrappers {
     ($($wrapper:ident),*) => {$(
         impl<T: Numeric> Numeric for $wrapper<T> {
@@ -153,4 +184,4 @@ macro_rules! through_wrappers {
         }
     )*};
 }
-through_wrappers!(Option, Box, Arc);
+through_wrappers!(Option, Box, Rc, Arc);

@@ -1,10 +1,9 @@
-//! `Option`, `Vec`, `Box` and string-keyed maps: each delegates to its
-//! element type and extends the path (`items[2]`, `tags.color`).
+//! `Option`, `Vec`, `Box`, `Rc` and `Arc`: each delegates to its element
+//! type, and `Vec` extends the path (`items[2]`). Maps are in `maps`.
 
 use crate::params::{ParamPath, ParamValue, ParseContext};
-use serde_json::{Map, Value, json};
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasher;
+use serde_json::{Value, json};
+use std::rc::Rc;
 use std::sync::Arc;
 
 impl<T: ParamValue> ParamValue for Option<T> {
@@ -40,8 +39,8 @@ impl<T: ParamValue> ParamValue for Option<T> {
     }
 }
 
-/// Indirection changes nothing about the value: `Box<T>` and `Arc<T>` are
-/// `T`.
+/// Indirection changes nothing about the value: `Box<T>`, `Rc<T>` and
+/// `Arc<T>` are `T`.
 macro_rules! transparent {
     ($($wrapper:ident),*) => {$(
         impl<T: ParamValue> ParamValue for $wrapper<T> {
@@ -70,7 +69,7 @@ macro_rules! transparent {
     )*};
 }
 
-transparent!(Box, Arc);
+transparent!(Box, Rc, Arc);
 
 impl<T: ParamValue> ParamValue for Vec<T> {
     fn schema() -> Value {
@@ -103,82 +102,5 @@ impl<T: ParamValue> ParamValue for Vec<T> {
 
     fn to_json(&self) -> Value {
         Value::Array(self.iter().map(T::to_json).collect())
-    }
-}
-
-fn map_schema<T: ParamValue>() -> Value {
-    json!({"type": "object", "additionalProperties": T::schema()})
-}
-
-/// Parses every entry of a JSON object with `T`, collecting into any map.
-fn parse_entries<'v, T: ParamValue>(
-    value: &'v Value,
-    path: &ParamPath<'_>,
-    errors: &mut ParseContext,
-    mut insert: impl FnMut(&'v str, T),
-) -> bool {
-    let Value::Object(entries) = value else {
-        errors.expected(path, "object", value);
-        return false;
-    };
-    let mut rest = entries.iter();
-    for (key, item) in rest.by_ref() {
-        match T::parse_value(item, &path.key(key), errors) {
-            Some(item) => insert(key, item),
-            None => {
-                for (key, item) in rest {
-                    T::parse_value(item, &path.key(key), errors);
-                }
-                return false;
-            }
-        }
-    }
-    true
-}
-
-fn entries_json<'a, T: ParamValue + 'a>(
-    entries: impl Iterator<Item = (&'a String, &'a T)>,
-) -> Value {
-    Value::Object(
-        entries
-            .map(|(key, item)| (key.clone(), item.to_json()))
-            .collect::<Map<String, Value>>(),
-    )
-}
-
-impl<T: ParamValue> ParamValue for BTreeMap<String, T> {
-    fn schema() -> Value {
-        map_schema::<T>()
-    }
-
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
-        let mut parsed = BTreeMap::new();
-        parse_entries(value, path, errors, |key, item| {
-            parsed.insert(key.to_owned(), item);
-        })
-        .then_some(parsed)
-    }
-
-    fn to_json(&self) -> Value {
-        entries_json(self.iter())
-    }
-}
-
-impl<T: ParamValue, S: BuildHasher + Default> ParamValue for HashMap<String, T, S> {
-    fn schema() -> Value {
-        map_schema::<T>()
-    }
-
-    fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
-        let capacity = value.as_object().map_or(0, Map::len);
-        let mut parsed = HashMap::with_capacity_and_hasher(capacity, S::default());
-        parse_entries(value, path, errors, |key, item| {
-            parsed.insert(key.to_owned(), item);
-        })
-        .then_some(parsed)
-    }
-
-    fn to_json(&self) -> Value {
-        entries_json(self.iter())
     }
 }

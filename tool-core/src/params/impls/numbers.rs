@@ -1,11 +1,17 @@
 //! Integers, non-zero integers and floats. Each schema states the bounds its
 //! parser enforces, so a model is never told a value is fine that parse
-//! then rejects (`300` for a `u8`).
+//! then rejects (`300` for a `u8`). A signed non-zero integer's range has a
+//! hole at zero, stated as two ranges in `anyOf` (plain `minimum` and
+//! `maximum`, which every provider's format keeps or reports), not as
+//! `not`, which few providers take.
 
 use crate::params::describe::Excerpt;
 use crate::params::{ParamPath, ParamValue, ParseContext};
 use serde_json::{Map, Number, Value};
-use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
+use std::num::{
+    NonZeroI8, NonZeroI16, NonZeroI32, NonZeroI64, NonZeroIsize, NonZeroU8, NonZeroU16, NonZeroU32,
+    NonZeroU64, NonZeroUsize,
+};
 
 /// Reads an integral JSON number in `min..=max`. `2.0` is the integer 2, as
 /// JSON Schema's `integer` type says; `2.5` is not an integer.
@@ -151,6 +157,65 @@ non_zero_param!(
     NonZeroUsize => usize,
 );
 
+/// `{"type":"integer","anyOf":[{"minimum":min,"maximum":-1},{"minimum":1,"maximum":max}]}`.
+fn signed_non_zero_schema(min: i128, max: i128) -> Value {
+    let range = |min: i128, max: i128| {
+        let mut range = Map::new();
+        range.insert("minimum".into(), bound_json(min));
+        range.insert("maximum".into(), bound_json(max));
+        Value::Object(range)
+    };
+    let mut schema = Map::new();
+    schema.insert("type".into(), "integer".into());
+    schema.insert(
+        "anyOf".into(),
+        Value::Array(vec![range(min, -1), range(1, max)]),
+    );
+    Value::Object(schema)
+}
+
+/// Zero where a non-zero integer is expected (`0`, `0.0`, `-0.0`).
+#[cold]
+fn zero<T>(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<T> {
+    errors.push(
+        path,
+        format_args!("expected a non-zero integer, got {}", Excerpt(value)),
+    );
+    None
+}
+
+macro_rules! signed_non_zero_param {
+    ($($non_zero:ty => $int:ty),* $(,)?) => {$(
+        impl ParamValue for $non_zero {
+            fn schema() -> Value {
+                signed_non_zero_schema(<$int>::MIN as i128, <$int>::MAX as i128)
+            }
+
+            #[inline]
+            fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
+                let integer =
+                    integer_in_range(value, <$int>::MIN as i128, <$int>::MAX as i128, path, errors)?;
+                if integer == 0 {
+                    return zero(value, path, errors);
+                }
+                <$int>::try_from(integer).ok().and_then(<$non_zero>::new)
+            }
+
+            fn to_json(&self) -> Value {
+                Value::from(self.get())
+            }
+        }
+    )*};
+}
+
+signed_non_zero_param!(
+    NonZeroI8 => i8,
+    NonZeroI16 => i16,
+    NonZeroI32 => i32,
+    NonZeroI64 => i64,
+    NonZeroIsize => isize,
+);
+
 #[inline]
 fn number(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<f64> {
     match value {
@@ -202,5 +267,47 @@ impl ParamValue for f32 {
 
     fn to_json(&self) -> Value {
         Number::from_f64(f64::from(*self)).map_or(Value::Null, Value::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn parse<T: ParamValue>(value: Value) -> Result<T, String> {
+        let mut errors = ParseContext::new();
+        let root = ParamPath::root();
+        let path = root.field("step");
+        T::parse_value(&value, &path, &mut errors).ok_or_else(|| errors.into_error().to_string())
+    }
+
+    #[test]
+    fn signed_non_zero_integers_skip_zero() {
+        assert_eq!(parse::<NonZeroI8>(json!(-128)).unwrap().get(), -128);
+        assert_eq!(parse::<NonZeroI8>(json!(127.0)).unwrap().get(), 127);
+        assert_eq!(
+            parse::<NonZeroI64>(json!(i64::MIN)).unwrap().get(),
+            i64::MIN
+        );
+        for zero in [json!(0), json!(0.0), json!(-0.0)] {
+            assert_eq!(
+                parse::<NonZeroI32>(zero.clone()).unwrap_err(),
+                format!("step: expected a non-zero integer, got {zero}")
+            );
+        }
+        assert_eq!(
+            parse::<NonZeroI8>(json!(-129)).unwrap_err(),
+            "step: expected integer >= -128, got -129"
+        );
+        assert_eq!(
+            parse::<NonZeroI16>(json!(0.5)).unwrap_err(),
+            "step: expected integer, got 0.5"
+        );
+        assert_eq!(
+            NonZeroI8::schema(),
+            json!({"type": "integer", "anyOf": [{"minimum": -128, "maximum": -1}, {"minimum": 1, "maximum": 127}]})
+        );
+        assert_eq!(NonZeroIsize::new(-5).unwrap().to_json(), json!(-5));
     }
 }
