@@ -37,4 +37,7 @@ fuzz_target!(|data: &[u8]| {
     if let Err(broken) = everything::check_parse_wider(&arguments) {
         panic!("WiderTypes: {broken}");
     }
+    if let Err(broken) = everything::check_parse_serde_words(&arguments) {
+        panic!("SerdeWords: {broken}");
+    }
 });

@@ -910,3 +910,89 @@ pub fn check_parse_of<T: ToolParams + PartialEq + std::fmt::Debug>(
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Issue 21's serde words, in a struct of their own (parsed as a tool's
+// arguments by the agreement tests and the `parse` fuzz target): a
+// flattened internally tagged enum (so the root is a `oneOf`), `alias`,
+// newtypes with constraints on their field, a `transparent` struct, and
+// an adjacently tagged enum with a unit variant and attributes on the
+// fields of tuple and newtype variants.
+
+/// serde's words, each where a user reaches for it.
+#[derive(ToolParams, Debug, PartialEq)]
+pub struct SerdeWords {
+    #[param(flatten)]
+    pub step: Step,
+    /// Who asks
+    #[param(alias = "who")]
+    pub user: UserId,
+    pub share: Option<Percent>,
+    pub labels: Labels,
+    pub mark: Mark,
+}
+
+/// One step, flattened beside the other fields.
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    /// Move sideways
+    Move {
+        #[param(min = -10, max = 10)]
+        dx: i32,
+    },
+    /// Say something
+    Say {
+        #[param(alias = "message", max_length = 20)]
+        text: String,
+    },
+    /// Wait
+    #[param(alias = "pause")]
+    Wait,
+}
+
+/// A user id
+#[derive(ToolParams, Debug, PartialEq)]
+pub struct UserId(
+    #[param(pattern = "^u[0-9]+$", max_length = 8, example = "u42", example = "u7")] pub String,
+);
+
+#[derive(ToolParams, Debug, PartialEq)]
+pub struct Percent(#[param(max = 100)] pub u8);
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(transparent)]
+pub struct Labels {
+    #[param(min_length = 1, max_length = 3)]
+    pub labels: Vec<String>,
+}
+
+#[derive(ToolParams, Debug, PartialEq)]
+#[param(tag = "kind", content = "at", rename_all = "lowercase")]
+pub enum Mark {
+    Dot,
+    Point(#[param(max = 9)] u8, #[param(max = 9)] u8),
+    Label(#[param(min_length = 1)] String),
+}
+
+fn serde_words_in_bounds(words: &SerdeWords) -> bool {
+    let step = match &words.step {
+        Step::Move { dx } => (-10..=10).contains(dx),
+        Step::Say { text } => text.chars().count() <= 20,
+        Step::Wait => true,
+    };
+    let user = words.user.0.starts_with('u') && words.user.0.chars().count() <= 8;
+    let share = words.share.as_ref().is_none_or(|share| share.0 <= 100);
+    let labels = (1..=3).contains(&words.labels.labels.len());
+    let mark = match &words.mark {
+        Mark::Dot => true,
+        Mark::Point(x, y) => *x <= 9 && *y <= 9,
+        Mark::Label(text) => !text.is_empty(),
+    };
+    step && user && share && labels && mark
+}
+
+/// [`check_parse`]'s properties for [`SerdeWords`].
+pub fn check_parse_serde_words(arguments: &Value) -> Result<bool, String> {
+    check_parse_of::<SerdeWords>(arguments, serde_words_in_bounds)
+}

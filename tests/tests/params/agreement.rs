@@ -1552,6 +1552,20 @@ fn parse_agrees_with_the_schema_on_wider_types() {
     );
 }
 
+/// Issue 21's serde words (a flattened tagged enum at the root, `alias`,
+/// newtypes, `transparent`, an adjacent unit variant, attributes on tuple
+/// variants' fields).
+#[test]
+fn parse_agrees_with_the_schema_on_serde_words() {
+    use tests::everything::SerdeWords;
+    agreement_run(
+        "SerdeWords",
+        SerdeWords::json_schema(),
+        SerdeWords::parse,
+        CASES / 2,
+    );
+}
+
 /// The schemas of issue 21's field types are valid JSON Schema 2020-12
 /// documents, and compile.
 #[test]
@@ -1584,6 +1598,7 @@ fn wider_schemas_are_valid_2020_12_schemas() {
         ("BTreeMap<IpAddr, u8>", <BTreeMap<IpAddr, u8>>::schema()),
         ("BTreeMap<Ipv6Addr, u8>", <BTreeMap<Ipv6Addr, u8>>::schema()),
         ("BTreeMap<Cell, u8>", <BTreeMap<Cell, u8>>::schema()),
+        ("SerdeWords", tests::everything::SerdeWords::json_schema()),
     ];
     for (name, schema) in schemas {
         if let Err(error) = jsonschema::draft202012::meta::validate(&schema) {

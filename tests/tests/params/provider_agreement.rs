@@ -1027,6 +1027,11 @@ fn every_format_agrees_with_parse_on_every_field_type() {
     failures.extend(formats::<StringRules>("StringRules", &all, 1));
     failures.extend(formats::<Collections>("Collections", &all, 1));
     failures.extend(formats::<Layout>("Layout", &all, 1));
+    failures.extend(formats::<tests::everything::SerdeWords>(
+        "SerdeWords",
+        &all,
+        1,
+    ));
     failures.extend(formats::<Everything>("Everything", &all, 4));
     assert_none(failures);
 }

@@ -322,6 +322,79 @@ fn table() -> String {
     out
 }
 
+/// README's short form: what each strict mode costs, on the constructs
+/// where the two differ from the neutral schema most.
+const README_ROWS: [&str; 12] = [
+    "number bounds (`min`, `max`)",
+    "string length (`min_length`, `max_length`)",
+    "optional field (`Option<T>`)",
+    "map (`BTreeMap<String, T>`)",
+    "`serde_json::Value`",
+    "tuple (`prefixItems`)",
+    "set (`uniqueItems`)",
+    "recursion (`$ref`)",
+    "tagged enum, nested (`oneOf`, `const` tags)",
+    "tagged enum at the root",
+    "external enum at the root",
+    "untagged enum at the root",
+];
+const README_COLUMNS: [ProviderFormat; 2] = [
+    ProviderFormat::OpenAiChat(Strict::On),
+    ProviderFormat::Anthropic(Strict::On),
+];
+const README_START: &str = "<!-- strict-cost:start -->";
+const README_END: &str = "<!-- strict-cost:end -->";
+
+/// The short table, markers included.
+fn readme_table() -> String {
+    let mut out =
+        format!("{README_START}\n<!-- Generated from the conversions by {REGENERATE} -->\n\n");
+    out.push_str("| construct |");
+    for format in README_COLUMNS {
+        out.push_str(&format!(" `{format}` |"));
+    }
+    out.push_str("\n| --- |");
+    out.push_str(&" --- |".repeat(README_COLUMNS.len()));
+    out.push('\n');
+    let rows = rows();
+    for label in README_ROWS {
+        let (_, parameters) = rows
+            .iter()
+            .find(|(row, _)| *row == label)
+            .unwrap_or_else(|| panic!("README_ROWS names no row {label:?}"));
+        out.push_str(&format!("| {label} |"));
+        for format in README_COLUMNS {
+            let (diagnostics, strict) = costs(format, parameters);
+            out.push_str(&format!(" {} |", cell(&diagnostics, strict)));
+        }
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(README_END);
+    out
+}
+
+/// Replaces what lies between `start` and `end` in the file at `path` by
+/// `expected` under `UPDATE_README`, or fails when it differs.
+fn check_generated(path: &Path, start: &str, end: &str, expected: &str) {
+    let name = path.display();
+    let doc = std::fs::read_to_string(path).unwrap();
+    let (before, rest) = doc
+        .split_once(start)
+        .unwrap_or_else(|| panic!("{name} has no {start} marker"));
+    let (_, after) = rest
+        .split_once(end)
+        .unwrap_or_else(|| panic!("{name} has no {end} marker after {start}"));
+    if doc.contains(expected) {
+        return;
+    }
+    if std::env::var_os("UPDATE_README").is_some() {
+        std::fs::write(path, format!("{before}{expected}{after}")).unwrap();
+        return;
+    }
+    panic!("{name}'s generated table is out of date; regenerate it with: {REGENERATE}");
+}
+
 // ---------------------------------------------------------------------------
 // The tests
 // ---------------------------------------------------------------------------
@@ -384,20 +457,11 @@ fn cost_table_rows_are_what_they_say() {
 #[test]
 fn cost_table_in_providers_md_is_current() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/providers.md");
-    let doc = std::fs::read_to_string(&path).unwrap();
-    let (before, rest) = doc
-        .split_once(START)
-        .unwrap_or_else(|| panic!("docs/providers.md has no {START} marker"));
-    let (_, after) = rest
-        .split_once(END)
-        .unwrap_or_else(|| panic!("docs/providers.md has no {END} marker after {START}"));
-    let expected = table();
-    if doc.contains(&expected) {
-        return;
-    }
-    if std::env::var_os("UPDATE_README").is_some() {
-        std::fs::write(&path, format!("{before}{expected}{after}")).unwrap();
-        return;
-    }
-    panic!("docs/providers.md's cost table is out of date; regenerate it with: {REGENERATE}");
+    check_generated(&path, START, END, &table());
+}
+
+#[test]
+fn strict_cost_table_in_readme_is_current() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md");
+    check_generated(&path, README_START, README_END, &readme_table());
 }

@@ -7,7 +7,7 @@
 
 use crate::providers::common::{convert_branches, escape, required_names, what_parse_keeps};
 use crate::providers::diagnostic::Report;
-use crate::providers::rewrite::{one_of_message, tuple_as_array};
+use crate::providers::rewrite::{one_of_message, tuple_as_array, type_into_choices};
 use serde_json::{Map, Value};
 
 /// The formats the subset has, for each type ("for STRING type: enum,
@@ -97,6 +97,17 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
             tuple.message("Gemini's OpenAPI subset has no `prefixItems`"),
         );
         return convert(&Value::Object(tuple.schema), path, report);
+    }
+    // Gemini's Schema requires a type on every schema
+    // (<https://ai.google.dev/api/caching#Schema>: `type` is "Required"):
+    // `IpAddr`'s `{"type":"string","anyOf":[{"format":"ipv4"},..]}` moves
+    // its type into each choice.
+    if let Some(typed) = type_into_choices(map) {
+        report.push(
+            path,
+            "changed: `type` written into each choice (Gemini wants a type on every schema); the same values pass",
+        );
+        return one_choice_left(convert(&Value::Object(typed), path, report));
     }
     let mut out = Map::new();
     for (key, value) in map {
@@ -247,4 +258,29 @@ fn nullable_branch(map: &Map<String, Value>) -> Option<&Value> {
         [a, b] if is_null(a) && !is_null(b) => Some(b),
         _ => None,
     }
+}
+
+/// `{"anyOf":[S,S],..}` as `{..S}`: choices the conversion made equal
+/// (`IpAddr`'s two formats, both dropped) are one schema.
+fn one_choice_left(converted: Value) -> Value {
+    let Value::Object(mut map) = converted else {
+        return converted;
+    };
+    let same = match map.get("anyOf").and_then(Value::as_array) {
+        Some(choices) => match choices.split_first() {
+            Some((Value::Object(first), rest)) => rest
+                .iter()
+                .all(|c| c.as_object() == Some(first))
+                .then(|| first.clone()),
+            _ => None,
+        },
+        None => None,
+    };
+    if let Some(choice) = same {
+        map.remove("anyOf");
+        for (key, value) in choice {
+            map.entry(key).or_insert(value);
+        }
+    }
+    Value::Object(map)
 }
