@@ -922,13 +922,17 @@ pub fn check_parse_of<T: ToolParams + PartialEq + std::fmt::Debug>(
 /// serde's words, each where a user reaches for it.
 #[derive(ToolParams, Debug, PartialEq)]
 pub struct SerdeWords {
+    /// Which step (flattened: its tag and fields sit beside these)
     #[param(flatten)]
     pub step: Step,
     /// Who asks
     #[param(alias = "who")]
     pub user: UserId,
+    /// Their share
     pub share: Option<Percent>,
+    /// Labels to attach
     pub labels: Labels,
+    /// Where to mark
     pub mark: Mark,
 }
 
@@ -938,11 +942,13 @@ pub struct SerdeWords {
 pub enum Step {
     /// Move sideways
     Move {
+        /// How far
         #[param(min = -10, max = 10)]
         dx: i32,
     },
     /// Say something
     Say {
+        /// What to say
         #[param(alias = "message", max_length = 20)]
         text: String,
     },
@@ -957,21 +963,28 @@ pub struct UserId(
     #[param(pattern = "^u[0-9]+$", max_length = 8, example = "u42", example = "u7")] pub String,
 );
 
+/// A percentage
 #[derive(ToolParams, Debug, PartialEq)]
 pub struct Percent(#[param(max = 100)] pub u8);
 
+/// One to three labels
 #[derive(ToolParams, Debug, PartialEq)]
 #[param(transparent)]
 pub struct Labels {
+    /// The labels
     #[param(min_length = 1, max_length = 3)]
     pub labels: Vec<String>,
 }
 
+/// A mark on a 10 x 10 grid
 #[derive(ToolParams, Debug, PartialEq)]
 #[param(tag = "kind", content = "at", rename_all = "lowercase")]
 pub enum Mark {
+    /// Anywhere
     Dot,
+    /// At a point
     Point(#[param(max = 9)] u8, #[param(max = 9)] u8),
+    /// At a label
     Label(#[param(min_length = 1)] String),
 }
 
