@@ -44,7 +44,7 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::num::{NonZeroU8, NonZeroU16, NonZeroU32, NonZeroU64, NonZeroUsize};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tool_core::{ToolParams, params::MAX_PROBLEMS, params::ParamValue};
+use tool_core::{ToolParams, params::MAX_PROBLEMS};
 
 /// A unit-only enum whose JSON names are kebab-case.
 #[derive(ToolParams, Debug, PartialEq)]
@@ -487,50 +487,7 @@ pub fn in_bounds(v: &Everything) -> bool {
 ///   non-empty path and message, and `e.to_string()` is one line per kept
 ///   problem (plus `... and N more problems` when some were only counted).
 pub fn check_parse(arguments: &Value) -> Result<bool, String> {
-    match Everything::parse(arguments) {
-        Ok(parsed) => {
-            if !in_bounds(&parsed) {
-                return Err(format!("out of bounds: {parsed:?}"));
-            }
-            let json = parsed.to_json();
-            let again = Everything::parse(&json)
-                .map_err(|error| format!("to_json does not parse back: {error}\n{json}"))?;
-            if again != parsed {
-                return Err(format!(
-                    "to_json parses back to another value: {again:?} vs {parsed:?}"
-                ));
-            }
-            if again.to_json() != json {
-                return Err(format!("to_json differs after a round trip: {json}"));
-            }
-            Ok(true)
-        }
-        Err(error) => {
-            let problems = error.problems();
-            if problems.is_empty() {
-                return Err("an error without problems".into());
-            }
-            if problems.len() > MAX_PROBLEMS || error.count() < problems.len() {
-                return Err(format!(
-                    "{} problems kept, {} counted, at most {MAX_PROBLEMS} allowed",
-                    problems.len(),
-                    error.count()
-                ));
-            }
-            if let Some(problem) = problems
-                .iter()
-                .find(|p| p.path().is_empty() || p.message().is_empty())
-            {
-                return Err(format!("empty path or message: {problem:?}"));
-            }
-            let text = error.to_string();
-            let expected = problems.len() + usize::from(error.count() > problems.len());
-            if text.split('\n').count() != expected {
-                return Err(format!("not one line per problem: {text:?}"));
-            }
-            Ok(false)
-        }
-    }
+    check_parse_of::<Everything>(arguments, in_bounds)
 }
 
 // ---------------------------------------------------------------------------

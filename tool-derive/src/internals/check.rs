@@ -29,48 +29,70 @@ pub(super) fn container(cx: &Ctxt, container: &Container) {
 /// The fields of one object: unique JSON names (aliases included), and
 /// attributes that go together.
 fn fields_of(cx: &Ctxt, fields: &[Field]) {
-    let mut seen: Vec<(&str, &Field, bool)> = Vec::new();
     for field in fields {
         combinable(cx, field);
         super::check_values::field(cx, field);
-        if !field.is_named_in_json() {
-            continue;
-        }
-        let names = std::iter::once((None, field.json_name.as_str())).chain(
-            field
-                .attrs
-                .aliases
+    }
+    let named: Vec<Named> = fields
+        .iter()
+        .filter(|field| field.is_named_in_json())
+        .map(|field| Named {
+            what: "field",
+            rust: field.rust_name(),
+            json_name: &field.json_name,
+            aliases: &field.attrs.aliases,
+            tokens: quote::ToTokens::to_token_stream(&field.member),
+        })
+        .collect();
+    unique_names(cx, &named);
+}
+
+/// A field or a variant, as its JSON names see it.
+struct Named<'a> {
+    /// `field` or `variant`, for messages.
+    what: &'static str,
+    rust: String,
+    json_name: &'a str,
+    aliases: &'a [(proc_macro2::TokenStream, String)],
+    tokens: proc_macro2::TokenStream,
+}
+
+/// Each JSON name (a main name or an alias) used once among `named`.
+fn unique_names(cx: &Ctxt, named: &[Named]) {
+    let mut seen: Vec<(&str, &Named, bool)> = Vec::new();
+    for item in named {
+        let names = std::iter::once((None, item.json_name)).chain(
+            item.aliases
                 .iter()
                 .map(|(tokens, alias)| (Some(tokens), alias.as_str())),
         );
         for (alias_tokens, name) in names {
-            if let Some((_, first, first_is_alias)) =
+            let Some((_, first, first_is_alias)) =
                 seen.iter().find(|(seen_name, ..)| *seen_name == name)
-            {
-                let message = if std::ptr::eq(*first, field) {
-                    format!(
-                        "field `{}` already has the JSON name \"{name}\": remove this alias",
-                        field.rust_name()
-                    )
-                } else if !first_is_alias && alias_tokens.is_none() {
-                    format!(
-                        "fields `{}` and `{}` both have the JSON name \"{name}\"; give one a different `#[param(rename = \"...\")]`",
-                        first.rust_name(),
-                        field.rust_name(),
-                    )
-                } else {
-                    format!(
-                        "fields `{}` and `{}` both have the JSON name \"{name}\" (as a name or an alias); give one a different `#[param(rename = \"...\")]` or alias",
-                        first.rust_name(),
-                        field.rust_name(),
-                    )
-                };
-                match alias_tokens {
-                    Some(tokens) => cx.error_spanned_by(tokens, message),
-                    None => cx.error_spanned_by(&field.member, message),
-                }
+            else {
+                seen.push((name, item, alias_tokens.is_some()));
+                continue;
+            };
+            let what = item.what;
+            let message = if std::ptr::eq(*first, item) {
+                format!(
+                    "{what} `{}` already has the JSON name \"{name}\": remove this alias",
+                    item.rust
+                )
+            } else if !first_is_alias && alias_tokens.is_none() {
+                format!(
+                    "{what}s `{}` and `{}` both have the JSON name \"{name}\"; give one a different `#[param(rename = \"...\")]`",
+                    first.rust, item.rust
+                )
             } else {
-                seen.push((name, field, alias_tokens.is_some()));
+                format!(
+                    "{what}s `{}` and `{}` both have the JSON name \"{name}\" (as a name or an alias); give one a different `#[param(rename = \"...\")]` or alias",
+                    first.rust, item.rust
+                )
+            };
+            match alias_tokens {
+                Some(tokens) => cx.error_spanned_by(tokens, message),
+                None => cx.error_spanned_by(&item.tokens, message),
             }
         }
     }
@@ -102,43 +124,17 @@ fn combinable(cx: &Ctxt, field: &Field) {
 }
 
 fn unique_variant_names(cx: &Ctxt, variants: &[Variant]) {
-    let mut seen: Vec<(&str, &Variant, bool)> = Vec::new();
-    for variant in variants {
-        let names = std::iter::once((None, variant.json_name.as_str())).chain(
-            variant
-                .aliases
-                .iter()
-                .map(|(tokens, alias)| (Some(tokens), alias.as_str())),
-        );
-        for (alias_tokens, name) in names {
-            if let Some((_, first, first_is_alias)) =
-                seen.iter().find(|(seen_name, ..)| *seen_name == name)
-            {
-                let message = if std::ptr::eq(*first, variant) {
-                    format!(
-                        "variant `{}` already has the JSON name \"{name}\": remove this alias",
-                        variant.ident
-                    )
-                } else if !first_is_alias && alias_tokens.is_none() {
-                    format!(
-                        "variants `{}` and `{}` both have the JSON name \"{name}\"; give one a different `#[param(rename = \"...\")]`",
-                        first.ident, variant.ident
-                    )
-                } else {
-                    format!(
-                        "variants `{}` and `{}` both have the JSON name \"{name}\" (as a name or an alias); give one a different `#[param(rename = \"...\")]` or alias",
-                        first.ident, variant.ident
-                    )
-                };
-                match alias_tokens {
-                    Some(tokens) => cx.error_spanned_by(tokens, message),
-                    None => cx.error_spanned_by(variant.ident, message),
-                }
-            } else {
-                seen.push((name, variant, alias_tokens.is_some()));
-            }
-        }
-    }
+    let named: Vec<Named> = variants
+        .iter()
+        .map(|variant| Named {
+            what: "variant",
+            rust: variant.ident.to_string(),
+            json_name: &variant.json_name,
+            aliases: &variant.aliases,
+            tokens: quote::ToTokens::to_token_stream(variant.ident),
+        })
+        .collect();
+    unique_names(cx, &named);
 }
 
 /// `{"tag": "variant", ...fields}`: the fields sit beside the tag, so a
