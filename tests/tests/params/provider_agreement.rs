@@ -553,6 +553,10 @@ enum Reach {
     Children,
     /// At the place or anywhere below.
     Below,
+    /// An undeclared key refused at one of the place's children (an object
+    /// the format left open, which a type that denies unknown fields
+    /// closes): nothing else there.
+    UndeclaredKeys,
 }
 
 /// What a format lost, read from its diagnostics for the tool.
@@ -633,6 +637,12 @@ impl Losses {
                                 .is_some_and(|(_, parent)| matches(pattern, parent))
                     }
                     Reach::Below => (0..=place.len()).any(|n| matches(pattern, &place[..n])),
+                    Reach::UndeclaredKeys => {
+                        problem.message().starts_with("unknown field")
+                            && place
+                                .split_last()
+                                .is_some_and(|(_, parent)| matches(pattern, parent))
+                    }
                 };
                 here || (untagged && reaches_below(pattern, &place))
             }) || self.merged_explains(&place);
@@ -681,10 +691,10 @@ fn explaining(message: &str, keyword: Option<&str>) -> Option<Reach> {
             | "minItems" | "maxItems" | "minProperties" | "maxProperties" | "type",
         ) => Some(Reach::Here),
         // An object left open explains an undeclared key refused by a type
-        // that denies unknown fields: a problem at one of its keys. (A
-        // map's dropped value schema explains anything inside the values.)
+        // that denies unknown fields, and nothing else. (A map's dropped
+        // value schema explains anything inside the values.)
         Some("additionalProperties") if message.contains("cannot close an object") => {
-            Some(Reach::Children)
+            Some(Reach::UndeclaredKeys)
         }
         Some("uniqueItems" | "required") => Some(Reach::Children),
         _ => Some(Reach::Below),

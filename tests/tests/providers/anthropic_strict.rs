@@ -15,9 +15,10 @@
 //! false` on every object, ten string formats, `minItems` 0 or 1, `pattern`
 //! without backreferences, lookaround or word boundaries; no recursion.
 
+use crate::definitions::{CountsParams, ForecastParams, PayloadParams};
+use crate::support::schema_walk::each_subschema;
 use crate::support::validator_for;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::net::IpAddr;
 use tests::everything;
 use tests::wire::assert_json;
@@ -29,49 +30,7 @@ use tool_core::{ToolDefinition, ToolParams};
 // The parameter types under test
 // ---------------------------------------------------------------------------
 
-/// Where to look
-#[derive(ToolParams, Debug)]
-struct Place {
-    /// City name
-    city: String,
-    zip: Option<String>,
-}
-
-/// Temperature unit
-#[derive(ToolParams, Debug)]
-#[param(rename_all = "lowercase")]
-enum Unit {
-    Celsius,
-    Fahrenheit,
-}
-
-// One field of each kind (as in definitions.rs): a bounded optional
-// integer, a string with `max_length`, a default, a nested struct, a
-// `Vec<Option<u8>>`, a unit enum.
-#[derive(ToolParams, Debug)]
-struct ForecastParams {
-    /// What to look for
-    query: String,
-    #[param(min = 1)]
-    days: Option<u8>,
-    #[param(max_length = 10)]
-    label: String,
-    #[param(default = 3)]
-    retries: u8,
-    place: Place,
-    readings: Vec<Option<u8>>,
-    unit: Unit,
-}
-
-#[derive(ToolParams, Debug)]
-struct CountsParams {
-    counts: BTreeMap<String, u32>,
-}
-
-#[derive(ToolParams, Debug)]
-struct PayloadParams {
-    payload: Value,
-}
+// The forecast, counts and payload parameters are definitions.rs's.
 
 /// A tree of labels
 #[derive(ToolParams, Debug)]
@@ -802,76 +761,55 @@ fn subset_walk(schema: &Value, path: &str, found: &mut Vec<String>) {
         "uuid",
     ];
     const REFUSED_IN_PATTERNS: &[&str] = &["(?=", "(?!", "(?<=", "(?<!", "\\b", "\\B", "\\1"];
-    let Some(map) = schema.as_object() else {
-        found.push(format!("{path}: not an object schema"));
-        return;
-    };
-    for key in map.keys() {
-        if !ALLOWED.contains(&key.as_str()) {
-            found.push(format!("{path}/{key}: not in the subset"));
+    each_subschema(schema, path, &mut |map, path| {
+        let Some(map) = map else {
+            found.push(format!("{path}: not an object schema"));
+            return;
+        };
+        for key in map.keys() {
+            if !ALLOWED.contains(&key.as_str()) {
+                found.push(format!("{path}/{key}: not in the subset"));
+            }
         }
-    }
-    let typed = ["type", "anyOf", "$ref", "enum", "const"];
-    if !typed.iter().any(|key| map.contains_key(*key)) {
-        found.push(format!("{path}: no type"));
-    }
-    if let Some(format) = map.get("format")
-        && !FORMATS.contains(&format.as_str().unwrap_or_default())
-    {
-        found.push(format!("{path}/format: {format}"));
-    }
-    if let Some(least) = map.get("minItems")
-        && least.as_u64().is_none_or(|least| least > 1)
-    {
-        found.push(format!("{path}/minItems: {least}"));
-    }
-    if let Some(values) = map.get("enum")
-        && values
-            .as_array()
-            .is_none_or(|values| values.iter().any(|v| v.is_array() || v.is_object()))
-    {
-        found.push(format!("{path}/enum: not scalars"));
-    }
-    if let Some(pattern) = map.get("pattern").and_then(Value::as_str)
-        && REFUSED_IN_PATTERNS.iter().any(|bad| pattern.contains(bad))
-    {
-        found.push(format!("{path}/pattern: {pattern}"));
-    }
-    if map.get("$ref") == Some(&json!("#")) {
-        found.push(format!("{path}/$ref: the whole schema"));
-    }
-    let is_object = map.get("type") == Some(&json!("object")) || map.contains_key("properties");
-    if is_object && map.get("additionalProperties") != Some(&json!(false)) {
-        found.push(format!("{path}: not closed"));
-    }
-    if let Some(extra) = map.get("additionalProperties")
-        && extra != &json!(false)
-    {
-        found.push(format!("{path}/additionalProperties: {extra}"));
-    }
-    let named = ["properties", "$defs"];
-    for keyword in named {
-        for (name, child) in map
-            .get(keyword)
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
+        let typed = ["type", "anyOf", "$ref", "enum", "const"];
+        if !typed.iter().any(|key| map.contains_key(*key)) {
+            found.push(format!("{path}: no type"));
+        }
+        if let Some(format) = map.get("format")
+            && !FORMATS.contains(&format.as_str().unwrap_or_default())
         {
-            subset_walk(child, &format!("{path}/{keyword}/{name}"), found);
+            found.push(format!("{path}/format: {format}"));
         }
-    }
-    if let Some(items) = map.get("items") {
-        subset_walk(items, &format!("{path}/items"), found);
-    }
-    for (i, choice) in map
-        .get("anyOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        subset_walk(choice, &format!("{path}/anyOf/{i}"), found);
-    }
+        if let Some(least) = map.get("minItems")
+            && least.as_u64().is_none_or(|least| least > 1)
+        {
+            found.push(format!("{path}/minItems: {least}"));
+        }
+        if let Some(values) = map.get("enum")
+            && values
+                .as_array()
+                .is_none_or(|values| values.iter().any(|v| v.is_array() || v.is_object()))
+        {
+            found.push(format!("{path}/enum: not scalars"));
+        }
+        if let Some(pattern) = map.get("pattern").and_then(Value::as_str)
+            && REFUSED_IN_PATTERNS.iter().any(|bad| pattern.contains(bad))
+        {
+            found.push(format!("{path}/pattern: {pattern}"));
+        }
+        if map.get("$ref") == Some(&json!("#")) {
+            found.push(format!("{path}/$ref: the whole schema"));
+        }
+        let is_object = map.get("type") == Some(&json!("object")) || map.contains_key("properties");
+        if is_object && map.get("additionalProperties") != Some(&json!(false)) {
+            found.push(format!("{path}: not closed"));
+        }
+        if let Some(extra) = map.get("additionalProperties")
+            && extra != &json!(false)
+        {
+            found.push(format!("{path}/additionalProperties: {extra}"));
+        }
+    });
 }
 
 /// Every strict schema of these tests keeps to the subset, and the walk is

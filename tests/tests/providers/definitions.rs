@@ -36,7 +36,7 @@ use tool_core::{Content, Tool, ToolDefinition, ToolOutput, ToolParams, tool};
 
 /// Where to look
 #[derive(ToolParams, Debug)]
-struct Place {
+pub(crate) struct Place {
     /// City name
     city: String,
     zip: Option<String>,
@@ -45,7 +45,7 @@ struct Place {
 /// Temperature unit
 #[derive(ToolParams, Debug, PartialEq)]
 #[param(rename_all = "lowercase")]
-enum Unit {
+pub(crate) enum Unit {
     Celsius,
     Fahrenheit,
 }
@@ -55,7 +55,7 @@ enum Unit {
 // `Vec<Option<u8>>` and a unit enum. (Plain comments: a doc comment would
 // become the schema's description.)
 #[derive(ToolParams, Debug)]
-struct ForecastParams {
+pub(crate) struct ForecastParams {
     /// What to look for
     query: String,
     #[param(min = 1)]
@@ -71,13 +71,13 @@ struct ForecastParams {
 
 // A map field: no strict form, no OpenAPI form for its values.
 #[derive(ToolParams, Debug)]
-struct CountsParams {
+pub(crate) struct CountsParams {
     counts: BTreeMap<String, u32>,
 }
 
 // A value of any type: no strict form, no OpenAPI type.
 #[derive(ToolParams, Debug)]
-struct PayloadParams {
+pub(crate) struct PayloadParams {
     payload: Value,
 }
 

@@ -21,6 +21,7 @@
 
 use crate::support::adapter_notes::{LEGACY_CLOSED, LEGACY_OPTIONAL, OPTIONAL_TO_NULLABLE};
 use crate::support::generators::samples;
+use crate::support::schema_walk::each_subschema;
 use crate::support::validator_for;
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -1864,72 +1865,46 @@ fn strict_walk(schema: &Value, path: &str, found: &mut Vec<String>) {
         "ipv6",
         "uuid",
     ];
-    let Some(map) = schema.as_object() else {
-        found.push(format!("{path}: not an object schema"));
-        return;
-    };
-    for key in map.keys() {
-        if !ALLOWED.contains(&key.as_str()) {
-            found.push(format!("{path}/{key}: not in the subset"));
+    each_subschema(schema, path, &mut |map, path| {
+        let Some(map) = map else {
+            found.push(format!("{path}: not an object schema"));
+            return;
+        };
+        for key in map.keys() {
+            if !ALLOWED.contains(&key.as_str()) {
+                found.push(format!("{path}/{key}: not in the subset"));
+            }
         }
-    }
-    if !(map.contains_key("type") || map.contains_key("anyOf") || map.contains_key("$ref")) {
-        found.push(format!("{path}: no type"));
-    }
-    if map.contains_key("$ref") && map.len() > 1 {
-        found.push(format!("{path}: keywords beside $ref"));
-    }
-    if let Some(format) = map.get("format")
-        && !FORMATS.contains(&format.as_str().unwrap_or_default())
-    {
-        found.push(format!("{path}/format: {format}"));
-    }
-    if map.get("type") == Some(&json!("object")) {
-        let properties: Vec<&String> = map
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|p| p.keys().collect())
-            .unwrap_or_default();
-        let required: Vec<&str> = map
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
-        if map.get("additionalProperties") != Some(&json!(false)) {
-            found.push(format!("{path}: not closed"));
+        if !(map.contains_key("type") || map.contains_key("anyOf") || map.contains_key("$ref")) {
+            found.push(format!("{path}: no type"));
         }
-        if properties.iter().map(|p| p.as_str()).collect::<Vec<_>>() != required {
-            found.push(format!("{path}: not every property required"));
+        if map.contains_key("$ref") && map.len() > 1 {
+            found.push(format!("{path}: keywords beside $ref"));
         }
-    }
-    for (name, property) in map
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        strict_walk(property, &format!("{path}/properties/{name}"), found);
-    }
-    for (name, def) in map
-        .get("$defs")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-    {
-        strict_walk(def, &format!("{path}/$defs/{name}"), found);
-    }
-    if let Some(items) = map.get("items") {
-        strict_walk(items, &format!("{path}/items"), found);
-    }
-    for (i, choice) in map
-        .get("anyOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        strict_walk(choice, &format!("{path}/anyOf/{i}"), found);
-    }
+        if let Some(format) = map.get("format")
+            && !FORMATS.contains(&format.as_str().unwrap_or_default())
+        {
+            found.push(format!("{path}/format: {format}"));
+        }
+        if map.get("type") == Some(&json!("object")) {
+            let properties: Vec<&String> = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|p| p.keys().collect())
+                .unwrap_or_default();
+            let required: Vec<&str> = map
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if map.get("additionalProperties") != Some(&json!(false)) {
+                found.push(format!("{path}: not closed"));
+            }
+            if properties.iter().map(|p| p.as_str()).collect::<Vec<_>>() != required {
+                found.push(format!("{path}: not every property required"));
+            }
+        }
+    });
 }
 
 #[test]

@@ -8,6 +8,7 @@
 //!   property tests.
 //! - [`mcp`]: the MCP scenarios every transport runs, and their client.
 //! - [`adapter_notes`]: the diagnostics the provider formats write.
+//! - [`schema_walk`]: every schema inside a schema.
 //! - here: small helpers more than one test file uses.
 
 // Each binary uses its own part.
@@ -18,6 +19,7 @@ pub(crate) mod bounded;
 pub(crate) mod child_process;
 pub(crate) mod generators;
 pub(crate) mod mcp;
+pub(crate) mod schema_walk;
 
 use serde_json::Value;
 use tool_core::{Tool, ToolParams, ToolRegistry, ToolResultMessage};

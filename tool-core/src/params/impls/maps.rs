@@ -102,13 +102,15 @@ impl<K: MapKey + Ord, V: ParamValue> ParamValue for BTreeMap<K, V> {
 
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let mut parsed = BTreeMap::new();
-        let mut seen = BTreeMap::new();
+        // Only a failed parse looks for repeated keys: the map of first
+        // indices is made then, not on every call.
+        let mut seen = None;
         parse_entries(
             value,
             path,
             errors,
             |key, item| parsed.insert(key, item).is_none(),
-            |key, index| match seen.entry(key) {
+            |key, index| match seen.get_or_insert_with(BTreeMap::new).entry(key) {
                 btree_map::Entry::Occupied(first) => Some(*first.get()),
                 btree_map::Entry::Vacant(slot) => {
                     slot.insert(index);
@@ -134,13 +136,18 @@ impl<K: MapKey + Eq + Hash, V: ParamValue, S: BuildHasher + Default> ParamValue
     fn parse_value(value: &Value, path: &ParamPath<'_>, errors: &mut ParseContext) -> Option<Self> {
         let capacity = value.as_object().map_or(0, Map::len);
         let mut parsed = HashMap::with_capacity_and_hasher(capacity, S::default());
-        let mut seen = HashMap::with_hasher(S::default());
+        // Only a failed parse looks for repeated keys: the map of first
+        // indices (and its hasher's seed) is made then, not on every call.
+        let mut seen = None;
         parse_entries(
             value,
             path,
             errors,
             |key, item| parsed.insert(key, item).is_none(),
-            |key, index| match seen.entry(key) {
+            |key, index| match seen
+                .get_or_insert_with(|| HashMap::with_hasher(S::default()))
+                .entry(key)
+            {
                 hash_map::Entry::Occupied(first) => Some(*first.get()),
                 hash_map::Entry::Vacant(slot) => {
                     slot.insert(index);
