@@ -55,6 +55,9 @@ pub struct ParseContext {
     /// does: set while an untagged enum looks for the variant that takes
     /// the value as sent (see `Untagged`).
     closed: bool,
+    /// Some object here refused an undeclared key: only then can parse
+    /// with undeclared keys dropped end otherwise than parse as sent.
+    undeclared: bool,
 }
 
 /// At most this many variants of untagged enums are tried in one parse.
@@ -116,7 +119,20 @@ impl ParseContext {
             attempts: self.attempts.saturating_add(1),
             nesting: self.nesting.saturating_add(1),
             closed: self.closed || closed,
+            undeclared: false,
         }
+    }
+
+    /// Records that an object refused an undeclared key.
+    #[cold]
+    pub(crate) fn saw_undeclared_key(&mut self) {
+        self.undeclared = true;
+    }
+
+    /// Whether an object refused an undeclared key, here or in a try
+    /// counted into this collector.
+    pub(crate) fn refused_undeclared_key(&self) -> bool {
+        self.undeclared
     }
 
     /// Whether objects refuse the keys they do not declare, whatever their
@@ -136,9 +152,11 @@ impl ParseContext {
         self.attempts as usize
     }
 
-    /// Takes over the tally of tries `attempt` made.
+    /// Takes over the tally of tries `attempt` made, and whether it
+    /// refused an undeclared key.
     pub(crate) fn count_attempts_of(&mut self, attempt: &ParseContext) {
         self.attempts = self.attempts.max(attempt.attempts);
+        self.undeclared |= attempt.undeclared;
     }
 
     /// The smallest depth of the problems kept, for ranking alternatives.

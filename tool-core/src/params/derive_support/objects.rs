@@ -293,6 +293,7 @@ fn report_unknown(
     path: &ParamPath<'_>,
     errors: &mut ParseContext,
 ) {
+    errors.saw_undeclared_key();
     let mut names = also_allowed.to_vec();
     names.extend(declared.all());
     let unknown = path.key(key);

@@ -33,6 +33,8 @@ pub struct Untagged<'p, 'e> {
     closest: Option<(usize, ParseContext)>,
     over_budget: bool,
     pass: Pass,
+    /// Whether a try of the first pass refused an undeclared key.
+    refused_undeclared: bool,
 }
 
 impl<'p, 'e> Untagged<'p, 'e> {
@@ -44,16 +46,26 @@ impl<'p, 'e> Untagged<'p, 'e> {
             closest: None,
             over_budget: false,
             pass: Pass::NotStarted,
+            refused_undeclared: false,
         }
     }
 
     /// Starts the next pass over the variants; false when both are done.
-    /// Inside another enum's first pass, objects are closed already, so the
-    /// second pass would find nothing new and is left out.
+    /// The second pass can only end otherwise than the first when some
+    /// object refused an undeclared key in it, and never inside another
+    /// enum's first pass (objects are closed there already): else it is
+    /// left out.
     pub fn next_pass(&mut self) -> bool {
         self.pass = match self.pass {
             Pass::NotStarted => Pass::AsSent,
-            Pass::AsSent if !self.errors.objects_closed() && !self.over_budget => Pass::Lenient,
+            Pass::AsSent
+                if self.refused_undeclared
+                    && !self.errors.objects_closed()
+                    && !self.over_budget =>
+            {
+                self.closest = None;
+                Pass::Lenient
+            }
             _ => Pass::Done,
         };
         self.pass != Pass::Done
@@ -75,10 +87,14 @@ impl<'p, 'e> Untagged<'p, 'e> {
         }
         let mut attempt = self.errors.for_attempt(self.pass == Pass::AsSent);
         let parsed = parse(&mut attempt);
+        self.refused_undeclared |= attempt.refused_undeclared_key();
         self.errors.count_attempts_of(&attempt);
         // The problems worth showing are those of the last pass: the first
-        // one's are mostly keys the second one drops.
-        let last_pass = self.pass == Pass::Lenient || self.errors.objects_closed();
+        // one's are mostly keys the second one drops. The first pass is the
+        // last when no try of it refuses an undeclared key, so its problems
+        // are kept until one does (the second pass then starts afresh).
+        let last_pass =
+            self.pass == Pass::Lenient || self.errors.objects_closed() || !self.refused_undeclared;
         match parsed {
             Some(parsed) if attempt.is_empty() => Some(parsed),
             _ => {
