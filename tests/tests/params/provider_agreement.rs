@@ -90,7 +90,7 @@ use crate::support::generators::{Gen, branches, tuple_items};
 use crate::support::validator_for;
 use proptest::prelude::*;
 use proptest::strategy::Union;
-use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use serde_json::{Map, Value, json};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -840,6 +840,16 @@ fn provider_run<T: ToolParams>(
         failure_persistence: None,
         ..Config::default()
     };
+    // A fixed seed: with a few dozen values per (type, format) pair, a
+    // random one sometimes draws too few the format admits for the
+    // coverage check below (0 of 12 for `Everything` under `openai`, once
+    // in a handful of runs); the neutral agreement test keeps exploring.
+    let runner_for = |cases| {
+        TestRunner::new_with_rng(
+            config(cases),
+            TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+        )
+    };
     let context = |half: &str, error: String| {
         format!(
             "{format} / {name} / {half}: {error}\n  the format's schema: {}",
@@ -847,7 +857,7 @@ fn provider_run<T: ToolParams>(
         )
     };
 
-    let mut runner = TestRunner::new(config(p1_cases));
+    let mut runner = runner_for(p1_cases);
     runner
         .run(&shared.valid, |n| {
             if !neutral_validator.is_valid(&n) {
@@ -901,7 +911,7 @@ fn provider_run<T: ToolParams>(
         (1, shared.valid.clone().prop_map(|v| (true, v)).boxed()),
     ]);
     let strategy = (values, prop::bool::weighted(0.3), 0usize..8);
-    let mut runner = TestRunner::new(config(p2_cases));
+    let mut runner = runner_for(p2_cases);
     runner
         .run(&strategy, |((neutral_value, value), add, mut at)| {
             let mut value = if neutral_value {
