@@ -28,6 +28,19 @@ args=()
 for crate in "${crates[@]}"; do
   args+=(-p "$crate")
 done
+
+# Cargo unpacks each package of that local registry under
+# $CARGO_HOME/registry/src/-<hash of the registry's path>/ and, finding a
+# folder there already (a run before this one, from the same checkout
+# path), builds the old sources it holds instead of the new package: CI
+# once verified tool-mcp against a tool-core from an earlier commit and
+# failed on code the tree no longer had. The local registry's folders are
+# the ones whose name starts with "-" (no host); crates.io's are untouched.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+for crate in "${crates[@]}"; do
+  id=$(cargo pkgid -p "$crate")
+  rm -rf "$cargo_home"/registry/src/-*/"$crate-${id##*[#@]}"
+done
 cargo package --locked --allow-dirty "${args[@]}" \
   --config 'profile.dev.debug="line-tables-only"' \
   --config 'profile.dev.package."*".debug=false'
