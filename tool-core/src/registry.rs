@@ -102,6 +102,7 @@ pub struct RegisteredTool {
     definition: Arc<ToolDefinition>,
     tool: Arc<dyn ErasedTool>,
     timeout: Option<Duration>,
+    retries: Option<u32>,
     exclusive: bool,
 }
 
@@ -112,6 +113,7 @@ impl RegisteredTool {
         RegisteredTool {
             definition: Arc::new(ToolDefinition::of(&tool)),
             timeout: Tool::timeout(&tool),
+            retries: Tool::retries(&tool),
             exclusive: Tool::exclusive(&tool),
             tool: Arc::new(tool),
         }
@@ -145,6 +147,11 @@ impl RegisteredTool {
     /// The tool's own timeout ([`Tool::timeout`]).
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// The tool's own retry limit ([`Tool::retries`]).
+    pub fn retries(&self) -> Option<u32> {
+        self.retries
     }
 
     /// Whether the tool's calls run alone ([`Tool::exclusive`]).

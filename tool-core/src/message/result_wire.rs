@@ -195,6 +195,7 @@ fn write_result<O: Sink>(out: &mut O, result: &ToolResultMessage) {
         None | Some(FailureKind::Retry) => {}
         Some(FailureKind::Fatal) => out.push(r#","failure":"fatal""#),
         Some(FailureKind::Internal) => out.push(r#","failure":"internal""#),
+        Some(FailureKind::Denied) => out.push(r#","failure":"denied""#),
     }
     if !result.repairs.is_empty() {
         out.push(r#","repairs":["#);
@@ -428,6 +429,10 @@ mod tests {
         let call = ToolCall::new("call-\"1\"\n", "é\u{1}cho", json!({}));
         let mut result = ToolResultMessage::failed(&call, "gone", FailureKind::Fatal);
         same_bytes(&result);
+        for kind in [FailureKind::Internal, FailureKind::Denied] {
+            result.failure_kind = Some(kind);
+            same_bytes(&result);
+        }
         result.failure_kind = Some(FailureKind::Retry);
         same_bytes(&result);
         result.details = None;

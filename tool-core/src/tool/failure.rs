@@ -21,6 +21,12 @@ pub enum FailureKind {
     /// model reads a generic text with a short reference; the full message
     /// goes to the after hook and to `tracing`.
     Internal,
+    /// A person or a policy refused the call, and it did not run: the
+    /// message is the reason, for the model. Not a mistake to correct: a
+    /// [`RetryBudget`](crate::executor::RetryBudget) neither counts it nor
+    /// resets on it. A before hook's
+    /// [`Block`](crate::executor::HookDecision::Block) answers with it.
+    Denied,
 }
 
 /// An error a tool returns to say which [`FailureKind`] it is. Any other
