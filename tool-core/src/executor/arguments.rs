@@ -73,16 +73,16 @@ fn repaired<'a>(
 }
 
 /// The before hook's replacement arguments, parsed as the model's are (JSON
-/// text decoded too), and the change recorded like a repair (from the parsed
-/// arguments the hook saw to the parsed replacement). Replacement arguments
-/// that do not parse are a fatal failure: the model cannot fix the caller's
-/// hook.
+/// text decoded too), as JSON, and the change recorded like a repair (from
+/// the parsed arguments the hook saw to the parsed replacement; the repair
+/// may keep only excerpts of them). Replacement arguments that do not
+/// parse are a fatal failure: the model cannot fix the caller's hook.
 pub(crate) fn rewritten<'a>(
     call: &ToolCall,
     tool: &'a RegisteredTool,
     seen: &Value,
     replacement: &Value,
-) -> Result<(PreparedCall<'a>, Repair), Failure> {
+) -> Result<(PreparedCall<'a>, Value, Repair), Failure> {
     let refused = |problem: &dyn std::fmt::Display| {
         Box::new(ToolResultMessage::failed(
             call,
@@ -102,13 +102,8 @@ pub(crate) fn rewritten<'a>(
     match prepare(call, tool, replacement)? {
         Ok(prepared) => {
             let used = arguments_of(call, &prepared)?;
-            let repair = Repair {
-                path: String::new(),
-                sent: seen.clone(),
-                used,
-                rule: RepairRule::BeforeHook,
-            };
-            Ok((prepared, repair))
+            let repair = Repair::new("", seen, &used, RepairRule::BeforeHook);
+            Ok((prepared, used, repair))
         }
         Err(problems) => Err(refused(&problems)),
     }

@@ -115,8 +115,8 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
             Verdict::Run => {}
             Verdict::RunInstead(replacement) => {
                 match arguments::rewritten(call, tool, &parsed, &replacement) {
-                    Ok((rewritten, repair)) => {
-                        parsed = repair.used.clone();
+                    Ok((rewritten, used, repair)) => {
+                        parsed = used;
                         repairs.push(repair);
                         prepared = rewritten;
                     }
