@@ -136,35 +136,49 @@ impl Format {
     /// off): what the call's `ArgumentsGrew`s carried, and the finished
     /// call.
     fn read_events(self, events: impl Iterator<Item = Value>) -> Read {
-        let mut stream: Box<dyn FnMut(Option<&Value>) -> Vec<StreamEvent>> = match self {
-            Format::Anthropic => {
-                let mut stream = anthropic::StreamAccumulator::new();
-                Box::new(move |event| match event {
-                    Some(event) => stream.push(event).expect("a valid event"),
-                    None => stream.finish(),
-                })
-            }
-            Format::OpenAiChat => {
-                let mut stream = openai_chat::StreamAccumulator::new();
-                Box::new(move |event| match event {
-                    Some(event) => stream.push(event).expect("a valid chunk"),
-                    None => stream.finish(),
-                })
-            }
-            Format::OpenAiResponses => {
-                let mut stream = openai_responses::StreamAccumulator::new();
-                Box::new(move |event| match event {
-                    Some(event) => stream.push(event).expect("a valid event"),
-                    None => stream.finish(),
-                })
-            }
-        };
+        let mut stream = Accumulator::new(self);
         let mut read = Read::default();
         for event in events {
-            read.take(stream(Some(&event)));
+            read.take(stream.push(&event));
         }
-        read.take(stream(None));
+        read.take(stream.finish());
         read
+    }
+}
+
+/// The accumulator of one format.
+enum Accumulator {
+    Anthropic(anthropic::StreamAccumulator),
+    OpenAiChat(openai_chat::StreamAccumulator),
+    OpenAiResponses(openai_responses::StreamAccumulator),
+}
+
+impl Accumulator {
+    fn new(format: Format) -> Self {
+        match format {
+            Format::Anthropic => Accumulator::Anthropic(anthropic::StreamAccumulator::new()),
+            Format::OpenAiChat => Accumulator::OpenAiChat(openai_chat::StreamAccumulator::new()),
+            Format::OpenAiResponses => {
+                Accumulator::OpenAiResponses(openai_responses::StreamAccumulator::new())
+            }
+        }
+    }
+
+    fn push(&mut self, event: &Value) -> Vec<StreamEvent> {
+        match self {
+            Accumulator::Anthropic(stream) => stream.push(event),
+            Accumulator::OpenAiChat(stream) => stream.push(event),
+            Accumulator::OpenAiResponses(stream) => stream.push(event),
+        }
+        .expect("a valid event")
+    }
+
+    fn finish(&mut self) -> Vec<StreamEvent> {
+        match self {
+            Accumulator::Anthropic(stream) => stream.finish(),
+            Accumulator::OpenAiChat(stream) => stream.finish(),
+            Accumulator::OpenAiResponses(stream) => stream.finish(),
+        }
     }
 }
 
