@@ -29,7 +29,7 @@
 //! - Anthropic buffers a tool's input and sends it in chunks of a few
 //!   tokens (the fine-grained streaming page's example without it:
 //!   `{"`, `query": "Ty`, `peScri`, `pt 5.0 5.1 `, `5.2 5`, `.3`, ...,
-//!   2 to 12 characters); with fine-grained tool streaming
+//!   2 to 11 characters); with fine-grained tool streaming
 //!   (`eager_input_streaming`) chunks "are often longer" (the example's:
 //!   37 and 24 characters):
 //!   <https://docs.claude.com/en/docs/agents-and-tools/tool-use/fine-grained-tool-streaming>.

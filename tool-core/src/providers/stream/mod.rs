@@ -85,7 +85,9 @@ pub enum StreamEvent {
         /// Where the call is in the stream.
         index: usize,
         /// The text the piece added, as the provider sent it: JSON text,
-        /// which may end inside a string, an escape or a number.
+        /// which may end inside a string, an escape or a number. (An
+        /// Anthropic `tool_use` block whose `input` comes whole at its
+        /// start, not as deltas, gives that input's compact JSON text.)
         delta: String,
         /// Whether `partial_arguments(index)` shows more than before this
         /// piece: false for a piece that only closes something or ends
