@@ -7,12 +7,15 @@
 # own target directory (target/callgrind), so that switching between this
 # script and a plain `cargo bench` does not rebuild every dependency.
 #
-# Usage: scripts/bench-instructions.sh [ITERATIONS]   (default 20000)
+# Usage: scripts/bench-instructions.sh [ITERATIONS] [FILTER]   (default
+# 20000; FILTER counts only the variants whose name contains it, such as
+# `stream_`, and prints only the tables those fill)
 # ALLOCATOR=mimalloc counts under mimalloc (benches/instructions_mimalloc.rs,
 # the allocator tool-examples uses) instead of the system's malloc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 iterations=${1:-20000}
+filter=${2:-}
 command -v valgrind >/dev/null || { echo "valgrind is needed" >&2; exit 1; }
 
 export CARGO_TARGET_DIR=${CALLGRIND_TARGET_DIR:-target/callgrind}
@@ -31,9 +34,16 @@ count() { # variant iterations -> total instructions
 
 declare -A per
 for variant in $("$binary" | sed 's/variants: //; s/,//g'); do
+  [[ $variant == *"$filter"* ]] || continue
   # A batch iteration is 1,000 calls: fewer iterations, the same per call.
   runs=$iterations calls_per_run=1
-  case $variant in batch/*) runs=$(( iterations / 1000 + 1 )) calls_per_run=1000 ;; esac
+  # A stream iteration is one whole streamed call (thousands of events):
+  # fewer iterations, counted per call.
+  case $variant in
+    batch/*) runs=$(( iterations / 1000 + 1 )) calls_per_run=1000 ;;
+    stream_linear_*) runs=2 ;;
+    stream_*) runs=$(( iterations / 4000 + 1 )) ;;
+  esac
   base=$(count "$variant" 0)
   full=$(count "$variant" "$runs")
   per[$variant]=$(( (full - base) / (runs * calls_per_run) ))
@@ -41,6 +51,9 @@ for variant in $("$binary" | sed 's/variants: //; s/,//g'); do
 done
 
 ratio() { python3 -c "print(f'{$1/$2:.2f}x')"; }
+counted() { [ -n "${per[$1]:-}" ]; }
+
+if counted small/tool_core && counted batch/parallel && counted result_echo/write_json; then
 echo
 printf '%-8s %14s %22s\n' size "ours / serde" "ours / jsonschema+serde"
 for size in small medium large script; do
@@ -71,3 +84,32 @@ for case in echo failure text_4k; do
     "$(ratio "${per[result_$case/to_writer]}" "$base")" \
     "$(ratio "${per[result_$case/serde_derive]}" "$base")"
 done
+fi
+if counted stream_anthropic_1/tool_core && counted stream_openai_responses_64/typed; then
+echo
+printf '%-20s %7s %14s %14s %16s   (a streamed call read from its event lines: ours = parse into a Value + accumulate)\n' \
+  stream chunk "ours / Value" "ours / typed" "accumulate alone"
+for format in anthropic openai_chat openai_responses; do
+  for chunk in 1 4 16 64; do
+    group=stream_${format}_${chunk}
+    ours=${per[$group/tool_core]} value=${per[$group/value]}
+    printf '%-20s %7s %14s %14s %16s\n' "$format" "$chunk" \
+      "$(ratio "$ours" "$value")" \
+      "$(ratio "$ours" "${per[$group/typed]}")" \
+      "$(ratio "$(( ours - value ))" "$value")"
+  done
+done
+fi
+if counted stream_linear_1kb/from_str && counted stream_linear_1mb/openai_responses; then
+echo
+printf '%-10s %14s %14s %14s %14s   (a character per event, each / one from_str of the whole)\n' \
+  size partial_json anthropic openai_chat openai_responses
+for size in 1kb 100kb 1mb; do
+  base=${per[stream_linear_$size/from_str]}
+  printf '%-10s %14s %14s %14s %14s\n' "$size" \
+    "$(ratio "${per[stream_linear_$size/partial_json]}" "$base")" \
+    "$(ratio "${per[stream_linear_$size/anthropic]}" "$base")" \
+    "$(ratio "${per[stream_linear_$size/openai_chat]}" "$base")" \
+    "$(ratio "${per[stream_linear_$size/openai_responses]}" "$base")"
+done
+fi

@@ -5,12 +5,13 @@
 //!
 //! Usage: interleaved [rounds] [filter]   (default 31 rounds, every pair;
 //! `cargo bench` runs 31; a filter keeps the pairs with a name containing
-//! it, such as `result_`)
+//! it, such as `result_` or `stream_`)
 
 mod support;
 
 use std::time::Duration;
 use support::variants::{Variant, index};
+use support::{stream, stream_linear};
 
 /// Each side of a round runs for about this long.
 const ROUND: Duration = Duration::from_millis(20);
@@ -23,7 +24,7 @@ fn main() {
     let rounds: usize = args.iter().find_map(|a| a.parse().ok()).unwrap_or(31);
     let filter = args.iter().find(|a| a.parse::<usize>().is_err());
     let mut variants = support::variants::all();
-    let pairs = [
+    let fixed = [
         ("small/tool_core", "small/serde"),
         ("small/tool_core", "small/jsonschema_serde"),
         ("medium/tool_core", "medium/serde"),
@@ -51,9 +52,14 @@ fn main() {
         ("result_text_4k/to_writer", "result_text_4k/write_json"),
         ("result_text_4k/serde_derive", "result_text_4k/write_json"),
     ];
+    let mut pairs: Vec<(String, String)> = fixed
+        .iter()
+        .map(|(ours, theirs)| (ours.to_string(), theirs.to_string()))
+        .collect();
+    pairs.extend(stream_pairs());
     println!("| ours | alternative | median ratio | ns per call (ours, alternative) |");
     println!("| --- | --- | --- | --- |");
-    for (ours, theirs) in pairs {
+    for (ours, theirs) in &pairs {
         if filter.is_some_and(|f| !ours.contains(f.as_str()) && !theirs.contains(f.as_str())) {
             continue;
         }
@@ -78,6 +84,27 @@ fn main() {
             total_b.as_nanos() as f64 / rounds as f64
         );
     }
+}
+
+/// The streaming pairs: each format and chunk size against both floors,
+/// then each reader of the linear group against one parse of the whole.
+fn stream_pairs() -> Vec<(String, String)> {
+    let mut pairs = Vec::new();
+    for format in stream::FORMATS {
+        for chunk in stream::CHUNKS {
+            let group = format!("stream_{format}_{chunk}");
+            for floor in ["value", "typed"] {
+                pairs.push((format!("{group}/tool_core"), format!("{group}/{floor}")));
+            }
+        }
+    }
+    for (size, _) in stream_linear::SIZES {
+        let group = format!("stream_linear_{size}");
+        for (how, _) in stream_linear::READERS.iter().skip(1) {
+            pairs.push((format!("{group}/{how}"), format!("{group}/from_str")));
+        }
+    }
+    pairs
 }
 
 fn calibrate(variant: &mut Variant) -> u64 {

@@ -166,10 +166,18 @@ fn read_turn(provider: &Provider, recorded: &str) -> Result<Turn, Box<dyn Error>
         for happened in stream.push(&event)? {
             match happened {
                 StreamEvent::Started { id, name, .. } => println!("calling {name} ({id})"),
-                StreamEvent::ArgumentsGrew { index } => {
-                    let so_far = stream.partial_arguments(index).expect("an open call");
-                    println!("  arguments so far: {so_far}");
+                StreamEvent::ArgumentsGrew {
+                    index,
+                    shows_more: true,
+                    ..
+                } => {
+                    // Gone when the call finished in the same event.
+                    if let Some(so_far) = stream.partial_arguments(index) {
+                        println!("  arguments so far: {so_far}");
+                    }
                 }
+                // A piece the partial value shows nothing more of yet.
+                StreamEvent::ArgumentsGrew { .. } => {}
                 StreamEvent::Finished { call, .. } => turn.calls.push(call),
             }
         }

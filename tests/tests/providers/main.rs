@@ -9,7 +9,8 @@
 //!   generated from the conversions.
 //! - [`calls`]: the call and result adapters, both directions.
 //! - [`media`]: images, sounds and resource links in results.
-//! - [`streaming`], [`streaming_properties`]: the stream accumulators.
+//! - [`streaming`], [`streaming_properties`]: the stream accumulators;
+//!   [`streaming_deltas`]: the text their `ArgumentsGrew` events carry.
 //! - [`result_wire`]: `ToolResultMessage::write_json` against serde.
 
 mod anthropic_strict;
@@ -20,6 +21,7 @@ mod enums;
 mod media;
 mod result_wire;
 mod streaming;
+mod streaming_deltas;
 mod streaming_properties;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]

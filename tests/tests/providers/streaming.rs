@@ -45,26 +45,43 @@ fn sse_data(stream: &str) -> Vec<Value> {
         .collect()
 }
 
-/// What one event did, with the partial arguments of each call that grew.
+/// What one event did: each piece of arguments text, with the partial
+/// arguments when the piece made them show more (`None` when it did not;
+/// the finished call's arguments when the call finished in the same event,
+/// its partial value being gone then).
 #[derive(Debug, PartialEq)]
 enum Seen {
     Started(usize, &'static str, &'static str),
-    Grew(usize, Value),
+    Grew(usize, &'static str, Option<Value>),
     Finished(usize, ToolCall),
 }
 
 fn seen(events: Vec<StreamEvent>, partial: impl Fn(usize) -> Option<Value>) -> Vec<Seen> {
     let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
-    events
-        .into_iter()
-        .map(|event| match event {
-            StreamEvent::Started { index, id, name } => Seen::Started(index, leak(id), leak(name)),
-            StreamEvent::ArgumentsGrew { index } => {
-                Seen::Grew(index, partial(index).expect("grew, so it shows something"))
-            }
-            StreamEvent::Finished { index, call } => Seen::Finished(index, call),
+    let finished = |at: usize| {
+        events.iter().find_map(|event| match event {
+            StreamEvent::Finished { index, call } if *index == at => Some(call.arguments.clone()),
+            _ => None,
         })
-        .collect()
+    };
+    let shown = |index| {
+        partial(index)
+            .or_else(|| finished(index))
+            .expect("grew, so it shows something")
+    };
+    let mut all = Vec::new();
+    for event in &events {
+        all.push(match event.clone() {
+            StreamEvent::Started { index, id, name } => Seen::Started(index, leak(id), leak(name)),
+            StreamEvent::ArgumentsGrew {
+                index,
+                delta,
+                shows_more,
+            } => Seen::Grew(index, leak(delta), shows_more.then(|| shown(index))),
+            StreamEvent::Finished { index, call } => Seen::Finished(index, call),
+        });
+    }
+    all
 }
 
 fn anthropic_all(stream: &mut anthropic::StreamAccumulator, events: &[Value]) -> Vec<Seen> {
@@ -181,15 +198,22 @@ async fn anthropic_documented_tool_use_stream() {
         seen,
         [
             Seen::Started(1, "toolu_01T1x1fJ34qAmk2tNTrN7Up6", "get_weather"),
-            Seen::Grew(1, json!({})),
-            Seen::Grew(1, json!({"location": "San"})),
-            Seen::Grew(1, json!({"location": "San Francisc"})),
-            Seen::Grew(1, json!({"location": "San Francisco,"})),
-            Seen::Grew(1, json!({"location": "San Francisco, CA"})),
-            Seen::Grew(1, json!({"location": "San Francisco, CA", "unit": "fah"})),
+            Seen::Grew(1, r#"{"location":"#, Some(json!({}))),
+            Seen::Grew(1, r#" "San"#, Some(json!({"location": "San"}))),
+            Seen::Grew(1, " Francisc", Some(json!({"location": "San Francisc"}))),
+            Seen::Grew(1, "o,", Some(json!({"location": "San Francisco,"}))),
+            Seen::Grew(1, r#" CA""#, Some(json!({"location": "San Francisco, CA"}))),
+            // Only a comma: nothing more to show.
+            Seen::Grew(1, ", ", None),
             Seen::Grew(
                 1,
-                json!({"location": "San Francisco, CA", "unit": "fahrenheit"})
+                r#""unit": "fah"#,
+                Some(json!({"location": "San Francisco, CA", "unit": "fah"}))
+            ),
+            Seen::Grew(
+                1,
+                r#"renheit"}"#,
+                Some(json!({"location": "San Francisco, CA", "unit": "fahrenheit"}))
             ),
             Seen::Finished(1, call.clone()),
         ]
@@ -279,14 +303,14 @@ fn anthropic_parallel_tool_use_blocks() {
         [
             Seen::Started(1, "toolu_a", "get_weather"),
             Seen::Started(2, "toolu_b", "get_weather"),
-            Seen::Grew(2, json!({"location": "Par"})),
-            Seen::Grew(1, json!({"location": "Lon"})),
-            Seen::Grew(2, json!({"location": "Paris"})),
+            Seen::Grew(2, r#"{"location": "Par"#, Some(json!({"location": "Par"}))),
+            Seen::Grew(1, r#"{"location": "Lon"#, Some(json!({"location": "Lon"}))),
+            Seen::Grew(2, r#"is"}"#, Some(json!({"location": "Paris"}))),
             Seen::Finished(
                 2,
                 ToolCall::new("toolu_b", "get_weather", json!({"location": "Paris"}))
             ),
-            Seen::Grew(1, json!({"location": "London"})),
+            Seen::Grew(1, r#"don"}"#, Some(json!({"location": "London"}))),
             Seen::Finished(
                 1,
                 ToolCall::new("toolu_a", "get_weather", json!({"location": "London"}))
@@ -311,7 +335,11 @@ fn anthropic_input_given_whole_at_the_start_is_the_call_s() {
         seen,
         [
             Seen::Started(0, "toolu_1", "get_weather"),
-            Seen::Grew(0, json!({"location": "Oslo"})),
+            Seen::Grew(
+                0,
+                r#"{"location":"Oslo"}"#,
+                Some(json!({"location": "Oslo"}))
+            ),
             Seen::Finished(0, call),
         ]
     );
@@ -396,11 +424,14 @@ async fn assert_paris_call_grew_and_runs(seen: Vec<Seen>, id: &'static str) {
         seen,
         [
             Seen::Started(0, id, "get_weather"),
-            Seen::Grew(0, json!({})),
-            Seen::Grew(0, json!({"location": ""})),
-            Seen::Grew(0, json!({"location": "Paris"})),
-            Seen::Grew(0, json!({"location": "Paris,"})),
-            Seen::Grew(0, json!({"location": "Paris, France"})),
+            Seen::Grew(0, r#"{""#, Some(json!({}))),
+            // A key shows with its value.
+            Seen::Grew(0, "location", None),
+            Seen::Grew(0, r#"":""#, Some(json!({"location": ""}))),
+            Seen::Grew(0, "Paris", Some(json!({"location": "Paris"}))),
+            Seen::Grew(0, ",", Some(json!({"location": "Paris,"}))),
+            Seen::Grew(0, " France", Some(json!({"location": "Paris, France"}))),
+            Seen::Grew(0, r#""}"#, None),
             Seen::Finished(0, call.clone()),
         ]
     );
@@ -445,9 +476,13 @@ fn openai_chat_calls_interleaved_by_index_finish_in_index_order() {
         [
             Seen::Started(1, "call_b", "get_weather"),
             Seen::Started(0, "call_a", "get_weather"),
-            Seen::Grew(1, json!({"location": "Ro"})),
-            Seen::Grew(0, json!({"location": "Oslo"})),
-            Seen::Grew(1, json!({"location": "Rome"})),
+            Seen::Grew(1, r#"{"location":"Ro"#, Some(json!({"location": "Ro"}))),
+            Seen::Grew(
+                0,
+                r#"{"location":"Oslo"}"#,
+                Some(json!({"location": "Oslo"}))
+            ),
+            Seen::Grew(1, r#"me"}"#, Some(json!({"location": "Rome"}))),
             Seen::Finished(
                 0,
                 ToolCall::new("call_a", "get_weather", json!({"location": "Oslo"}))
@@ -557,11 +592,15 @@ async fn openai_responses_documented_stream() {
     assert_paris_call_grew_and_runs(seen, "call_1234xyz").await;
 }
 
+/// The documented call's whole arguments text.
+const PARIS: &str = r#"{"location":"Paris, France"}"#;
+
 #[test]
 fn openai_responses_done_events_alone_make_the_call() {
     // Without deltas (a proxy that sends only the `.done` events), and
     // without `.function_call_arguments.done` (only the item's). The call
-    // finishes in the event its arguments arrive in: `Finished` only.
+    // finishes in the event its arguments arrive in: the whole text is one
+    // delta, then `Finished`.
     let events = responses_events();
     let mut stream = openai_responses::StreamAccumulator::new();
     let seen = responses_all(&mut stream, &[events[0].clone(), events[8].clone()]);
@@ -574,6 +613,7 @@ fn openai_responses_done_events_alone_make_the_call() {
         seen,
         [
             Seen::Started(0, "call_1234xyz", "get_weather"),
+            Seen::Grew(0, PARIS, Some(call.arguments.clone())),
             Seen::Finished(0, call.clone()),
         ]
     );
@@ -583,6 +623,7 @@ fn openai_responses_done_events_alone_make_the_call() {
         seen,
         [
             Seen::Started(0, "call_1234xyz", "get_weather"),
+            Seen::Grew(0, PARIS, Some(call.arguments.clone())),
             Seen::Finished(0, call),
         ]
     );
@@ -601,8 +642,10 @@ fn openai_responses_done_arguments_that_disagree_with_the_deltas_win() {
         seen,
         [
             Seen::Started(0, "call_1234xyz", "get_weather"),
-            Seen::Grew(0, json!({})),
-            Seen::Grew(0, json!({"location": ""})),
+            Seen::Grew(0, r#"{""#, Some(json!({}))),
+            Seen::Grew(0, "location", None),
+            Seen::Grew(0, r#"":""#, Some(json!({"location": ""}))),
+            // The deltas are replaced: no delta brings the repeat's text.
             Seen::Finished(
                 0,
                 ToolCall::new("call_1234xyz", "get_weather", json!({"city": "Lyon"}))
@@ -644,12 +687,15 @@ fn openai_responses_calls_interleaved_by_output_index() {
         [
             Seen::Started(1, "a", "get_weather"),
             Seen::Started(2, "b", "get_weather"),
-            Seen::Grew(2, json!({"location": "Ba"})),
-            Seen::Grew(1, json!({"location": "Ka"})),
+            Seen::Grew(2, r#"{"location":"Ba"#, Some(json!({"location": "Ba"}))),
+            Seen::Grew(1, r#"{"location":"Ka"#, Some(json!({"location": "Ka"}))),
+            // What the deltas missed, from the `.done` events' repeats.
+            Seen::Grew(1, r#""}"#, None),
             Seen::Finished(
                 1,
                 ToolCall::new("a", "get_weather", json!({"location": "Ka"}))
             ),
+            Seen::Grew(2, r#"ri"}"#, Some(json!({"location": "Bari"}))),
             Seen::Finished(
                 2,
                 ToolCall::new("b", "get_weather", json!({"location": "Bari"}))

@@ -7,7 +7,9 @@
 //!   equal, the last a prefix of its final value), of an array a prefix
 //!   (every item but the last equal), of a string a prefix, and any other
 //!   value equal;
-//! - `ArgumentsGrew` is reported exactly when the partial value changed;
+//! - every piece of text is reported by an `ArgumentsGrew` carrying it,
+//!   whose `shows_more` is true exactly when the partial value changed, and
+//!   a call's deltas, concatenated, are exactly its whole text;
 //! - the finished call's arguments equal the original value exactly, and
 //!   the text is read whole exactly when all of it has arrived;
 //! - nothing panics, whatever the text or the events.
@@ -504,6 +506,7 @@ fn stream_checked(
     let mut accumulator = format.accumulator();
     let mut finished = Vec::new();
     let mut shown: Vec<Option<Value>> = vec![None; calls.len()];
+    let mut deltas = vec![String::new(); calls.len()];
     let mut next_piece = vec![0; calls.len()];
     let mut events: Vec<Value> = calls
         .iter()
@@ -532,7 +535,25 @@ fn stream_checked(
             .push(event)
             .map_err(|error| TestCaseError::fail(format!("{format:?}: {event}: {error}")))?;
         for (turn, (index, whole, ..)) in calls.iter().enumerate() {
-            let grew = happened.contains(&StreamEvent::ArgumentsGrew { index: *index });
+            let mut grew = false;
+            for happening in &happened {
+                if let StreamEvent::ArgumentsGrew {
+                    index: at,
+                    delta,
+                    shows_more,
+                } = happening
+                    && at == index
+                {
+                    prop_assert!(
+                        !delta.is_empty(),
+                        "{:?}: an empty delta at {}",
+                        format,
+                        event
+                    );
+                    deltas[turn].push_str(delta);
+                    grew |= shows_more;
+                }
+            }
             let now = accumulator.partial(*index).cloned();
             if let Some(partial) = &now {
                 consistent(partial, whole)
@@ -545,7 +566,7 @@ fn stream_checked(
                 prop_assert_eq!(
                     grew,
                     now != shown[turn],
-                    "{:?}: `ArgumentsGrew` at {}",
+                    "{:?}: `shows_more` at {}",
                     format,
                     event
                 );
@@ -559,7 +580,14 @@ fn stream_checked(
     }
     prop_assert!(accumulator.finish().is_empty());
     prop_assert_eq!(finished.len(), calls.len());
-    for (index, whole, ..) in calls {
+    for (turn, (index, whole, text, _)) in calls.iter().enumerate() {
+        prop_assert_eq!(
+            &deltas[turn],
+            text,
+            "{:?}: the deltas of call {}",
+            format,
+            index
+        );
         let Some((_, call)) = finished.iter().find(|(at, _)| at == index) else {
             return Err(TestCaseError::fail(format!(
                 "{format:?}: call {index} never finished"

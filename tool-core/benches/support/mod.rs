@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub(crate) mod stream;
+pub(crate) mod stream_linear;
 pub(crate) mod variants;
 
 use serde::Deserialize;

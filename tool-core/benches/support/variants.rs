@@ -23,7 +23,7 @@ use tool_core::ToolParams;
 use tool_core::ToolResultMessage;
 
 /// Runs a variant `n` times.
-type Run = Box<dyn FnMut(usize)>;
+pub(crate) type Run = Box<dyn FnMut(usize)>;
 
 /// One way of doing one job (`medium/serde`: serde's derive parsing the
 /// medium arguments), shared by the criterion benches, the instruction
@@ -35,7 +35,7 @@ pub(crate) struct Variant {
 }
 
 impl Variant {
-    fn new(name: &'static str, prepare: impl FnOnce() -> Run + 'static) -> Self {
+    pub(crate) fn new(name: &'static str, prepare: impl FnOnce() -> Run + 'static) -> Self {
         Variant {
             name,
             prepare: Some(Box::new(prepare)),
@@ -111,7 +111,10 @@ pub(crate) fn count_from_args() {
 /// `result_<case>` writes a result (`super::results`) as JSON into a new
 /// vector: `write_json`, serde_json's `to_string`, `to_vec` and `to_writer`
 /// (the result's `Serialize`), and `serde_derive` (serde's derive of the
-/// same shape, `super::DerivedResult`).
+/// same shape, `super::DerivedResult`);
+/// `stream_<format>_<chunk>` reads a streamed call's event lines
+/// (`super::stream`), `stream_linear_<size>` a call of 1 KB to 1 MB a
+/// character per event (`super::stream_linear`).
 pub(crate) fn all() -> Vec<Variant> {
     let mut variants = Vec::new();
     parse_variants::<Small>(&mut variants, "small", small_args);
@@ -129,6 +132,8 @@ pub(crate) fn all() -> Vec<Variant> {
     variants.push(batch_variant("batch/parallel", ExecutionMode::Parallel));
     variants.push(batch_variant("batch/sequential", ExecutionMode::Sequential));
     result_variants(&mut variants);
+    super::stream::variants(&mut variants);
+    super::stream_linear::variants(&mut variants);
     variants
 }
 
@@ -215,7 +220,7 @@ fn batch_variant(name: &'static str, mode: ExecutionMode) -> Variant {
     })
 }
 
-fn named(group: &str, how: &str) -> &'static str {
+pub(crate) fn named(group: &str, how: &str) -> &'static str {
     Box::leak(format!("{group}/{how}").into_boxed_str())
 }
 

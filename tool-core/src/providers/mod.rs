@@ -80,9 +80,11 @@
 //!   they arrive, so a caller can react to a tool it does not have (or
 //!   show which tool runs) before the arguments are in;
 //! - [`ArgumentsGrew`](StreamEvent::ArgumentsGrew): the open call's
-//!   arguments show more; `partial_arguments(index)` borrows them, as a
-//!   best-effort JSON value (open strings, arrays and objects shown as far
-//!   as they go; see [`PartialJson`]);
+//!   arguments text grew by `delta`, the piece as the provider sent it (the
+//!   deltas of a call, concatenated, are its whole text), and `shows_more`
+//!   says whether `partial_arguments(index)`, a best-effort JSON value
+//!   borrowed from the accumulator (open strings, arrays and objects shown
+//!   as far as they go; see [`PartialJson`]), shows more than before;
 //! - [`Finished`](StreamEvent::Finished): the [`ToolCall`](crate::ToolCall),
 //!   its arguments read from the whole text exactly as the API's
 //!   `read_call` reads them (blank text is `{}`; text that is not JSON
@@ -99,8 +101,11 @@
 //! | [`anthropic`] | `message_start` .. `message_stop` | the content block's `index` | `id` |
 //!
 //! **Cost.** Each piece is read once: the partial value is updated in
-//! place, and the events name it by index instead of carrying a copy. A
-//! call streamed one character at a time costs time linear in its length.
+//! place, and the events name it by index instead of carrying a copy; each
+//! event carries only its own piece of text. A call streamed one character
+//! at a time costs time linear in its length, and so does a UI that
+//! appends the deltas; reading the events costs less than parsing them
+//! from their JSON text (`docs/performance.md`, "Streaming").
 //!
 //! ```
 //! use tool_core::providers::{anthropic, StreamEvent};
@@ -129,9 +134,10 @@
 //!                 log.push(format!("unknown tool {name}, before its arguments"));
 //!             }
 //!             StreamEvent::Started { .. } => {}
-//!             StreamEvent::ArgumentsGrew { index } => {
+//!             StreamEvent::ArgumentsGrew { index, shows_more: true, .. } => {
 //!                 log.push(stream.partial_arguments(index).unwrap().to_string());
 //!             }
+//!             StreamEvent::ArgumentsGrew { .. } => {}
 //!             StreamEvent::Finished { call, .. } => log.push(format!("{} {}", call.name, call.arguments)),
 //!         }
 //!     }

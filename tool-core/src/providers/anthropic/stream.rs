@@ -47,11 +47,16 @@ use std::collections::BTreeSet;
 ///
 /// let grew = stream.push(&json!({"type": "content_block_delta", "index": 1,
 ///     "delta": {"type": "input_json_delta", "partial_json": "{\"location\": \"San Fra"}}))?;
-/// assert_eq!(grew, [StreamEvent::ArgumentsGrew { index: 1 }]);
+/// assert_eq!(grew, [StreamEvent::ArgumentsGrew {
+///     index: 1,
+///     delta: "{\"location\": \"San Fra".into(),
+///     shows_more: true,
+/// }]);
 /// assert_eq!(stream.partial_arguments(1), Some(&json!({"location": "San Fra"})));
 ///
 /// stream.push(&json!({"type": "content_block_delta", "index": 1,
 ///     "delta": {"type": "input_json_delta", "partial_json": "ncisco, CA\"}"}}))?;
+/// // The block's deltas, concatenated, are the text the call is read from.
 /// let finished = stream.push(&json!({"type": "content_block_stop", "index": 1}))?;
 /// assert_eq!(finished, [StreamEvent::Finished {
 ///     index: 1,

@@ -54,12 +54,17 @@ use std::collections::{BTreeMap, BTreeSet};
 ///     "output_index": 0, "delta": "{\"location\":\"Paris"}))?;
 /// assert_eq!(stream.partial_arguments(0), Some(&json!({"location": "Paris"})));
 ///
+/// // The `.done` event repeats the whole text: what the deltas missed is
+/// // one more delta, then the call is finished.
 /// let events = stream.push(&json!({"type": "response.function_call_arguments.done", "item_id": "fc_1",
 ///     "output_index": 0, "arguments": "{\"location\":\"Paris, France\"}"}))?;
-/// assert_eq!(events, [StreamEvent::Finished {
-///     index: 0,
-///     call: ToolCall::new("call_1", "get_weather", json!({"location": "Paris, France"})),
-/// }]);
+/// assert_eq!(events, [
+///     StreamEvent::ArgumentsGrew { index: 0, delta: ", France\"}".into(), shows_more: true },
+///     StreamEvent::Finished {
+///         index: 0,
+///         call: ToolCall::new("call_1", "get_weather", json!({"location": "Paris, France"})),
+///     },
+/// ]);
 /// # Ok::<(), tool_core::providers::AdapterError>(())
 /// ```
 #[derive(Clone, Debug, Default)]

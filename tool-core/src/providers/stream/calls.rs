@@ -53,33 +53,35 @@ impl OpenCalls {
         });
     }
 
-    /// More arguments text for the call at `index`, which is open.
+    /// More arguments text for the call at `index`, which is open: one
+    /// `ArgumentsGrew` carrying the piece, unless it is empty.
     pub(crate) fn grow(&mut self, index: usize, piece: &str, events: &mut Vec<StreamEvent>) {
-        if let Some(call) = self.open.get_mut(&index)
-            && call.arguments.push(piece)
-        {
-            events.push(StreamEvent::ArgumentsGrew { index });
+        if piece.is_empty() {
+            return;
+        }
+        if let Some(call) = self.open.get_mut(&index) {
+            let shows_more = call.arguments.push(piece);
+            events.push(StreamEvent::ArgumentsGrew {
+                index,
+                delta: piece.to_owned(),
+                shows_more,
+            });
         }
     }
 
     /// The call at `index` ends with the whole arguments text `whole`, which
     /// the provider repeats at the end (OpenAI Responses): what the deltas
     /// missed is read as one more piece; text that does not continue the
-    /// deltas replaces them.
+    /// deltas replaces them, and is no delta (the finished call has it).
     pub(crate) fn settle(&mut self, index: usize, whole: &str, events: &mut Vec<StreamEvent>) {
         let Some(call) = self.open.get_mut(&index) else {
             return;
         };
         match whole.strip_prefix(call.arguments.text()) {
-            Some(rest) => {
-                if call.arguments.push(rest) {
-                    events.push(StreamEvent::ArgumentsGrew { index });
-                }
-            }
+            Some(rest) => self.grow(index, rest, events),
             None => {
                 call.arguments = PartialJson::new();
                 call.arguments.push(whole);
-                events.push(StreamEvent::ArgumentsGrew { index });
             }
         }
     }
@@ -102,10 +104,8 @@ impl OpenCalls {
 }
 
 /// Reports a call that ended, its whole arguments text read as each API's
-/// `read_call` reads it. Its growth in the same event is not
-/// reported: its partial arguments are gone, and the call has them whole.
+/// `read_call` reads it.
 fn finished(index: usize, call: OpenCall, events: &mut Vec<StreamEvent>) {
-    events.retain(|event| *event != StreamEvent::ArgumentsGrew { index });
     events.push(StreamEvent::Finished {
         index,
         call: ToolCall::new(call.id, call.name, call.arguments.finish()),
