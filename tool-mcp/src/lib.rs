@@ -28,6 +28,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+mod approval;
 pub mod client;
 mod handler;
 mod http;
