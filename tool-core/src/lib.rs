@@ -101,6 +101,7 @@ extern crate self as tool_core;
 // The pipeline, in the order a call meets it: arguments (parse and
 // describe), tools, the registry, the executor; then the wire messages and
 // the provider formats.
+pub mod approval;
 pub mod executor;
 mod message;
 mod name_map;
@@ -116,7 +117,10 @@ pub mod __private;
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
 pub mod _derive;
 
-pub use executor::{ExecutionMode, RunOptions, execute_tool_call, execute_tool_calls};
+pub use executor::{
+    BatchOutcome, ExecutionMode, RunOptions, execute_batch, execute_tool_call, execute_tool_calls,
+    resume_batch,
+};
 pub use message::{ToolCall, ToolResultMessage};
 pub use params::{ParamError, ToolParams};
 pub use registry::{ToolDefinition, ToolRegistry};

@@ -103,6 +103,7 @@ pub struct RegisteredTool {
     tool: Arc<dyn ErasedTool>,
     timeout: Option<Duration>,
     exclusive: bool,
+    needs_approval: bool,
 }
 
 impl RegisteredTool {
@@ -113,6 +114,7 @@ impl RegisteredTool {
             definition: Arc::new(ToolDefinition::of(&tool)),
             timeout: Tool::timeout(&tool),
             exclusive: Tool::exclusive(&tool),
+            needs_approval: Tool::needs_approval(&tool),
             tool: Arc::new(tool),
         }
     }
@@ -150,6 +152,13 @@ impl RegisteredTool {
     /// Whether the tool's calls run alone ([`Tool::exclusive`]).
     pub fn exclusive(&self) -> bool {
         self.exclusive
+    }
+
+    /// Whether the tool itself asks for a person's approval of each call
+    /// ([`Tool::needs_approval`]); a policy may ask for more
+    /// ([`Approvals::requires`](crate::approval::Approvals::requires)).
+    pub fn needs_approval(&self) -> bool {
+        self.needs_approval
     }
 
     /// Parses `arguments` with the tool's parameter type. Nothing runs yet.

@@ -4,6 +4,7 @@
 //! binary for the layer (each binary links the whole dependency tree, and CI
 //! builds them on two cores).
 //!
+//! - [`approval`]: suspended batches, their signed state, resumes.
 //! - [`seed`]: the echo walkthrough's cases and the five outcomes.
 //! - [`tool_fn`], [`toolbox`]: `#[tool]` functions, `#[tools]` impl blocks.
 //! - [`executor`]: batches, concurrency, failure paths.
@@ -14,6 +15,7 @@
 //! - [`stress`]: one batch of every outcome, 10,000 calls.
 //! - [`tracing_events`]: the spans and events, captured by a subscriber.
 
+mod approval;
 mod executor;
 mod faults;
 mod recovery;

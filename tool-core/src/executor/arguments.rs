@@ -72,7 +72,7 @@ fn repaired<'a>(
     }
 }
 
-/// The before hook's replacement arguments, parsed as the model's are (JSON
+/// The before hook's (or an approver's) replacement arguments, parsed as the model's are (JSON
 /// text decoded too), and the change recorded like a repair (from the parsed
 /// arguments the hook saw to the parsed replacement). Replacement arguments
 /// that do not parse are a fatal failure: the model cannot fix the caller's
@@ -82,11 +82,16 @@ pub(crate) fn rewritten<'a>(
     tool: &'a RegisteredTool,
     seen: &Value,
     replacement: &Value,
+    rule: RepairRule,
 ) -> Result<(PreparedCall<'a>, Repair), Failure> {
+    let whose = match rule {
+        RepairRule::Approval => "the approved arguments",
+        _ => "the before hook's arguments",
+    };
     let refused = |problem: &dyn std::fmt::Display| {
         Box::new(ToolResultMessage::failed(
             call,
-            &format!("the before hook's arguments do not parse: {problem}"),
+            &format!("{whose} do not parse: {problem}"),
             FailureKind::Fatal,
         ))
     };
@@ -106,7 +111,7 @@ pub(crate) fn rewritten<'a>(
                 path: String::new(),
                 sent: seen.clone(),
                 used,
-                rule: RepairRule::BeforeHook,
+                rule,
             };
             Ok((prepared, repair))
         }

@@ -10,11 +10,13 @@ mod outcome;
 mod retry_budget;
 mod run_options;
 mod supervise;
+mod suspend;
 
 pub use crate::tool::ProgressFn;
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 pub use retry_budget::RetryBudget;
 pub use run_options::{DEFAULT_CANCEL_GRACE, ProgressEvent, RunOptions};
+pub use suspend::{BatchOutcome, execute_batch, resume_batch};
 
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;

@@ -10,10 +10,13 @@ use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
 use super::run_options::RunOptions;
 use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
+use super::suspend::denied;
+use crate::approval::{ApprovalRequest, Asking, Decision};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
 use crate::repair::{Repair, RepairRule, repair_note};
 use crate::tool::{Content, ToolError, ToolOutput};
+use futures_util::FutureExt;
 use serde_json::Value;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -101,29 +104,42 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
         Ok(parsed) => parsed,
         Err(failure) => return *failure,
     };
-    // The parsed arguments as JSON, only when a hook will look at them.
+    let gate = approval_gate(call, tool, ctx, &mut repairs);
+    // The parsed arguments as JSON, only when someone will look at them.
     let mut parsed = Value::Null;
-    if ctx.before.is_some() || ctx.after.is_some() {
+    if gate == Gate::Ask || ctx.before.is_some() || ctx.after.is_some() {
         parsed = match arguments::arguments_of(call, &prepared) {
             Ok(parsed) => parsed,
             Err(failure) => return with_repairs(*failure, repairs, ctx),
         };
     }
 
+    if gate == Gate::Ask {
+        let verdict = Box::pin(approval(call, tool, ctx, &parsed)).await;
+        if let Err(answer) = follow(
+            verdict,
+            call,
+            tool,
+            &mut parsed,
+            &mut prepared,
+            &mut repairs,
+            RepairRule::Approval,
+        ) {
+            return with_repairs(*answer, repairs, ctx);
+        }
+    }
     if ctx.before.is_some() {
-        match Box::pin(before_hook(call, tool, ctx, &parsed)).await {
-            Verdict::Run => {}
-            Verdict::RunInstead(replacement) => {
-                match arguments::rewritten(call, tool, &parsed, &replacement) {
-                    Ok((rewritten, repair)) => {
-                        parsed = repair.used.clone();
-                        repairs.push(repair);
-                        prepared = rewritten;
-                    }
-                    Err(failure) => return with_repairs(*failure, repairs, ctx),
-                }
-            }
-            Verdict::Answer(result) => return with_repairs(*result, repairs, ctx),
+        let verdict = Box::pin(before_hook(call, tool, ctx, &parsed)).await;
+        if let Err(answer) = follow(
+            verdict,
+            call,
+            tool,
+            &mut parsed,
+            &mut prepared,
+            &mut repairs,
+            RepairRule::BeforeHook,
+        ) {
+            return with_repairs(*answer, repairs, ctx);
         }
     }
     let Started {
@@ -147,11 +163,131 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
     result
 }
 
-/// What the before hook decided, as the next step needs it.
+/// What the approver or the before hook decided, as the next step needs it.
 enum Verdict {
     Run,
     RunInstead(Value),
     Answer(Box<ToolResultMessage>),
+}
+
+/// Applies a verdict: nothing to do, arguments replaced (parsed again and
+/// recorded as a repair of `rule`), or the call answered without running
+/// (the `Err`).
+fn follow<'a>(
+    verdict: Verdict,
+    call: &ToolCall,
+    tool: &'a RegisteredTool,
+    parsed: &mut Value,
+    prepared: &mut PreparedCall<'a>,
+    repairs: &mut Vec<Repair>,
+    rule: RepairRule,
+) -> Result<(), Box<ToolResultMessage>> {
+    match verdict {
+        Verdict::Run => Ok(()),
+        Verdict::RunInstead(replacement) => {
+            let (rewritten, repair) = arguments::rewritten(call, tool, parsed, &replacement, rule)?;
+            *parsed = repair.used.clone();
+            repairs.push(repair);
+            *prepared = rewritten;
+            Ok(())
+        }
+        Verdict::Answer(result) => Err(result),
+    }
+}
+
+/// Whether the call must be approved before it runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gate {
+    /// It needs no approval, or a person gave it (a resumed batch).
+    Open,
+    /// It needs approval: ask (or refuse when nobody can be asked).
+    Ask,
+}
+
+/// The call's gate. A call a person approved earlier (a resumed batch)
+/// passes, and the repairs made before it was suspended go first on its
+/// result.
+#[inline]
+fn approval_gate(
+    call: &ToolCall,
+    tool: &RegisteredTool,
+    ctx: &RunOptions,
+    repairs: &mut Vec<Repair>,
+) -> Gate {
+    let needs = tool.needs_approval()
+        || ctx
+            .approvals
+            .as_ref()
+            .is_some_and(|approvals| approvals.requires(tool));
+    if !needs {
+        return Gate::Open;
+    }
+    match ctx
+        .approved
+        .as_ref()
+        .and_then(|approved| approved.get(&call.id))
+    {
+        Some(earlier) => {
+            repairs.splice(0..0, earlier.iter().cloned());
+            Gate::Open
+        }
+        None => Gate::Ask,
+    }
+}
+
+/// Asks for approval, when the options say how: inline. Suspending
+/// approvals suspend in [`execute_batch`](crate::execute_batch) only; a
+/// call that reaches this point through another entry (or with no
+/// approvals at all) is denied, never run unasked.
+async fn approval(
+    call: &ToolCall,
+    tool: &RegisteredTool,
+    ctx: &RunOptions,
+    parsed: &Value,
+) -> Verdict {
+    let ask = match ctx.approvals.as_ref().map(|approvals| &approvals.asking) {
+        Some(Asking::Ask(ask)) => ask,
+        Some(Asking::Suspend { .. }) => {
+            tracing::warn!(
+                "a call that needs approval was executed outside execute_batch, so it could not be suspended; it was denied"
+            );
+            return Verdict::Answer(Box::new(denied(
+                call,
+                "needs a person's approval, which could not be asked for here",
+            )));
+        }
+        None => {
+            tracing::warn!(
+                "a call that needs approval was executed without RunOptions::with_approvals; it was denied"
+            );
+            return Verdict::Answer(Box::new(denied(
+                call,
+                "needs a person's approval, which could not be asked for here",
+            )));
+        }
+    };
+    let request = ApprovalRequest::new(
+        &call.id,
+        &call.name,
+        tool.description(),
+        tool.annotations(),
+        parsed.clone(),
+    );
+    let asking = guarded("approval", || ask(request).map(Ok::<Decision, ToolError>));
+    let decision = tokio::select! {
+        biased;
+        decision = asking => decision,
+        () = caller_cancelled(ctx) => return Verdict::Answer(Box::new(ToolResultMessage::failure(call, "cancelled"))),
+    };
+    match decision {
+        Ok(Decision::Approve) => Verdict::Run,
+        Ok(Decision::ApproveWith { arguments }) => Verdict::RunInstead(arguments),
+        Ok(Decision::Deny { reason }) => Verdict::Answer(Box::new(denied(call, &reason))),
+        Err(problem) => Verdict::Answer(Box::new(denied(
+            call,
+            &format!("the approval could not be asked: {problem}"),
+        ))),
+    }
 }
 
 async fn before_hook(
@@ -319,13 +455,33 @@ fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &Ru
     }
     let announced: Vec<Repair> = repairs
         .iter()
-        .filter(|repair| repair.rule != RepairRule::BeforeHook)
+        .filter(|repair| !matches!(repair.rule, RepairRule::BeforeHook | RepairRule::Approval))
         .cloned()
         .collect();
     if !announced.is_empty() && ctx.repair.is_some_and(|policy| policy.tells_model()) {
         result.content.push(Content::text(repair_note(&announced)));
     }
+    // A person changed what the model asked for: the model must not think
+    // its own arguments ran.
+    if let Some(edit) = repairs
+        .iter()
+        .rfind(|repair| repair.rule == RepairRule::Approval)
+    {
+        result
+            .content
+            .push(Content::text(approval_note(&edit.used)));
+    }
     result.repairs = repairs;
+}
+
+/// `[A person approved this call with edited arguments: {...}]`, the
+/// arguments cut to a few hundred characters.
+fn approval_note(used: &Value) -> String {
+    const SHOWN: usize = 300;
+    let json = used.to_string();
+    let shown: String = json.chars().take(SHOWN).collect();
+    let more = if shown.len() < json.len() { "..." } else { "" };
+    format!("[A person approved this call with edited arguments: {shown}{more}]")
 }
 
 /// Runs a hook, turning its error or panic (at the call or while polled)

@@ -99,7 +99,8 @@ impl RetryBudget {
                     result.failure_kind = Some(FailureKind::Fatal);
                 }
             }
-            Some(FailureKind::Fatal | FailureKind::Internal) => {}
+            // A person's "no" is not the model's mistake.
+            Some(FailureKind::Fatal | FailureKind::Internal | FailureKind::Denied) => {}
         }
     }
 }

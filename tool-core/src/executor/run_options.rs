@@ -4,11 +4,12 @@
 
 use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 use super::retry_budget::RetryBudget;
+use crate::approval::Approvals;
 use crate::registry::{ToolDefinition, ToolRegistry};
-use crate::repair::RepairPolicy;
+use crate::repair::{Repair, RepairPolicy};
 use crate::tool::{Content, ProgressFn, ToolContext, ToolError, ToolOutput};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::future::Future;
 use std::num::NonZeroUsize;
@@ -76,6 +77,10 @@ pub struct RunOptions {
     pub(crate) repair: Option<RepairPolicy>,
     pub(crate) retry_budget: Option<RetryBudget>,
     pub(crate) enabled: Option<Arc<HashSet<String>>>,
+    pub(crate) approvals: Option<Approvals>,
+    /// The calls a person approved (a resumed batch), with the repairs to
+    /// put on their results; they run without being asked again.
+    pub(crate) approved: Option<Arc<HashMap<String, Vec<Repair>>>>,
 }
 
 impl Default for RunOptions {
@@ -91,6 +96,8 @@ impl Default for RunOptions {
             repair: None,
             retry_budget: None,
             enabled: None,
+            approvals: None,
+            approved: None,
         }
     }
 }
@@ -194,6 +201,15 @@ impl RunOptions {
     /// the conversation); past its limit a failure is marked fatal.
     pub fn with_retry_budget(mut self, budget: RetryBudget) -> Self {
         self.retry_budget = Some(budget);
+        self
+    }
+
+    /// How calls that need a person's approval get it: suspended batches
+    /// ([`execute_batch`](crate::execute_batch)) or an inline asker. Without
+    /// approvals, a call of a tool that needs approval is answered `denied`
+    /// and never runs. See [`approval`](crate::approval).
+    pub fn with_approvals(mut self, approvals: Approvals) -> Self {
+        self.approvals = Some(approvals);
         self
     }
 

@@ -195,6 +195,7 @@ fn write_result<O: Sink>(out: &mut O, result: &ToolResultMessage) {
         None | Some(FailureKind::Retry) => {}
         Some(FailureKind::Fatal) => out.push(r#","failure":"fatal""#),
         Some(FailureKind::Internal) => out.push(r#","failure":"internal""#),
+        Some(FailureKind::Denied) => out.push(r#","failure":"denied""#),
     }
     if !result.repairs.is_empty() {
         out.push(r#","repairs":["#);

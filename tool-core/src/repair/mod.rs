@@ -40,6 +40,9 @@ pub enum RepairRule {
     /// arguments instead" ([`HookDecision::Rewrite`](crate::executor::HookDecision)),
     /// recorded like a repair so the change is visible.
     BeforeHook,
+    /// Not a rule to enable: a person approved the call with edited
+    /// arguments ([`Decision::ApproveWith`](crate::approval::Decision::ApproveWith)).
+    Approval,
 }
 
 impl RepairRule {
@@ -62,6 +65,7 @@ impl RepairRule {
             RepairRule::EnumCase => "an allowed value in the wrong case or with spaces",
             RepairRule::EmptyArguments => "empty arguments, read as {}",
             RepairRule::BeforeHook => "arguments replaced by the caller's before hook",
+            RepairRule::Approval => "arguments edited by the person who approved the call",
         }
     }
 
@@ -72,7 +76,7 @@ impl RepairRule {
             RepairRule::WrapInArray => 4,
             RepairRule::EnumCase => 8,
             RepairRule::EmptyArguments => 16,
-            RepairRule::BeforeHook => 0,
+            RepairRule::BeforeHook | RepairRule::Approval => 0,
         }
     }
 }
@@ -88,6 +92,7 @@ impl RepairRule {
             RepairRule::EnumCase => "enum_case",
             RepairRule::EmptyArguments => "empty_arguments",
             RepairRule::BeforeHook => "before_hook",
+            RepairRule::Approval => "approval",
         }
     }
 }

@@ -21,6 +21,11 @@ pub enum FailureKind {
     /// model reads a generic text with a short reference; the full message
     /// goes to the after hook and to `tracing`.
     Internal,
+    /// A person or a policy refused the call (an approval denied, a before
+    /// hook's [`Block`](crate::executor::HookDecision::Block)); the message
+    /// says why. Not the model's mistake: not a retry, and not counted
+    /// against a [`RetryBudget`](crate::executor::RetryBudget).
+    Denied,
 }
 
 /// An error a tool returns to say which [`FailureKind`] it is. Any other

@@ -124,6 +124,17 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// True when a person must approve each call before it runs
+    /// (`#[tool(needs_approval)]`). The executor then never runs it
+    /// unasked: with [`Approvals`](crate::approval::Approvals) on the run
+    /// options it asks (or suspends the batch, see
+    /// [`execute_batch`](crate::execute_batch)); without them the call is
+    /// answered `denied`. A policy can require approval of other tools too
+    /// ([`ApprovalPolicy`](crate::approval::ApprovalPolicy)).
+    fn needs_approval(&self) -> bool {
+        false
+    }
+
     /// Hints about the tool's effects (read-only, destructive, ...) for
     /// the program around the model, such as a before hook that asks a
     /// person first. None by default; `#[tool(read_only, ...)]` sets them.

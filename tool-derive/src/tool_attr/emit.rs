@@ -134,6 +134,13 @@ fn optional_items(attrs: &ToolAttrs) -> TokenStream {
             }
         });
     }
+    if attrs.needs_approval {
+        items.extend(quote! {
+            fn needs_approval(&self) -> bool {
+                true
+            }
+        });
+    }
     let hints = &attrs.annotations;
     if !hints.is_empty() {
         let option = |value: &Option<bool>| match value {

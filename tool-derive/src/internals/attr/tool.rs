@@ -1,5 +1,5 @@
 //! `#[tool(...)]` on an async function or method: name, description,
-//! timeout, exclusivity, and the annotations (MCP's hints).
+//! timeout, exclusivity, approval, and the annotations (MCP's hints).
 
 use super::Attr;
 use super::values::{bool_flag, flag, required_value, skip_value, string_value};
@@ -15,6 +15,7 @@ pub(crate) struct ToolAttrs {
     pub description: Option<String>,
     pub timeout_ms: Option<u64>,
     pub exclusive: bool,
+    pub needs_approval: bool,
     pub annotations: Annotations,
 }
 
@@ -38,13 +39,14 @@ impl Annotations {
     }
 }
 
-const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`, `needs_approval`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
 
 pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
     let mut description = Attr::none(cx, "tool", "description");
     let mut timeout_ms = Attr::none(cx, "tool", "timeout_ms");
     let mut exclusive = Attr::none(cx, "tool", "exclusive");
+    let mut needs_approval = Attr::none(cx, "tool", "needs_approval");
     let mut title = Attr::none(cx, "tool", "title");
     let mut read_only = Attr::none(cx, "tool", "read_only");
     let mut destructive = Attr::none(cx, "tool", "destructive");
@@ -106,6 +108,10 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
                 flag(cx, &meta, "exclusive")?;
                 exclusive.set(&meta.path, ());
             }
+            "needs_approval" => {
+                flag(cx, &meta, "needs_approval")?;
+                needs_approval.set(&meta.path, ());
+            }
             "title" => {
                 if let Some(text) = string_value(cx, &meta, "title")? {
                     if text.value().trim().is_empty() {
@@ -145,6 +151,7 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         description: description.get(),
         timeout_ms: timeout_ms.get(),
         exclusive: exclusive.get().is_some(),
+        needs_approval: needs_approval.get().is_some(),
         annotations: Annotations {
             title: title.get(),
             read_only: read_only.get(),

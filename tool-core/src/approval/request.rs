@@ -1,0 +1,186 @@
+//! What a person is asked, and what they answer.
+
+use crate::tool::ToolAnnotations;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt::Write;
+
+/// The most characters of one argument's value shown in a question; the
+/// full arguments stay in [`ApprovalRequest::arguments`].
+const VALUE_CHARS: usize = 200;
+/// The most arguments listed in a question.
+const ARGUMENTS_SHOWN: usize = 20;
+
+/// A call waiting for a person's decision: what an approval screen shows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct ApprovalRequest {
+    /// The call's id (decisions are given by it).
+    pub call_id: String,
+    /// The tool the model wants to run.
+    pub tool_name: String,
+    /// The arguments as parsed (defaults filled in, repairs applied): what
+    /// runs if the person approves.
+    pub arguments: Value,
+    /// The tool's hints (read-only, destructive, ...).
+    #[serde(default, skip_serializing_if = "ToolAnnotations::is_empty")]
+    pub annotations: ToolAnnotations,
+    /// The question in words a person can judge: the tool, what it does,
+    /// and each argument (long values cut).
+    pub question: String,
+}
+
+impl ApprovalRequest {
+    pub(crate) fn new(
+        call_id: &str,
+        tool_name: &str,
+        description: &str,
+        annotations: &ToolAnnotations,
+        arguments: Value,
+    ) -> Self {
+        let question = question(tool_name, description, annotations, &arguments);
+        ApprovalRequest {
+            call_id: call_id.to_owned(),
+            tool_name: tool_name.to_owned(),
+            arguments,
+            annotations: annotations.clone(),
+            question,
+        }
+    }
+}
+
+/// `Allow delete_file (Delete a file; may destroy data) to run with:
+/// path: "notes.txt"?`
+fn question(tool: &str, description: &str, hints: &ToolAnnotations, arguments: &Value) -> String {
+    let mut text = format!("Allow {tool}");
+    let what = hints.title.as_deref().unwrap_or(description).trim();
+    let first_line = what.lines().next().unwrap_or_default();
+    let mut about = Vec::new();
+    if !first_line.is_empty() {
+        about.push(first_line.to_owned());
+    }
+    // Said only when the tool says it; MCP's defaults would call every
+    // unannotated tool destructive, and a warning on everything is ignored.
+    if hints.destructive == Some(true) {
+        about.push("may destroy data".to_owned());
+    }
+    if !about.is_empty() {
+        let _ = write!(text, " ({})", about.join("; "));
+    }
+    match arguments {
+        Value::Object(fields) if fields.is_empty() => text.push_str(" to run (no arguments)?"),
+        Value::Object(fields) => {
+            text.push_str(" to run with:");
+            for (name, value) in fields.iter().take(ARGUMENTS_SHOWN) {
+                let _ = write!(text, "\n  {name}: {}", shown(value));
+            }
+            if fields.len() > ARGUMENTS_SHOWN {
+                let _ = write!(
+                    text,
+                    "\n  ... and {} more arguments",
+                    fields.len() - ARGUMENTS_SHOWN
+                );
+            }
+            text.push_str("\n?");
+        }
+        other => {
+            let _ = write!(text, " to run with {}?", shown(other));
+        }
+    }
+    text
+}
+
+/// A value as JSON, cut to [`VALUE_CHARS`] characters with its full size.
+fn shown(value: &Value) -> String {
+    let json = value.to_string();
+    let chars = json.chars().count();
+    if chars <= VALUE_CHARS {
+        return json;
+    }
+    let cut: String = json.chars().take(VALUE_CHARS).collect();
+    format!("{cut}... ({} bytes in all)", json.len())
+}
+
+/// A person's answer to an [`ApprovalRequest`]. On the wire (a decision
+/// line, a form post): `{"decision":"approve"}`,
+/// `{"decision":"approve_with","arguments":{...}}`,
+/// `{"decision":"deny","reason":"..."}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Decision {
+    /// Run the call as the model asked.
+    Approve,
+    /// Run it with these arguments instead (a person edited them). They are
+    /// parsed strictly (no repair); arguments that do not parse are refused
+    /// before anything runs.
+    ApproveWith {
+        /// The arguments to run with.
+        arguments: Value,
+    },
+    /// Do not run it: the model reads the reason, as a `denied` failure
+    /// (not a retry, not counted against any retry budget).
+    Deny {
+        /// Why, in words for the model.
+        reason: String,
+    },
+}
+
+impl Decision {
+    /// Approve with edited arguments.
+    pub fn approve_with(arguments: Value) -> Self {
+        Decision::ApproveWith { arguments }
+    }
+
+    /// Deny, telling the model why.
+    pub fn deny(reason: impl Into<String>) -> Self {
+        Decision::Deny {
+            reason: reason.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_question_names_the_tool_what_it_does_and_each_argument() {
+        let hints = ToolAnnotations::new().destructive(true);
+        let request = ApprovalRequest::new(
+            "c1",
+            "write",
+            "Write a file\nMore details.",
+            &hints,
+            json!({"path": "a.txt", "content": "x".repeat(500)}),
+        );
+        let lines: Vec<&str> = request.question.lines().collect();
+        assert_eq!(
+            lines[0],
+            "Allow write (Write a file; may destroy data) to run with:"
+        );
+        assert_eq!(lines[1], "  path: \"a.txt\"");
+        assert!(lines[2].starts_with("  content: \"xxx"), "{}", lines[2]);
+        assert!(lines[2].ends_with("... (502 bytes in all)"), "{}", lines[2]);
+        assert_eq!(lines[3], "?");
+    }
+
+    #[test]
+    fn decisions_read_from_their_wire_shape() {
+        let read = |text: &str| serde_json::from_str::<Decision>(text);
+        assert_eq!(
+            read(r#"{"decision":"approve"}"#).unwrap(),
+            Decision::Approve
+        );
+        assert_eq!(
+            read(r#"{"decision":"deny","reason":"no"}"#).unwrap(),
+            Decision::deny("no")
+        );
+        assert_eq!(
+            read(r#"{"decision":"approve_with","arguments":{"n":1}}"#).unwrap(),
+            Decision::approve_with(json!({"n": 1}))
+        );
+        let unknown = read(r#"{"decision":"maybe"}"#).unwrap_err().to_string();
+        assert!(unknown.contains("unknown variant `maybe`"), "{unknown}");
+    }
+}
