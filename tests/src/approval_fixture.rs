@@ -39,9 +39,10 @@ impl Tool for EraseTool {
         "Erase one note for good.\n\nThe note cannot be brought back."
     }
 
-    // Until tool-core's Approvals API is merged, tool-mcp's stand-in asks
-    // for every destructive tool; with it, this tool needs approval by
-    // `needs_approval` as well.
+    fn needs_approval(&self) -> bool {
+        true
+    }
+
     fn annotations(&self) -> ToolAnnotations {
         ToolAnnotations::new()
             .with_title("Erase note")

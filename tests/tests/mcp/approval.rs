@@ -28,6 +28,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tests::approval_fixture::approval_registry;
 use tokio_util::sync::CancellationToken;
+use tool_core::RunOptions;
+use tool_core::approval::{ApprovalPolicy, Approvals, Decision};
 use tool_mcp::{HttpServer, McpServer};
 
 const REVISIONS: [ProtocolVersion; 3] = [
@@ -36,14 +38,9 @@ const REVISIONS: [ProtocolVersion; 3] = [
     ProtocolVersion::V_2025_06_18,
 ];
 
-/// What `erase(name)` asks, word for word.
+/// What `erase(name)` asks, word for word: tool-core's question.
 fn question(name: &str) -> String {
-    format!(
-        "Allow the tool \"Erase note\" (erase) to run with these arguments?\n\
-         Erase one note for good.\n\
-         It may destroy or overwrite what exists.\n\
-         - name: \"{name}\""
-    )
+    format!("Allow erase (Erase note; may destroy data) to run with:\n  name: \"{name}\"\n?")
 }
 
 /// How the person answers.
@@ -636,6 +633,49 @@ async fn no_answer_in_time_is_a_tool_error() {
         .await;
         assert_eq!(erased(&client).await, "");
         client.cancel().await.unwrap();
+        server.stop().await;
+    })
+    .await;
+}
+
+/// The server's call options pick more tools that need approval (their
+/// policy); whatever asker they had is replaced, since a served call asks
+/// the client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_call_options_policy_picks_more_tools_and_the_client_is_asked() {
+    bounded(async {
+        let options = RunOptions::new().with_approvals(
+            Approvals::ask(|_| async { Decision::deny("the application's own asker") })
+                .with_policy(ApprovalPolicy::when(|tool| tool.name() == "echo")),
+        );
+        let server = Server::start(
+            McpServer::new(approval_registry()).with_call_options(options),
+            |http| http,
+        )
+        .await;
+        for revision in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
+            let person = Person::new(&revision, true);
+            let (client, _) = connect(&Target::Http(server.url.clone()), &person).await;
+            let echoed = client
+                .call_tool(call("echo", json!({"value": "Pi"})))
+                .await
+                .unwrap();
+            assert_eq!(text(&echoed), "Pi", "{revision}");
+            assert_eq!(
+                person.asked(),
+                ["Allow echo (Echo one value) to run with:\n  value: \"Pi\"\n?"],
+                "{revision}"
+            );
+            // The tool that asks for approval itself still does.
+            person.will(Answer::Decline);
+            let declined = erase(&client, "alpha").await;
+            assert_eq!(declined.is_error, Some(true), "{revision}");
+            assert_eq!(person.asked().len(), 2, "{revision}");
+            // The read-only list needs none.
+            assert_eq!(erased(&client).await, "", "{revision}");
+            assert_eq!(person.asked().len(), 2, "{revision}");
+            client.cancel().await.unwrap();
+        }
         server.stop().await;
     })
     .await;

@@ -2,17 +2,16 @@
 //! `elicitation/create` request sent while the call waits, and why a call
 //! cannot be asked about at all.
 
-use super::question::{AboutTool, question};
-use super::standin::{ApprovalRequest, Decision};
 use rmcp::model::{
-    CancelledNotificationParam, ClientCapabilities, ElicitRequest, ElicitRequestParams,
-    ElicitResult, ElicitationAction, ElicitationSchema, RequestId, ServerRequest,
+    CancelledNotificationParam, ClientCapabilities, ClientResult, ElicitRequest,
+    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, RequestId,
+    ServerRequest,
 };
 use rmcp::service::{OriginatingRequestId, PeerRequestOptions};
 use rmcp::{Peer, RoleServer, ServiceError};
 use std::collections::BTreeMap;
 use std::time::Duration;
-use tokio_util::sync::CancellationToken;
+use tool_core::approval::{ApprovalRequest, Decision};
 
 /// Whether the client can be asked: it declared the elicitation capability
 /// with form mode (an empty `elicitation: {}` is form mode, for backwards
@@ -37,7 +36,7 @@ pub(crate) fn can_ask(capabilities: Option<&ClientCapabilities>) -> Result<(), &
 /// The denial of a call no one can be asked about: the model reads it,
 /// and so does whoever looks at the client's log.
 pub(crate) fn cannot_ask(tool: &str, why: &str) -> Decision {
-    Decision::Deny(format!(
+    Decision::deny(format!(
         "This call of {tool} needs a person's approval, and this client cannot ask one \
          ({why}); it did not run."
     ))
@@ -63,30 +62,22 @@ pub(crate) struct Elicit {
     /// The client.
     pub peer: Peer<RoleServer>,
     /// The `tools/call` request: the question goes out on its response
-    /// stream over streamable HTTP (SEP-2260's association), not on the
-    /// session's standalone stream, which a client need not open.
+    /// stream over streamable HTTP (SEP-2260's association, which rmcp
+    /// keeps only within the handler's task), not on the session's
+    /// standalone stream, which a client need not open.
     pub call: RequestId,
-    /// Cancelled when the call is (the client's cancellation, the server
-    /// stopping): the question is withdrawn.
-    pub signal: CancellationToken,
     /// How long the person has to answer.
     pub timeout: Duration,
-    /// The tool's description, for the question.
-    pub description: String,
 }
 
 impl Elicit {
-    /// Asks the person, and waits for their answer, the time running out,
-    /// or the call being cancelled, whichever comes first.
+    /// Asks the person, and waits for their answer or the time to run
+    /// out. The executor stops waiting when the call is cancelled (the
+    /// client's cancellation, the server stopping): the question is then
+    /// withdrawn.
     pub(crate) async fn ask(&self, request: ApprovalRequest) -> Decision {
         tracing::debug!(call = %request.call_id, "asking for approval (elicitation/create)");
-        let about = AboutTool {
-            name: &request.tool_name,
-            title: request.annotations.title.as_deref(),
-            description: &self.description,
-            destructive: request.annotations.destructive == Some(true),
-        };
-        let mut elicit = ElicitRequest::new(form(question(&about, &request.arguments)));
+        let mut elicit = ElicitRequest::new(form(request.question.clone()));
         elicit
             .extensions
             .insert(OriginatingRequestId(self.call.clone()));
@@ -101,29 +92,17 @@ impl Elicit {
             Ok(handle) => handle,
             Err(error) => return could_not_ask(&request.tool_name, &error),
         };
-        let asked = handle.id.clone();
-        let answer = tokio::select! {
-            answer = handle.await_response() => answer,
-            () = self.signal.cancelled() => {
-                let withdrawn = CancelledNotificationParam::new(
-                    Some(asked),
-                    Some("the call was cancelled".to_owned()),
-                );
-                // A client already gone cannot be told.
-                let _ = self.peer.notify_cancelled(withdrawn).await;
-                return Decision::Deny(format!(
-                    "The call of {} was cancelled while it waited for a person's approval; \
-                     it did not run.",
-                    request.tool_name
-                ));
-            }
+        let mut open = Withdraw {
+            peer: self.peer.clone(),
+            question: Some(handle.id.clone()),
         };
+        // rmcp withdraws a question itself when its time runs out.
+        let answer = handle.await_response().await;
+        open.question = None;
         match answer {
-            Ok(rmcp::model::ClientResult::ElicitResult(result)) => {
-                decision_of(&request.tool_name, &result)
-            }
+            Ok(ClientResult::ElicitResult(result)) => decision_of(&request.tool_name, &result),
             Ok(_) => could_not_ask(&request.tool_name, &ServiceError::UnexpectedResponse),
-            Err(ServiceError::Timeout { timeout }) => Decision::Deny(format!(
+            Err(ServiceError::Timeout { timeout }) => Decision::deny(format!(
                 "No one answered the approval request for this call of {} within {}; it did \
                  not run.",
                 request.tool_name,
@@ -131,6 +110,34 @@ impl Elicit {
             )),
             Err(error) => could_not_ask(&request.tool_name, &error),
         }
+    }
+}
+
+/// A question still open when the wait for it is dropped (the call was
+/// cancelled): the client is told, with `notifications/cancelled`, so its
+/// dialog goes away.
+struct Withdraw {
+    peer: Peer<RoleServer>,
+    question: Option<RequestId>,
+}
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        let Some(question) = self.question.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let peer = self.peer.clone();
+        runtime.spawn(async move {
+            let withdrawn = CancelledNotificationParam::new(
+                Some(question),
+                Some("the call was cancelled".to_owned()),
+            );
+            // A client already gone cannot be told.
+            let _ = peer.notify_cancelled(withdrawn).await;
+        });
     }
 }
 
@@ -152,16 +159,16 @@ pub(crate) fn form(message: String) -> ElicitRequestParams {
 pub(crate) fn decision_of(tool: &str, answer: &ElicitResult) -> Decision {
     match &answer.action {
         ElicitationAction::Accept => Decision::Approve,
-        ElicitationAction::Decline => Decision::Deny(format!(
+        ElicitationAction::Decline => Decision::deny(format!(
             "A person declined this call of {tool}; it did not run. Do not call it again \
              unless they ask for it."
         )),
-        ElicitationAction::Cancel => Decision::Deny(format!(
+        ElicitationAction::Cancel => Decision::deny(format!(
             "A person dismissed the approval request for this call of {tool} without \
              deciding; it did not run."
         )),
         // An action of a later revision: only accept runs a call.
-        other => Decision::Deny(format!(
+        other => Decision::deny(format!(
             "The approval request for this call of {tool} was answered with {other:?}, \
              which is not an approval; it did not run."
         )),
@@ -173,13 +180,13 @@ fn duration_text(duration: Duration) -> String {
     let millis = duration.as_millis();
     match millis {
         0..1_000 => format!("{millis} ms"),
-        _ if millis % 60_000 == 0 => format!("{} min", millis / 60_000),
+        _ if millis.is_multiple_of(60_000) => format!("{} min", millis / 60_000),
         _ => format!("{} s", duration.as_secs()),
     }
 }
 
 fn could_not_ask(tool: &str, error: &ServiceError) -> Decision {
-    Decision::Deny(format!(
+    Decision::deny(format!(
         "This call of {tool} needs a person's approval, and asking the client failed \
          ({error}); it did not run."
     ))
@@ -228,7 +235,7 @@ mod tests {
             Decision::Approve
         );
         for action in [ElicitationAction::Decline, ElicitationAction::Cancel] {
-            let Decision::Deny(reason) = decision_of("write", &ElicitResult::new(action)) else {
+            let Decision::Deny { reason } = decision_of("write", &ElicitResult::new(action)) else {
                 panic!("a denial");
             };
             assert!(reason.contains("write"), "{reason}");

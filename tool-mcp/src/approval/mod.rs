@@ -1,4 +1,5 @@
-//! Approval of served calls: a call that needs a person's approval asks
+//! Approval of served calls: a call that needs a person's approval
+//! (`#[tool(needs_approval)]`, or the call options' approval policy) asks
 //! the client before it runs, in the way the client's protocol revision
 //! has for it.
 //!
@@ -8,21 +9,21 @@
 //!   client's retry with the answer and the signed `requestState`
 //!   ([`mrtr`], [`state`]).
 //!
-//! Accept runs the call; decline or cancel is a tool error and nothing
-//! runs; a client that cannot be asked gets a tool error saying why. The
-//! question ([`question`]) names the tool and each argument.
+//! Accept runs the call; decline or cancel is a `denied` tool error and
+//! nothing runs; a client that cannot be asked gets one saying why. The
+//! question is tool-core's ([`ApprovalRequest::question`]): the tool, what
+//! it does, each argument.
 //!
-//! [`Asking`] is how one call asks: the asker the executor is given.
+//! [`Asking`] is how one call asks: the asker the executor is given, by
+//! [`Asking::into_approvals`].
 
 pub(crate) mod ask;
 pub(crate) mod mrtr;
-pub(crate) mod question;
-pub(crate) mod standin;
 pub(crate) mod state;
 
-use standin::{ApprovalRequest, Decision};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
+use tool_core::approval::{ApprovalPolicy, ApprovalRequest, Approvals, Decision};
 
 /// Where a call's question arrives when it is handed over.
 pub(crate) type HandedOver = oneshot::Receiver<ApprovalRequest>;
@@ -48,8 +49,28 @@ impl Asking {
         (Asking::Handover(Mutex::new(Some(sender))), receiver)
     }
 
+    /// The approvals a served call runs with: this asker, and the policy
+    /// of the server's own call options (`configured`), so the tools they
+    /// pick need approval here too (the tools marked `needs_approval`
+    /// always do). Whatever way of asking `configured` had is replaced:
+    /// a served call asks the client.
+    pub(crate) fn into_approvals(self, configured: Option<&Approvals>) -> Approvals {
+        let asking = Arc::new(self);
+        let approvals = Approvals::ask(move |request| {
+            let asking = Arc::clone(&asking);
+            async move { asking.ask(request).await }
+        });
+        match configured {
+            Some(configured) => {
+                let configured = configured.clone();
+                approvals.with_policy(ApprovalPolicy::when(move |tool| configured.requires(tool)))
+            }
+            None => approvals,
+        }
+    }
+
     /// The asker's answer to `request`.
-    pub(crate) async fn ask(&self, request: ApprovalRequest) -> Decision {
+    async fn ask(&self, request: ApprovalRequest) -> Decision {
         match self {
             Asking::Elicit(elicit) => elicit.ask(request).await,
             Asking::Handover(sender) => {
@@ -65,9 +86,7 @@ impl Asking {
                         std::future::pending().await
                     }
                     // A call asks once; a second question is not expected.
-                    None => Decision::Deny(
-                        "This call asked for approval twice; it did not run.".to_owned(),
-                    ),
+                    None => Decision::deny("This call asked for approval twice; it did not run."),
                 }
             }
             Asking::Decided(decision) => decision.clone(),

@@ -6,14 +6,13 @@
 //! (<https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr>).
 
 use super::ask::{decision_of, form};
-use super::question::{AboutTool, question};
-use super::standin::{ApprovalRequest, Decision};
 use super::state::ApprovalStates;
 use rmcp::ErrorData;
 use rmcp::model::{
     ElicitRequest, ElicitResult, InputRequest, InputRequests, InputRequiredResult, InputResponses,
 };
 use serde_json::Value;
+use tool_core::approval::{ApprovalRequest, Decision};
 
 /// The key of the question in `inputRequests`, and of its answer in
 /// `inputResponses` ("server-assigned identifiers", unique in the request).
@@ -24,25 +23,18 @@ pub(crate) const APPROVAL_KEY: &str = "approval";
 pub(crate) fn input_required(
     states: &ApprovalStates,
     request: &ApprovalRequest,
-    description: &str,
     arguments: &Value,
 ) -> Result<InputRequiredResult, ErrorData> {
-    let about = AboutTool {
-        name: &request.tool_name,
-        title: request.annotations.title.as_deref(),
-        description,
-        destructive: request.annotations.destructive == Some(true),
-    };
-    let message = question(&about, &request.arguments);
     // Bound to the arguments as the client sent them, which its retry
-    // sends again; a stand-in or a repair may have changed `request`'s.
+    // sends again; `request.arguments` are parsed (defaults filled in,
+    // repairs applied).
     let state = states
         .seal(&request.tool_name, arguments)
         .map_err(|refused| ErrorData::internal_error(refused.to_string(), None))?;
     let mut requests = InputRequests::new();
     requests.insert(
         APPROVAL_KEY.to_owned(),
-        InputRequest::Elicitation(ElicitRequest::new(form(message))),
+        InputRequest::Elicitation(ElicitRequest::new(form(request.question.clone()))),
     );
     Ok(InputRequiredResult::new(Some(requests), Some(state)))
 }
@@ -97,19 +89,21 @@ mod tests {
     use rmcp::model::{ElicitationAction, ErrorCode};
     use serde_json::json;
     use std::time::Duration;
-    use tool_core::ToolAnnotations;
 
     fn states() -> ApprovalStates {
         ApprovalStates::with_key([3; 32], Duration::from_secs(60))
     }
 
+    /// A request as the executor makes it (its fields are tool-core's to
+    /// fill; its wire shape is public).
     fn request(arguments: Value) -> ApprovalRequest {
-        ApprovalRequest {
-            call_id: "1".to_owned(),
-            tool_name: "write".to_owned(),
-            arguments,
-            annotations: ToolAnnotations::new().with_title("Write file"),
-        }
+        serde_json::from_value(json!({
+            "call_id": "1",
+            "tool_name": "write",
+            "arguments": arguments,
+            "question": "Allow write (Write file) to run with:\n  path: \"a.txt\"\n?",
+        }))
+        .unwrap()
     }
 
     fn responses(action: ElicitationAction) -> InputResponses {
@@ -124,13 +118,7 @@ mod tests {
     fn the_question_and_a_state_go_out_together() {
         let states = states();
         let arguments = json!({"path": "a.txt"});
-        let asked = input_required(
-            &states,
-            &request(arguments.clone()),
-            "Write a file",
-            &arguments,
-        )
-        .unwrap();
+        let asked = input_required(&states, &request(arguments.clone()), &arguments).unwrap();
         let wire = serde_json::to_value(&asked).unwrap();
         assert_eq!(wire["resultType"], "input_required");
         assert_eq!(
@@ -139,7 +127,7 @@ mod tests {
                 "method": "elicitation/create",
                 "params": {
                     "mode": "form",
-                    "message": "Allow the tool \"Write file\" (write) to run with these arguments?\nWrite a file\n- path: \"a.txt\"",
+                    "message": "Allow write (Write file) to run with:\n  path: \"a.txt\"\n?",
                     "requestedSchema": {"type": "object", "properties": {}},
                 },
             })
@@ -182,7 +170,7 @@ mod tests {
             )
             .unwrap();
             assert!(
-                matches!(retry, Retry::Answered(Decision::Deny(_))),
+                matches!(retry, Retry::Answered(Decision::Deny { .. })),
                 "{retry:?}"
             );
         }

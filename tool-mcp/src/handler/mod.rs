@@ -7,7 +7,6 @@ mod result;
 mod running;
 
 use crate::approval::mrtr::{self, Retry};
-use crate::approval::standin::{ApprovalRequest, execute_asking};
 use crate::approval::state::ApprovalStates;
 use crate::approval::{Asking, HandedOver, ask};
 use progress::ProgressForwarder;
@@ -24,8 +23,9 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
+use tool_core::approval::ApprovalRequest;
 use tool_core::providers::mcp;
-use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry};
+use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 use tracing::Instrument;
 
 /// How long a person has to answer an approval request, by default.
@@ -262,14 +262,13 @@ impl McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // MCP: an unknown tool is a protocol error, not a tool result.
-        let Some(tool) = self.tools.iter().find(|tool| tool.name == request.name) else {
+        if !self.tools.iter().any(|tool| tool.name == request.name) {
             tracing::debug!("unknown tool");
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {}", request.name),
                 None,
             ));
-        };
-        let description = tool.description.as_deref().unwrap_or_default().to_owned();
+        }
         let Some(_running) = self.calls.start() else {
             tracing::debug!("refused: the server is stopping");
             return Err(ErrorData::internal_error(
@@ -287,12 +286,15 @@ impl McpServer {
             request.request_state.as_deref(),
             request.input_responses.as_ref(),
             &context,
-            description.clone(),
-            &signal,
         )?;
         let call = ToolCall::new(request_id(&context.id), request.name, arguments);
 
-        let mut ctx = self.options.clone().with_signal(signal.clone());
+        let approvals = asking.into_approvals(self.options.approvals());
+        let mut ctx = self
+            .options
+            .clone()
+            .with_signal(signal.clone())
+            .with_approvals(approvals);
         let forwarder = context
             .meta
             .get_progress_token()
@@ -306,10 +308,7 @@ impl McpServer {
         }
         tracing::debug!("called");
         let started = std::time::Instant::now();
-        let asking = Arc::new(asking);
-        let running = execute_asking(&call, &self.registry, ctx, move |request| async move {
-            asking.ask(request).await
-        });
+        let running = execute_tool_call(&call, &self.registry, ctx);
         let answered = until_answered(running, signal, &context.ct, self.options.signal());
         let outcome = match handed_over {
             None => Answer::Complete(answered.await),
@@ -330,12 +329,7 @@ impl McpServer {
             Answer::Complete(result) => result,
             Answer::Ask(question) => {
                 tracing::debug!("asking the client for approval (InputRequiredResult)");
-                let asked = mrtr::input_required(
-                    &self.approvals,
-                    &question,
-                    &description,
-                    &call.arguments,
-                )?;
+                let asked = mrtr::input_required(&self.approvals, &question, &call.arguments)?;
                 return Ok(asked.into());
             }
         };
@@ -354,7 +348,6 @@ impl McpServer {
     /// the state and answer it carries (a state that does not verify is
     /// refused here, before anything runs). With a receiver when the call
     /// is to hand its question over (2026-07-28, not yet asked).
-    #[allow(clippy::too_many_arguments)]
     fn asking(
         &self,
         tool: &str,
@@ -362,8 +355,6 @@ impl McpServer {
         request_state: Option<&str>,
         input_responses: Option<&rmcp::model::InputResponses>,
         context: &RequestContext<RoleServer>,
-        description: String,
-        signal: &CancellationToken,
     ) -> Result<(Asking, Option<HandedOver>), ErrorData> {
         let revision = context.protocol_version();
         let capabilities = context.client_capabilities();
@@ -400,9 +391,7 @@ impl McpServer {
             Asking::Elicit(ask::Elicit {
                 peer: context.peer.clone(),
                 call: context.id.clone(),
-                signal: signal.clone(),
                 timeout: self.approvals.ttl(),
-                description,
             }),
             None,
         ))
