@@ -7,7 +7,10 @@ use clap::CommandFactory;
 use std::process::ExitCode;
 use std::sync::Arc;
 use tool_core::ExecutionMode;
-use tool_examples::cli::{CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root};
+use tool_core::approval::{Approvals, Decision};
+use tool_examples::cli::{
+    ApprovalArgs, CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root,
+};
 use tool_examples::serve::{
     DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token,
     serve_http, serve_stdio, with_env_list,
@@ -117,8 +120,10 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             root: Root { dir: root },
             sequential,
             repair,
+            approvals,
             upstreams,
         }) => {
+            let ctx = call_context(repair).with_approvals(call_approvals(&approvals)?);
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
             let _clients = runtime.block_on(add_upstreams(
@@ -141,7 +146,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 tokio::io::BufWriter::with_capacity(call::IO_BUFFER_BYTES, tokio::io::stdout()),
                 Arc::new(tools),
                 mode,
-                call_context(repair),
+                ctx,
                 progress.clone(),
             ));
             if let Some(progress) = progress {
@@ -150,6 +155,19 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             ran
         }
     }
+}
+
+/// How `call` answers a call that needs approval: run it (`--approve-all`),
+/// or an approval-request line signed with the key given (or a random one).
+fn call_approvals(args: &ApprovalArgs) -> std::io::Result<Approvals> {
+    if args.approve_all {
+        return Ok(Approvals::ask(|_| async { Decision::Approve }));
+    }
+    let approvals = Approvals::suspend(call::approval::load_key(args.key_file.as_deref())?);
+    Ok(match &args.ledger {
+        Some(file) => approvals.with_ledger(call::approval::FileLedger::open(file)?),
+        None => approvals,
+    })
 }
 
 /// What every call of `call` and `mcp` runs with: repair when asked for.

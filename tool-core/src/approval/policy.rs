@@ -152,6 +152,11 @@ impl Approvals {
         self
     }
 
+    /// Whether these approvals suspend batches (rather than ask inline).
+    pub fn suspends(&self) -> bool {
+        matches!(self.asking, Asking::Suspend { .. })
+    }
+
     /// Whether a call of `tool` needs approval under these approvals.
     pub fn requires(&self, tool: &RegisteredTool) -> bool {
         tool.needs_approval() || (self.policy.requires)(tool)

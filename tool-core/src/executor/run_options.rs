@@ -250,6 +250,11 @@ impl RunOptions {
         self
     }
 
+    /// The approvals calls run with, if set.
+    pub fn approvals(&self) -> Option<&Approvals> {
+        self.approvals.as_ref()
+    }
+
     /// The cancellation signal every call receives, if one was set.
     pub fn signal(&self) -> Option<&CancellationToken> {
         self.signal.as_ref()

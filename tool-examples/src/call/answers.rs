@@ -3,6 +3,7 @@
 //! failure when its id can be read, else an error naming the line), and
 //! how results are written as lines.
 
+use super::approval::{DecisionLine, refused_line};
 use serde_json::{Value, json};
 use tool_core::{ToolCall, ToolResultMessage};
 
@@ -13,6 +14,8 @@ pub enum Line {
     Blank,
     /// A call to run, and the size of its line.
     Call(ToolCall, usize),
+    /// A person's decision on a call that waits for approval.
+    Decision(Box<DecisionLine>),
     /// An answer known without running anything (a line that is no call).
     Answer(String),
 }
@@ -67,7 +70,36 @@ pub fn classify(bytes: &[u8], number: usize) -> Line {
     }
     match serde_json::from_str::<ToolCall>(text) {
         Ok(call) => Line::Call(call, bytes.len()),
+        Err(call_error) if is_decision(text) => decision(text, number, &call_error),
         Err(call_error) => Line::Answer(not_a_call(text, number, &call_error)),
+    }
+}
+
+/// Whether the line says it is a decision (`"type":"approval"` at its top
+/// level); the cheap test on the text first, as calls never get here
+/// unless they are broken.
+fn is_decision(text: &str) -> bool {
+    text.contains(r#""approval""#)
+        && top_level_strings(text, &["type"]).first() == Some(&Some("approval".to_owned()))
+}
+
+/// A decision line, or the answer to one that is not valid: an approval
+/// error naming its call when the line is JSON with a `toolCallId`, else
+/// what any line that is no call gets.
+fn decision(text: &str, number: usize, call_error: &serde_json::Error) -> Line {
+    let error = match serde_json::from_str::<DecisionLine>(text) {
+        Ok(decision) => return Line::Decision(Box::new(decision)),
+        Err(error) => error,
+    };
+    let call_id = serde_json::from_str::<Value>(text)
+        .ok()
+        .and_then(|line| line.get("toolCallId")?.as_str().map(str::to_owned));
+    match call_id {
+        Some(id) => Line::Answer(refused_line(
+            &id,
+            &format!("invalid approval line: {error}"),
+        )),
+        None => Line::Answer(not_a_call(text, number, call_error)),
     }
 }
 

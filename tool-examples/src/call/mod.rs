@@ -27,6 +27,7 @@
 //! order (a slow call holds back the answers after it, not their work).
 
 mod answers;
+pub mod approval;
 mod chunks;
 pub mod progress;
 
@@ -43,7 +44,8 @@ use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tool_core::{
-    ExecutionMode, RunOptions, ToolCall, ToolRegistry, ToolResultMessage, execute_tool_call,
+    BatchOutcome, ExecutionMode, RunOptions, ToolCall, ToolRegistry, ToolResultMessage,
+    execute_batch, execute_tool_call, resume_batch,
 };
 
 /// Calls in flight at once, at most; reading waits for the oldest to be
@@ -73,10 +75,98 @@ struct Runner {
     ctx: RunOptions,
 }
 
+/// What a line asks for: a call, or a decision on one that waits.
+enum Work {
+    Call(ToolCall),
+    Decide(Box<approval::DecisionLine>),
+}
+
+/// What a line is answered with: a result, or a line of another kind (an
+/// approval request; a decision refused).
+enum Reply {
+    Result(ToolResultMessage),
+    Line { text: String, is_error: bool },
+}
+
 impl Runner {
-    async fn run(&self, call: &ToolCall) -> ToolResultMessage {
-        execute_tool_call(call, &self.registry, self.ctx.clone()).await
+    async fn run(&self, work: &Work) -> Reply {
+        match work {
+            Work::Call(call) if self.may_suspend(call) => self.run_or_suspend(call).await,
+            Work::Call(call) => {
+                Reply::Result(execute_tool_call(call, &self.registry, self.ctx.clone()).await)
+            }
+            Work::Decide(line) => self.decide(line).await,
+        }
     }
+
+    /// Whether `call` needs approval under suspending approvals (the rare
+    /// path: the common one stays `execute_tool_call`).
+    fn may_suspend(&self, call: &ToolCall) -> bool {
+        let approvals = self.ctx.approvals();
+        approvals.is_some_and(tool_core::approval::Approvals::suspends)
+            && self
+                .registry
+                .get(&call.name)
+                .is_some_and(|tool| approvals.is_some_and(|approvals| approvals.requires(tool)))
+    }
+
+    /// A one-call batch: its result, or its approval request.
+    async fn run_or_suspend(&self, call: &ToolCall) -> Reply {
+        let batch = std::slice::from_ref(call);
+        match execute_batch(
+            batch,
+            &self.registry,
+            self.ctx.clone(),
+            ExecutionMode::Parallel,
+        )
+        .await
+        {
+            BatchOutcome::Complete(results) => one_result(results, call),
+            BatchOutcome::Suspended(suspension) => match suspension.pending().next() {
+                Some(request) => Reply::Line {
+                    text: serde_json::to_string(&approval::RequestLine::new(request, &suspension))
+                        .unwrap_or_default(),
+                    is_error: false,
+                },
+                None => Reply::Result(ToolResultMessage::failure(call, "not run")),
+            },
+        }
+    }
+
+    /// Resumes the call `line` decides; a decision that cannot be applied
+    /// is answered with why (the call still waits).
+    async fn decide(&self, line: &approval::DecisionLine) -> Reply {
+        let decision = [(line.tool_call_id.clone(), line.decision.clone())];
+        let resumed = resume_batch(
+            &line.suspension,
+            decision,
+            &self.registry,
+            self.ctx.clone(),
+            ExecutionMode::Parallel,
+        )
+        .await;
+        let call = ToolCall::new(&line.tool_call_id, "", serde_json::Value::Null);
+        match resumed {
+            Ok(BatchOutcome::Complete(results)) => one_result(results, &call),
+            // A one-call batch is complete once its call is decided.
+            Ok(BatchOutcome::Suspended(_)) => {
+                Reply::Result(ToolResultMessage::failure(&call, "not run"))
+            }
+            Err(problem) => Reply::Line {
+                text: approval::refused_line(&line.tool_call_id, &problem.to_string()),
+                is_error: true,
+            },
+        }
+    }
+}
+
+/// The one result of a one-call batch.
+fn one_result(results: Vec<ToolResultMessage>, call: &ToolCall) -> Reply {
+    let result = results
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| ToolResultMessage::failure(call, "not run"));
+    Reply::Result(result)
 }
 
 /// A chunk on its way to the writer: answered on a task of its own,
@@ -102,14 +192,14 @@ enum Answers {
     /// Serialized, newline after each.
     Written(Vec<u8>),
     /// A call that had to wait, running on its own task.
-    Waiting(JoinHandle<ToolResultMessage>),
+    Waiting(JoinHandle<Reply>),
     /// Sequential mode: a call that had to wait, then the rest of the
     /// chunk's calls, in turn, on a task of their own (always the last part).
     Rest(JoinHandle<ChunkAnswers>),
 }
 
 /// A call's future, boxed so it can move to a task of its own if it waits.
-type Running = Pin<Box<dyn Future<Output = ToolResultMessage> + Send>>;
+type Running = Pin<Box<dyn Future<Output = Reply> + Send>>;
 
 /// Reads calls from `input` until it ends, writing one line per call to
 /// `output`. In [`ExecutionMode::Parallel`] calls run concurrently on the
@@ -366,11 +456,11 @@ fn run_in_turn(
     })
 }
 
-/// `call`, started: owned and boxed, so a call that has to wait can move to
+/// `work`, started: owned and boxed, so a call that has to wait can move to
 /// a task of its own after its first poll.
-fn start(runner: &Arc<Runner>, call: ToolCall) -> Running {
+fn start(runner: &Arc<Runner>, work: Work) -> Running {
     let runner = Arc::clone(runner);
-    Box::pin(async move { runner.run(&call).await })
+    Box::pin(async move { runner.run(&work).await })
 }
 
 impl ChunkAnswers {
@@ -381,8 +471,9 @@ impl ChunkAnswers {
         }
     }
 
-    /// The call on `line`; a line that is no call is answered here.
-    fn call_of(&mut self, line: Line) -> Option<ToolCall> {
+    /// The work on `line`; a line that is neither a call nor a decision is
+    /// answered here.
+    fn call_of(&mut self, line: Line) -> Option<Work> {
         match line {
             Line::Blank => None,
             Line::Answer(answer) => {
@@ -390,14 +481,23 @@ impl ChunkAnswers {
                 self.count(true);
                 None
             }
-            Line::Call(call, _) => Some(call),
+            Line::Call(call, _) => Some(Work::Call(call)),
+            Line::Decision(decision) => Some(Work::Decide(decision)),
         }
     }
 
-    /// Serializes `result` after the answers so far, and counts it.
-    fn add(&mut self, result: &ToolResultMessage) {
-        write_result(&mut self.pending, result);
-        self.count(result.is_error);
+    /// Serializes `reply` after the answers so far, and counts it.
+    fn add(&mut self, reply: &Reply) {
+        match reply {
+            Reply::Result(result) => {
+                write_result(&mut self.pending, result);
+                self.count(result.is_error);
+            }
+            Reply::Line { text, is_error } => {
+                write_answer(&mut self.pending, text);
+                self.count(*is_error);
+            }
+        }
     }
 
     fn count(&mut self, is_error: bool) {

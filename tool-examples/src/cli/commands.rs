@@ -2,7 +2,9 @@
 //! first line is what `-h` shows.
 
 use super::format::Format;
-use super::{HTTP_VARIABLE, ROOT_VARIABLE, STATELESS_VARIABLE, TOKEN_FILE_VARIABLE};
+use super::{
+    APPROVAL_KEY_VARIABLE, HTTP_VARIABLE, ROOT_VARIABLE, STATELESS_VARIABLE, TOKEN_FILE_VARIABLE,
+};
 use crate::upstream::{TokenFile, UpstreamEnv, UpstreamSettings, UpstreamSpec};
 use clap::Args;
 use clap::builder::NonEmptyStringValueParser;
@@ -74,9 +76,33 @@ pub struct CallArgs {
     /// {}; each repair is listed in the result's "repairs" and told to the model.
     #[arg(long)]
     pub repair: bool,
+    /// How calls that need a person's approval are answered.
+    #[command(flatten)]
+    pub approvals: ApprovalArgs,
     /// The MCP servers whose tools are imported.
     #[command(flatten)]
     pub upstreams: Upstreams,
+}
+
+/// `call`'s approvals: a call of a tool that needs approval (`write`) is
+/// answered with an approval-request line, and runs when a decision line
+/// comes back with its signed state.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct ApprovalArgs {
+    /// Run calls that need a person's approval without asking
+    #[arg(long, conflicts_with_all = ["key_file", "ledger"])]
+    pub approve_all: bool,
+    /// Sign approval requests with the key in FILE (32 bytes or more)
+    ///
+    /// A decision line then resumes its call in any process given the same key; without one,
+    /// each process signs with a random key of its own.
+    #[arg(long = "approval-key-file", value_name = "FILE", env = APPROVAL_KEY_VARIABLE, hide_env_values = true)]
+    pub key_file: Option<PathBuf>,
+    /// Record each resumed approval request in FILE, shared by every process that resumes them
+    ///
+    /// A state is then resumed once across processes; without it, once per process.
+    #[arg(long = "approval-ledger", value_name = "FILE")]
+    pub ledger: Option<PathBuf>,
 }
 
 /// `definitions`: what a model is shown.

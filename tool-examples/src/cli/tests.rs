@@ -45,6 +45,7 @@ fn call(root: &str, sequential: bool, repair: bool) -> Option<Command> {
         root: Root { dir: root.into() },
         sequential,
         repair,
+        approvals: ApprovalArgs::default(),
         upstreams: Upstreams::default(),
     }))
 }

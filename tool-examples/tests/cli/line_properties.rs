@@ -234,7 +234,25 @@ fn valid_call(rng: &mut Rng) -> Vec<u8> {
 /// A valid call with a few edits: bytes deleted, inserted, replaced, tokens
 /// inserted, the line cut, a piece repeated.
 fn mutated_call(rng: &mut Rng) -> Vec<u8> {
-    let mut line = valid_call(rng);
+    let line = valid_call(rng);
+    mutated(rng, line)
+}
+
+/// A decision line (`call`'s approvals), valid but for its signature.
+const DECISION_LINE: &str = r#"{"type":"approval","toolCallId":"c1","decision":"deny","reason":"no","suspension":{"state":"{\"version\":1,\"id\":\"x\",\"expiresAt\":1,\"calls\":[]}","signature":"AA"}}"#;
+
+/// A decision line, valid or with a few bytes changed.
+fn mutated_decision(rng: &mut Rng) -> Vec<u8> {
+    let line = DECISION_LINE.as_bytes().to_vec();
+    if rng.below(4) == 0 {
+        line
+    } else {
+        mutated(rng, line)
+    }
+}
+
+/// `line` with a few bytes removed, added, changed or repeated.
+fn mutated(rng: &mut Rng, mut line: Vec<u8>) -> Vec<u8> {
     for _ in 0..1 + rng.below(4) {
         if line.is_empty() {
             break;
@@ -302,6 +320,11 @@ fn mutated_calls_are_classified_soundly() {
 }
 
 #[test]
+fn decision_lines_are_classified_soundly() {
+    run("decision lines", CASES, mutated_decision);
+}
+
+#[test]
 fn lines_broken_after_their_id_are_classified_soundly() {
     run("broken after the id", CASES, broken_after_id);
 }
@@ -310,27 +333,34 @@ fn lines_broken_after_their_id_are_classified_soundly() {
 /// and errors naming the line.
 #[test]
 fn the_generators_reach_every_kind_of_line() {
-    let generators: [fn(&mut Rng) -> Vec<u8>; 5] = [
+    let generators: [fn(&mut Rng) -> Vec<u8>; 6] = [
         random_bytes,
         random_tokens,
         valid_call,
         mutated_call,
         broken_after_id,
+        mutated_decision,
     ];
     let mut rng = Rng(1);
     let (mut blank, mut calls, mut paired, mut errors) = (0, 0, 0, 0);
+    let (mut decisions, mut refused_decisions) = (0, 0);
     for generate in generators {
         for _ in 0..400 {
             match classify(&generate(&mut rng), 1) {
                 Line::Blank => blank += 1,
                 Line::Call(..) => calls += 1,
+                Line::Decision(_) => decisions += 1,
+                Line::Answer(answer) if answer.contains("approvalError") => refused_decisions += 1,
                 Line::Answer(answer) if answer.contains("\"role\"") => paired += 1,
                 Line::Answer(_) => errors += 1,
             }
         }
     }
-    eprintln!("blank {blank}, calls {calls}, paired failures {paired}, line errors {errors}");
+    eprintln!(
+        "blank {blank}, calls {calls}, paired failures {paired}, line errors {errors}, decisions {decisions}, refused decisions {refused_decisions}"
+    );
     assert!(blank > 0 && calls > 0 && paired > 0 && errors > 0);
+    assert!(decisions > 0 && refused_decisions > 0);
 }
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 //! own child processes with the variables it sets on them, never on this
 //! process.
 //!
+//! - [`approval_lines`]: `call`'s approval-request and decision lines.
 //! - [`cli`]: the commands end to end.
 //! - [`cli_reference`]: the README's CLI reference is clap's help.
 //! - [`hostile_cli`]: `call` fed hostile JSON lines.
@@ -15,6 +16,7 @@
 //! - [`mcp_cli`]: `tool-examples mcp` driven by an rmcp client.
 //! - [`federation`]: an aggregator in front of upstream servers.
 
+mod approval_lines;
 mod cli;
 mod cli_reference;
 mod federation;

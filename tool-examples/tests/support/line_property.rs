@@ -45,6 +45,10 @@ pub(crate) fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> 
                 other => Err(format!("a serialized call is not a call: {other:?}")),
             }
         }
+        Line::Decision(_) => ensure(
+            sent_type(bytes).as_deref() == Some("approval"),
+            "a decision from a line that does not say it is one",
+        ),
         Line::Answer(answer) => {
             ensure(!blank, "an answer to a blank line")?;
             ensure(!answer.contains(['\n', '\r']), "the answer is not one line")?;
@@ -53,7 +57,12 @@ pub(crate) fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> 
             let sent_id = serde_json::from_slice::<Value>(bytes)
                 .ok()
                 .and_then(|line| line.get("id").and_then(Value::as_str).map(str::to_owned));
-            if value.get("role").is_some() {
+            if value.get("type").and_then(Value::as_str) == Some("approvalError") {
+                ensure(
+                    sent_type(bytes).as_deref() == Some("approval"),
+                    "an approval error for a line that is no decision",
+                )
+            } else if value.get("role").is_some() {
                 let result: ToolResultMessage = serde_json::from_value(value)
                     .map_err(|error| format!("not a result: {error}: {answer}"))?;
                 ensure(result.is_error, "a failure answer without isError")?;
@@ -106,4 +115,11 @@ fn same_json(a: &Value, b: &Value, ulps: u64) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// The line's top-level `type`, when it is a JSON object that has one
+/// (read as `classify` reads lines: surrounding whitespace trimmed).
+fn sent_type(bytes: &[u8]) -> Option<String> {
+    let line: Value = serde_json::from_str(std::str::from_utf8(bytes).ok()?.trim()).ok()?;
+    line.get("type").and_then(Value::as_str).map(str::to_owned)
 }
