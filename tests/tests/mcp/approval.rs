@@ -29,7 +29,7 @@ use std::time::Duration;
 use tests::approval_fixture::approval_registry;
 use tokio_util::sync::CancellationToken;
 use tool_core::RunOptions;
-use tool_core::approval::{ApprovalPolicy, Approvals, Decision};
+use tool_core::approval::{ApprovalKey, ApprovalPolicy, Approvals, Decision};
 use tool_mcp::{HttpServer, McpServer};
 
 const REVISIONS: [ProtocolVersion; 3] = [
@@ -638,15 +638,15 @@ async fn no_answer_in_time_is_a_tool_error() {
     .await;
 }
 
-/// The server's call options pick more tools that need approval (their
-/// policy); whatever asker they had is replaced, since a served call asks
-/// the client.
+/// The server's call options pick more tools that need approval (the
+/// policy of their suspending approvals, which a served call cannot
+/// suspend): the client is asked about those too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_call_options_policy_picks_more_tools_and_the_client_is_asked() {
     bounded(async {
+        let key = ApprovalKey::new(*b"the application's suspension key").unwrap();
         let options = RunOptions::new().with_approvals(
-            Approvals::ask(|_| async { Decision::deny("the application's own asker") })
-                .with_policy(ApprovalPolicy::when(|tool| tool.name() == "echo")),
+            Approvals::suspend(key).with_policy(ApprovalPolicy::when(|tool| tool.name() == "echo")),
         );
         let server = Server::start(
             McpServer::new(approval_registry()).with_call_options(options),
@@ -674,6 +674,46 @@ async fn the_call_options_policy_picks_more_tools_and_the_client_is_asked() {
             // The read-only list needs none.
             assert_eq!(erased(&client).await, "", "{revision}");
             assert_eq!(person.asked().len(), 2, "{revision}");
+            client.cancel().await.unwrap();
+        }
+        server.stop().await;
+    })
+    .await;
+}
+
+/// Call options that ask in their own way keep their asker: the client is
+/// not asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_asker_of_the_call_options_answers_instead_of_the_client() {
+    bounded(async {
+        let options = RunOptions::new().with_approvals(Approvals::ask(|request| async move {
+            if request.arguments["name"] == "draft" {
+                Decision::Approve
+            } else {
+                Decision::deny("the operator keeps this note")
+            }
+        }));
+        let server = Server::start(
+            McpServer::new(approval_registry()).with_call_options(options),
+            |http| http,
+        )
+        .await;
+        for revision in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
+            let person = Person::new(&revision, true);
+            let (client, _) = connect(&Target::Http(server.url.clone()), &person).await;
+            let kept = erase(&client, "keep").await;
+            assert_eq!(kept.is_error, Some(true), "{revision}");
+            assert!(
+                text(&kept).contains("the operator keeps this note"),
+                "{revision}: {}",
+                text(&kept)
+            );
+            let erased_draft = erase(&client, "draft").await;
+            assert_eq!(erased_draft.is_error, Some(false), "{revision}");
+            assert!(
+                person.asked().is_empty(),
+                "{revision}: the client was not asked"
+            );
             client.cancel().await.unwrap();
         }
         server.stop().await;

@@ -260,14 +260,6 @@ impl RunOptions {
         self.signal.as_ref()
     }
 
-    /// The approvals set with [`with_approvals`](Self::with_approvals), if
-    /// any: a caller that asks in its own way (an MCP server asking its
-    /// client) keeps their policy with
-    /// [`Approvals::requires`](crate::approval::Approvals::requires).
-    pub fn approvals(&self) -> Option<&Approvals> {
-        self.approvals.as_ref()
-    }
-
     /// The timeout that overrides each tool's own, if one was set.
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout

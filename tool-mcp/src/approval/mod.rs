@@ -50,10 +50,9 @@ impl Asking {
     }
 
     /// The approvals a served call runs with: this asker, and the policy
-    /// of the server's own call options (`configured`), so the tools they
-    /// pick need approval here too (the tools marked `needs_approval`
-    /// always do). Whatever way of asking `configured` had is replaced:
-    /// a served call asks the client.
+    /// of the server's own call options (`configured`, suspending
+    /// approvals), so the tools they pick need approval here too (the
+    /// tools marked `needs_approval` always do).
     pub(crate) fn into_approvals(self, configured: Option<&Approvals>) -> Approvals {
         let asking = Arc::new(self);
         let approvals = Approvals::ask(move |request| {

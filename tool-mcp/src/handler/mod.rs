@@ -59,14 +59,22 @@ const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
 ///
 /// ## Approval
 ///
-/// A call that needs a person's approval asks the client before it runs:
-/// by `elicitation/create` on the revisions before 2026-07-28 (in a
-/// session), by an `InputRequiredResult` whose `requestState` is signed on
-/// 2026-07-28. Accept runs it; decline, cancel, no answer within
-/// [`with_approval_timeout`](Self::with_approval_timeout), or a client
-/// that declared no elicitation capability is a tool error, and nothing
-/// runs. Behind a balancer, give every process the same
+/// A call that needs a person's approval (`#[tool(needs_approval)]`, or the
+/// policy of the call options' [`Approvals`](tool_core::approval::Approvals))
+/// asks the client before it runs: by `elicitation/create` on the
+/// revisions before 2026-07-28 (in a session), by an `InputRequiredResult`
+/// whose `requestState` is signed on 2026-07-28. Accept runs it; decline,
+/// cancel, no answer within [`with_approval_timeout`](Self::with_approval_timeout),
+/// or a client that declared no elicitation capability is a `denied` tool
+/// error, and nothing runs. Behind a balancer, give every process the same
 /// [`with_approval_key`](Self::with_approval_key).
+///
+/// Call options with [`Approvals::ask`](tool_core::approval::Approvals::ask)
+/// keep their asker: the application asks in its own way (a chat message
+/// to an operator), and the client is not asked.
+/// [`Approvals::suspend`](tool_core::approval::Approvals::suspend) cannot
+/// suspend a served call, which must be answered in its own request: its
+/// policy applies, and the client is asked.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Arc<ToolRegistry>,
@@ -280,21 +288,26 @@ impl McpServer {
             .arguments
             .map_or_else(|| Value::Object(serde_json::Map::new()), Value::Object);
         let signal = self.calls.signal();
-        let (asking, handed_over) = self.asking(
-            &request.name,
-            &arguments,
-            request.request_state.as_deref(),
-            request.input_responses.as_ref(),
-            &context,
-        )?;
+        let mut ctx = self.options.clone().with_signal(signal.clone());
+        let mut handed_over = None;
+        match self.options.approvals() {
+            // The application asks in its own way: its asker answers.
+            Some(own) if !own.suspends() => {}
+            // No approvals, or suspending ones, which a single call cannot
+            // do: the client is asked, under their policy.
+            configured => {
+                let (asking, handover) = self.asking(
+                    &request.name,
+                    &arguments,
+                    request.request_state.as_deref(),
+                    request.input_responses.as_ref(),
+                    &context,
+                )?;
+                handed_over = handover;
+                ctx = ctx.with_approvals(asking.into_approvals(configured));
+            }
+        }
         let call = ToolCall::new(request_id(&context.id), request.name, arguments);
-
-        let approvals = asking.into_approvals(self.options.approvals());
-        let mut ctx = self
-            .options
-            .clone()
-            .with_signal(signal.clone())
-            .with_approvals(approvals);
         let forwarder = context
             .meta
             .get_progress_token()
