@@ -58,7 +58,7 @@
 //!   schema is only known at run time.
 //!
 //! A tool answers with [`Content`] for the model (text, images, audio,
-//! links) and details for the program; [`Json<T>`] makes the details a
+//! links) and details for the program; [`Json<T>`](struct@Json) makes the details a
 //! typed structured result with an output schema. [`ToolAnnotations`] say
 //! what a tool does to its world, for the program around the model.
 //!

@@ -102,6 +102,7 @@ pub struct RegisteredTool {
     definition: Arc<ToolDefinition>,
     tool: Arc<dyn ErasedTool>,
     timeout: Option<Duration>,
+    retries: Option<u32>,
     exclusive: bool,
     needs_approval: bool,
 }
@@ -113,6 +114,7 @@ impl RegisteredTool {
         RegisteredTool {
             definition: Arc::new(ToolDefinition::of(&tool)),
             timeout: Tool::timeout(&tool),
+            retries: Tool::retries(&tool),
             exclusive: Tool::exclusive(&tool),
             needs_approval: Tool::needs_approval(&tool),
             tool: Arc::new(tool),
@@ -147,6 +149,11 @@ impl RegisteredTool {
     /// The tool's own timeout ([`Tool::timeout`]).
     pub fn timeout(&self) -> Option<Duration> {
         self.timeout
+    }
+
+    /// The tool's own retry limit ([`Tool::retries`]).
+    pub fn retries(&self) -> Option<u32> {
+        self.retries
     }
 
     /// Whether the tool's calls run alone ([`Tool::exclusive`]).

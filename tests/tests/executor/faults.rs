@@ -17,9 +17,9 @@ use tokio::sync::{Barrier, watch};
 use tokio::time::Instant;
 use tool_core::{
     CancellationToken, Content, DynamicTool, ExecutionMode, FailureKind, RunOptions, Tool,
-    ToolCall, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
-    execute_tool_call, execute_tool_calls, executor::AfterCall, executor::BeforeCall,
-    executor::HookDecision, executor::ProgressEvent, tool,
+    ToolCall, ToolContext, ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry,
+    ToolResultMessage, execute_tool_call, execute_tool_calls, executor::AfterCall,
+    executor::BeforeCall, executor::HookDecision, executor::ProgressEvent, tool,
 };
 
 use crate::support::bounded::{FOREVER, bounded, run_batch, run_call};
@@ -867,6 +867,10 @@ async fn a_blocking_before_hook_answers_with_its_reason_and_the_tool_never_runs(
         results[1].details,
         Some(json!({"error": "greeting Mallory needs a human's approval"}))
     );
+    // A person or a policy said no: denied, not a mistake to retry.
+    assert_eq!(results[1].failure_kind, Some(FailureKind::Denied));
+    let wire = serde_json::to_value(&results[1]).unwrap();
+    assert_eq!(wire["failure"], "denied", "{wire}");
     assert_eq!(text_of(&results[2]), "hello Bo");
     assert_eq!(
         greet.runs.load(Ordering::SeqCst),
@@ -924,6 +928,60 @@ async fn a_failing_or_panicking_before_hook_is_a_paired_error() {
         1,
         "only the allowed call ran"
     );
+}
+
+/// A hook that fails with `failure`, for the hook tests of failure kinds.
+fn failing_with(failure: &str) -> ToolError {
+    match failure {
+        "internal" => ToolFailure::internal("policy db down (password=pw1)").into(),
+        "fatal" => ToolFailure::fatal("this agent may not greet anyone today").into(),
+        "retry" => ToolFailure::retry("say who to greet in full").into(),
+        _ => "policy engine unreachable".into(),
+    }
+}
+
+/// The calls of the hook failure-kind tests: the id says how the hook fails.
+fn failing_hook_calls() -> [ToolCall; 4] {
+    ["internal", "fatal", "retry", "plain"]
+        .map(|id| ToolCall::new(id, "greet", json!({"name": "Ada", "times": 1})))
+}
+
+#[tokio::test]
+async fn a_before_hooks_failure_keeps_its_kind_and_an_internal_one_is_redacted() {
+    let (tools, greet) = greet_tools();
+    let ctx = RunOptions::new().with_before_hook(|call| async move {
+        Err::<HookDecision, _>(failing_with(&call.call_id))
+    });
+    let results = run_batch(&failing_hook_calls(), &tools, ctx, ExecutionMode::Parallel).await;
+    let kinds: Vec<_> = results.iter().map(|r| r.failure_kind).collect();
+    assert_eq!(
+        kinds,
+        [
+            Some(FailureKind::Internal),
+            Some(FailureKind::Fatal),
+            Some(FailureKind::Retry),
+            Some(FailureKind::Retry),
+        ]
+    );
+    // The internal failure's message is for the logs: never on the wire.
+    let internal = serde_json::to_string(&results[0]).unwrap();
+    assert!(!internal.contains("pw1"), "{internal}");
+    assert!(!internal.contains("policy db"), "{internal}");
+    let said = text_of(&results[0]);
+    assert!(
+        said.starts_with("Tool greet failed: before hook failed: internal error (reference "),
+        "{said}"
+    );
+    assert!(said.ends_with("); the details are in the logs"), "{said}");
+    assert_eq!(
+        text_of(&results[1]),
+        "Tool greet failed: before hook failed: this agent may not greet anyone today"
+    );
+    assert_eq!(
+        text_of(&results[2]),
+        "Tool greet failed: before hook failed: say who to greet in full"
+    );
+    assert_eq!(greet.runs.load(Ordering::SeqCst), 0, "no call ran");
 }
 
 #[tokio::test]
@@ -1009,38 +1067,88 @@ async fn the_after_hook_replaces_content_details_and_error_flag() {
 }
 
 #[tokio::test]
-async fn a_failing_or_panicking_after_hook_is_a_paired_error() {
+async fn a_failing_or_panicking_after_hook_keeps_the_tools_result_with_a_note() {
     let (tools, greet) = greet_tools();
     let ctx = RunOptions::new().with_after_hook(|call| {
         if call.call_id == "sync-panic" {
-            panic!("after hook exploded while starting");
+            panic!("after hook exploded while starting (token=tk1)");
         }
         async move {
             match call.call_id.as_str() {
                 "error" => Err("redactor offline".into()),
-                "async-panic" => panic!("after hook exploded while running"),
+                "async-panic" => panic!("after hook exploded while running (token=tk2)"),
                 _ => Ok(call.output),
             }
         }
     });
     let results = run_hook_faults(&tools, ctx, ExecutionMode::Sequential).await;
-    let texts: Vec<&str> = results.iter().map(text_of).collect();
+    // The tool ran every time: its result stays, a success, so the model is
+    // not invited to run it again; a note says the hook failed.
+    for result in &results {
+        assert!(!result.is_error, "{result:?}");
+        assert_eq!(result.failure_kind, None);
+        assert_eq!(text_of(result), "hello Ada");
+        assert_eq!(result.details, Some(json!({"nickname": null})));
+    }
+    let notes: Vec<Vec<&str>> = results
+        .iter()
+        .map(|result| {
+            result.content[1..]
+                .iter()
+                .filter_map(Content::as_text)
+                .collect()
+        })
+        .collect();
     assert_eq!(
-        texts,
+        notes,
         [
-            "Tool greet failed: after hook failed: redactor offline",
-            "Tool greet failed: after hook panicked: after hook exploded while starting",
-            "Tool greet failed: after hook panicked: after hook exploded while running",
-            "hello Ada",
+            vec!["[The after hook failed: redactor offline. The result above is the tool's own.]"],
+            // A panic is a programming error: logged in full, not shown.
+            vec!["[The after hook failed. The result above is the tool's own.]"],
+            vec!["[The after hook failed. The result above is the tool's own.]"],
+            vec![],
         ]
     );
-    assert_eq!(
-        results[0].details,
-        Some(json!({"error": "after hook failed: redactor offline"}))
-    );
-    assert!(results[..3].iter().all(|r| r.is_error));
-    assert!(!results[3].is_error);
+    for result in &results {
+        let wire = serde_json::to_string(result).unwrap();
+        assert!(!wire.contains("tk1") && !wire.contains("tk2"), "{wire}");
+    }
     assert_eq!(greet.runs.load(Ordering::SeqCst), 4);
+}
+
+#[tokio::test]
+async fn an_after_hooks_failure_kind_is_honoured_on_the_kept_result() {
+    let (tools, greet) = greet_tools();
+    let ctx = RunOptions::new().with_after_hook(|call| async move {
+        Err::<ToolOutput<Value>, _>(failing_with(&call.call_id))
+    });
+    let results = run_batch(&failing_hook_calls(), &tools, ctx, ExecutionMode::Parallel).await;
+    assert_eq!(greet.runs.load(Ordering::SeqCst), 4);
+    for result in &results {
+        assert_eq!(text_of(result), "hello Ada", "the tool's own result");
+    }
+    let note = |result: &ToolResultMessage| result.content[1].as_text().unwrap().to_owned();
+    // Internal: redacted, the tool's success kept.
+    let internal = serde_json::to_string(&results[0]).unwrap();
+    assert!(!internal.contains("pw1"), "{internal}");
+    assert!(!results[0].is_error);
+    assert!(
+        note(&results[0]).starts_with("[The after hook failed: internal error (reference "),
+        "{}",
+        note(&results[0])
+    );
+    // Fatal: the tool's result, marked fatal.
+    assert!(results[1].is_error);
+    assert_eq!(results[1].failure_kind, Some(FailureKind::Fatal));
+    assert_eq!(
+        note(&results[1]),
+        "[The after hook failed: this agent may not greet anyone today. The result above is the tool's own.]"
+    );
+    // Retry or a plain error: never a retry failure of a tool that ran.
+    for result in &results[2..] {
+        assert!(!result.is_error, "{result:?}");
+        assert_eq!(result.failure_kind, None);
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 //! Recovering from failures: what kind of failure a result is (retry,
-//! fatal, internal) and how each goes on the wire, the retry budget that
-//! stops a model looping on one mistake, a before hook's rewrite of the
+//! fatal, internal, denied) and how each goes on the wire, the retry budget
+//! that stops a model looping on one mistake (a tool's own limit, a batch
+//! that spent it), a before hook's rewrite of the
 //! arguments (and a human-approval hook built on it), and per-turn tool
 //! sets. Each test fails without the behaviour it names.
 //!
@@ -17,7 +18,7 @@ use tool_core::{
     CancellationToken, DynamicTool, ExecutionMode, FailureKind, RunOptions, Tool, ToolCall,
     ToolContext, ToolError, ToolFailure, ToolOutput, ToolParams, ToolRegistry, ToolResultMessage,
     execute_tool_call, executor::AfterCall, executor::BeforeCall, executor::HookDecision,
-    executor::RetryBudget, repair::Repair, repair::RepairPolicy, repair::RepairRule, tool,
+    executor::RetryBudget, repair::Repair, repair::RepairPolicy, repair::RepairRule, tool, tools,
 };
 
 use crate::support::bounded::{FOREVER, bounded, run_batch, run_call};
@@ -746,15 +747,240 @@ async fn batches_count_each_call() {
             ],
             "{mode:?}"
         );
-        assert_eq!(results[3].content.len(), 2, "{mode:?}");
         assert_eq!(
-            results[4].content[1].as_text(),
-            Some(stop_note("alpha", 4).as_str()),
+            results[3].content[1].as_text(),
+            Some(stop_note("alpha", 3).as_str()),
             "{mode:?}"
         );
-        assert_eq!(budget.consecutive_failures("alpha"), 4, "{mode:?}");
+        // p3 spent alpha's budget in this batch: p4 is answered, not run.
+        assert_eq!(texts(&results[4]), [not_run("alpha", 3)], "{mode:?}");
+        assert_eq!(budget.consecutive_failures("alpha"), 3, "{mode:?}");
         assert_eq!(budget.consecutive_failures("beta"), 0, "{mode:?}");
     }
+}
+
+/// What a call of `tool` is answered when the batch spent its budget after
+/// `times` failures in a row.
+fn not_run(tool: &str, times: u32) -> String {
+    format!(
+        "Tool {tool} failed: not run: its calls before this one failed {times} times in a row, past its retry limit. Do not call it again in this turn: tell the user what went wrong instead."
+    )
+}
+
+/// A tool that fails every time, after a short wait (so a parallel batch
+/// has calls that have not started yet), counting its runs.
+fn stubborn(runs: &Arc<std::sync::atomic::AtomicUsize>) -> DynamicTool {
+    let runs = Arc::clone(runs);
+    DynamicTool::new("stubborn", "Fails every time", move |_, _| {
+        let runs = Arc::clone(&runs);
+        async move {
+            runs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            Err("still wrong".into())
+        }
+    })
+}
+
+#[tokio::test]
+async fn a_tool_whose_budget_the_batch_spent_is_not_run_again_in_it() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    for mode in [ExecutionMode::Sequential, ExecutionMode::Parallel] {
+        let runs = Arc::new(AtomicUsize::new(0));
+        let mut tools = budget_tools();
+        tools.register(stubborn(&runs)).unwrap();
+        let budget = RetryBudget::new(1);
+        // One call at a time in the parallel batch too: each call starts
+        // only when the one before it has finished.
+        let ctx = RunOptions::new()
+            .with_retry_budget(budget.clone())
+            .with_max_concurrency(1);
+        let calls = [
+            ToolCall::new("s0", "stubborn", json!({})),
+            ToolCall::new("s1", "stubborn", json!({})),
+            flaky("a0", "alpha", true),
+            ToolCall::new("s2", "stubborn", json!({})),
+            ToolCall::new("s3", "stubborn", json!({})),
+        ];
+        let results = run_batch(&calls, &tools, ctx.clone(), mode).await;
+        assert_eq!(
+            kinds(&results),
+            [
+                Some(FailureKind::Retry),
+                Some(FailureKind::Fatal),
+                None,
+                Some(FailureKind::Fatal),
+                Some(FailureKind::Fatal),
+            ],
+            "{mode:?}"
+        );
+        assert_eq!(texts(&results[1])[1], stop_note("stubborn", 2), "{mode:?}");
+        assert_eq!(texts(&results[3]), [not_run("stubborn", 2)], "{mode:?}");
+        assert_eq!(texts(&results[4]), [not_run("stubborn", 2)], "{mode:?}");
+        assert_eq!(
+            runs.load(Ordering::SeqCst),
+            2,
+            "{mode:?}: s2 and s3 never ran"
+        );
+        assert_eq!(budget.consecutive_failures("stubborn"), 2, "{mode:?}");
+
+        // The next batch (the next turn) runs its first call: a failure is
+        // fatal at once, and the calls after it in that batch do not run.
+        let next = [
+            ToolCall::new("n0", "stubborn", json!({})),
+            ToolCall::new("n1", "stubborn", json!({})),
+        ];
+        let results = run_batch(&next, &tools, ctx.clone(), mode).await;
+        assert_eq!(runs.load(Ordering::SeqCst), 3, "{mode:?}");
+        assert_eq!(
+            texts(&results[0]),
+            [
+                "Tool stubborn failed: still wrong",
+                &stop_note("stubborn", 3)
+            ],
+            "{mode:?}"
+        );
+        assert_eq!(texts(&results[1]), [not_run("stubborn", 3)], "{mode:?}");
+        // A single call is a batch of its own: it runs.
+        let single = run_call(&ToolCall::new("x", "stubborn", json!({})), &tools, ctx).await;
+        assert_eq!(runs.load(Ordering::SeqCst), 4, "{mode:?}");
+        assert_eq!(single.failure_kind, Some(FailureKind::Fatal));
+    }
+}
+
+#[tokio::test]
+async fn calls_already_running_when_the_budget_is_spent_finish() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let runs = Arc::new(AtomicUsize::new(0));
+    let mut tools = ToolRegistry::new();
+    tools.register(stubborn(&runs)).unwrap();
+    let ctx = RunOptions::new().with_retry_budget(RetryBudget::new(0));
+    // All three start at once (no concurrency limit): the first failure
+    // spends the budget, but the other two are already running.
+    let calls = ["r0", "r1", "r2"].map(|id| ToolCall::new(id, "stubborn", json!({})));
+    let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
+    assert_eq!(runs.load(Ordering::SeqCst), 3);
+    for result in &results {
+        assert_eq!(result.failure_kind, Some(FailureKind::Fatal));
+        assert_eq!(texts(result)[0], "Tool stubborn failed: still wrong");
+    }
+}
+
+#[tokio::test]
+async fn a_denied_call_neither_counts_nor_resets_the_budget() {
+    let tools = budget_tools();
+    let budget = RetryBudget::new(1);
+    // A person says no to every call whose id starts with "no".
+    let ctx = RunOptions::new()
+        .with_retry_budget(budget.clone())
+        .with_before_hook(|call| async move {
+            Ok(if call.call_id.starts_with("no") {
+                HookDecision::Block("the user said no".into())
+            } else {
+                HookDecision::Allow
+            })
+        });
+    let sequence = [
+        ("no-1", false),
+        ("no-2", false),
+        ("no-3", false),
+        ("f-1", false),
+        ("no-4", true),
+        ("no-5", true),
+        ("f-2", false),
+    ];
+    let mut results = Vec::new();
+    let mut counts = Vec::new();
+    for (id, ok) in sequence {
+        results.push(run_call(&flaky(id, "alpha", ok), &tools, ctx.clone()).await);
+        counts.push(budget.consecutive_failures("alpha"));
+    }
+    assert_eq!(counts, [0, 0, 0, 1, 1, 1, 2]);
+    assert_eq!(
+        kinds(&results),
+        [
+            Some(FailureKind::Denied),
+            Some(FailureKind::Denied),
+            Some(FailureKind::Denied),
+            Some(FailureKind::Retry),
+            Some(FailureKind::Denied),
+            Some(FailureKind::Denied),
+            Some(FailureKind::Fatal),
+        ]
+    );
+    // Three denials in a row never tell the model to stop.
+    for result in &results[..3] {
+        assert_eq!(texts(result), ["Tool alpha failed: the user said no"]);
+        assert!(wire(result).contains(r#""failure":"denied""#));
+    }
+}
+
+/// Fails as asked, with a retry limit of its own
+#[tool(retries = 3)]
+async fn patient(ok: bool) -> Result<String, String> {
+    if ok {
+        Ok("fine".into())
+    } else {
+        Err("not yet".into())
+    }
+}
+
+/// Fails as asked; its first failure ends it
+#[tool(retries = 0)]
+async fn strict(ok: bool) -> Result<String, String> {
+    if ok {
+        Ok("fine".into())
+    } else {
+        Err("wrong".into())
+    }
+}
+
+/// Tools with limits of their own, as `#[tools]` methods.
+struct Limits;
+
+#[tools]
+impl Limits {
+    /// Fails as asked, twice before it is fatal
+    #[tool(retries = 2, read_only)]
+    async fn twice(&self, ok: bool) -> Result<String, String> {
+        if ok {
+            Ok("fine".into())
+        } else {
+            Err("again".into())
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_tools_own_retries_override_the_budgets_limit() {
+    let mut tools = budget_tools();
+    tools.register(PatientTool).unwrap();
+    tools.register(StrictTool).unwrap();
+    tools.register_all(Limits).unwrap();
+    assert_eq!(tools.get("patient").unwrap().retries(), Some(3));
+    assert_eq!(tools.get("strict").unwrap().retries(), Some(0));
+    assert_eq!(tools.get("twice").unwrap().retries(), Some(2));
+    assert_eq!(tools.get("alpha").unwrap().retries(), None);
+    let budget = RetryBudget::new(1);
+    let ctx = RunOptions::new().with_retry_budget(budget.clone());
+    let mut fatal_after = Vec::new();
+    for name in ["alpha", "patient", "strict", "twice"] {
+        let mut failures = 0;
+        loop {
+            failures += 1;
+            let result = run_call(&flaky(name, name, false), &tools, ctx.clone()).await;
+            if result.failure_kind == Some(FailureKind::Fatal) {
+                break;
+            }
+            assert!(failures < 10, "{name} is never fatal");
+        }
+        fatal_after.push((name, failures));
+    }
+    // The budget's limit is 1; each tool's own wins where it has one.
+    assert_eq!(
+        fatal_after,
+        [("alpha", 2), ("patient", 4), ("strict", 1), ("twice", 3)]
+    );
+    assert_eq!(budget.limit(), 1);
 }
 
 #[tokio::test]
@@ -1147,7 +1373,7 @@ async fn a_denied_call_is_answered_with_the_reason_and_never_runs() {
     )
     .await;
     assert!(result.is_error);
-    assert_eq!(result.failure_kind, Some(FailureKind::Retry));
+    assert_eq!(result.failure_kind, Some(FailureKind::Denied));
     assert_eq!(
         texts(&result),
         ["Tool greet failed: Ada asked not to be greeted today"]

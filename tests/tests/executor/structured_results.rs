@@ -4,6 +4,7 @@
 //! that schema (a real validator, the `jsonschema` crate) and parses back
 //! to the value it came from. A hand-written tool's `output_schema` shows
 //! up the same way, and MCP's `tools/list` carries it with the annotations.
+//! A `Json<T>` with a text of its own gives the model that text instead.
 
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -12,7 +13,7 @@ use std::sync::Mutex;
 use tests::wire::diagnostics;
 use tool_core::providers::mcp;
 use tool_core::{
-    Json, RunOptions, Tool, ToolCall, ToolContext, ToolDefinition, ToolError, ToolOutput,
+    Content, Json, RunOptions, Tool, ToolCall, ToolContext, ToolDefinition, ToolError, ToolOutput,
     ToolParams, ToolRegistry, ToolResultMessage, execute_tool_call, params::ParamValue, tool,
     tools,
 };
@@ -548,6 +549,101 @@ fn mcp_tools_carry_output_schema_and_annotations() {
             panic!("{name}: structuredContent does not match outputSchema: {error}");
         }
     }
+}
+
+/// Summarise the report, keeping it as structured data
+#[tool(read_only)]
+async fn summarize_report(report: Report) -> Json<Report> {
+    let text = format!(
+        "{}: {} bytes, {} entries",
+        report.file_name,
+        report.size_bytes,
+        report.entries.len()
+    );
+    Json::new(report).with_text(text)
+}
+
+/// A model text of its own beside the structured data (the Vercel AI SDK's
+/// `toModelOutput`): the model reads the text, the program and an MCP
+/// client get the JSON, checked against the same output schema as a plain
+/// `Json<T>`'s, which does not change.
+#[tokio::test]
+async fn a_json_result_with_its_own_text_gives_the_model_that_text_and_keeps_the_data() {
+    let mut tools = registry(Default::default());
+    tools.register(SummarizeReportTool).unwrap();
+    let report = sample();
+    let result = run(
+        &tools,
+        "sum-1",
+        "summarize_report",
+        json!({"report": report.to_json()}),
+    )
+    .await;
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(
+        result.content,
+        [Content::text("notes.md: 1234 bytes, 2 entries")]
+    );
+    assert_eq!(result.details, Some(report.to_json()));
+    let definition = tools.get("summarize_report").unwrap().definition();
+    assert_eq!(
+        definition.output_schema,
+        tools.get("echo_report").unwrap().definition().output_schema,
+        "the same schema as a plain Json<Report>"
+    );
+    validator(definition.output_schema.as_ref().unwrap())
+        .validate(result.details.as_ref().unwrap())
+        .expect("the details match the output schema");
+
+    // Over MCP: the text is the content, the JSON the structured content.
+    let wire = mcp::write_result(&result);
+    assert_eq!(
+        wire["content"],
+        json!([{"type": "text", "text": "notes.md: 1234 bytes, 2 entries"}])
+    );
+    assert_eq!(wire["structuredContent"], report.to_json());
+
+    // The text and the value, as the tool built them.
+    let built = Json::new(sample()).with_text("short");
+    assert_eq!(built.text(), Some("short"));
+    assert_eq!(built.value(), &sample());
+    assert_eq!(Json(sample()).text(), None);
+    assert_eq!(Json(sample()), Json::new(sample()));
+    assert_eq!(
+        serde_json::to_value(&built).unwrap(),
+        report.to_json(),
+        "the text is not part of the data"
+    );
+}
+
+/// A text of its own does not let a value that breaks the schema through.
+#[tokio::test]
+async fn a_json_result_with_a_text_is_still_checked_against_its_schema() {
+    /// Reports a priority outside its range
+    #[tool]
+    async fn bad_priority(report: Report) -> Json<Report> {
+        Json::new(Report {
+            priority: 11,
+            ..report
+        })
+        .with_text("all fine")
+    }
+    let mut tools = ToolRegistry::new();
+    tools.register(BadPriorityTool).unwrap();
+    let result = run(
+        &tools,
+        "bad-1",
+        "bad_priority",
+        json!({"report": sample().to_json()}),
+    )
+    .await;
+    assert!(result.is_error);
+    let said = result.content[0].as_text().unwrap();
+    assert!(
+        said.contains("its structured result does not match its output schema: priority"),
+        "{said}"
+    );
+    assert!(!said.contains("all fine"), "{said}");
 }
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 //! tool-core speaks through `tracing` only: one span per call, carrying its
 //! id and tool, and an event for each thing an operator wants to see in the
-//! logs (a timeout, a cancellation, a panic, a hook's block, a repair, an
-//! internal error's full message). Captured here by a real subscriber.
+//! logs (a timeout, a cancellation, a panic, a hook's block or failure, a
+//! repair, an internal error's full message). Captured here by a real subscriber.
 //!
 //! It shares its test binary with the other executor tests: each capture
 //! installs its subscriber for its own thread only (`with_default`, never a
@@ -187,6 +187,29 @@ fn an_internal_errors_full_message_reaches_the_logs_only() {
         &logs,
         "internal tool error",
         &["the ledger is locked by pid 42"],
+    );
+}
+
+#[test]
+fn a_hooks_internal_failure_and_an_after_hooks_panic_reach_the_logs_in_full() {
+    let before = RunOptions::new().with_before_hook(|_| async {
+        Err::<HookDecision, _>(ToolFailure::internal("policy db down (password=pw1)").into())
+    });
+    let logs = logs_of(call(json!({})), before);
+    line_with(
+        &logs,
+        "internal before hook error",
+        &["ERROR", "policy db down (password=pw1)", "reference="],
+    );
+
+    let after = RunOptions::new().with_after_hook(|_| async {
+        panic!("the redactor lost its rules");
+    });
+    let logs = logs_of(call(json!({})), after);
+    line_with(
+        &logs,
+        "the after hook panicked",
+        &["ERROR", "the redactor lost its rules"],
     );
 }
 

@@ -240,10 +240,36 @@ fn openai_chat_media_follow_every_tool_message_in_one_user_message() {
             },
         ]),
     );
+}
+
+// `write_result` alone sends no user message, so its notes do not say the
+// media were sent: the model learns an image was there, not that it will
+// see it. Only `write_results`, which sends them, says so.
+#[test]
+fn openai_chat_write_result_alone_does_not_claim_to_send_media() {
+    let chart = mixed("call_chart");
+    let alone = openai_chat::write_result(&chart);
     assert_json(
-        &openai_chat::write_result(&results[0]),
-        &openai_chat::write_results(&results)[0],
+        &alone,
+        &json!({
+            "role": "tool",
+            "tool_call_id": "call_chart",
+            "content": "Here is the chart.\n\
+                        [image: image/png, 8 bytes]\n\
+                        [audio: audio/wav, 12 bytes]\n\
+                        [resource: q3.csv <file:///reports/q3.csv>, text/csv]",
+        }),
     );
+    assert!(!alone.to_string().contains("sent"), "{alone}");
+    let with_media = openai_chat::write_results(std::slice::from_ref(&chart));
+    assert_eq!(with_media.len(), 2, "the tool message and the user message");
+    let told = with_media[0]["content"].as_str().unwrap();
+    assert_eq!(
+        told.matches("sent in the next user message").count(),
+        2,
+        "{told}"
+    );
+    assert_eq!(with_media[1]["role"], "user");
 }
 
 // `input_audio`'s format is "wav" or "mp3" (openai-python

@@ -88,6 +88,7 @@ fn failure_kind() -> impl Strategy<Value = Option<FailureKind>> {
         FailureKind::Retry,
         FailureKind::Fatal,
         FailureKind::Internal,
+        FailureKind::Denied,
     ]))
 }
 

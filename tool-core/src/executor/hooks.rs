@@ -1,7 +1,12 @@
 //! Hooks around a call: `before` sees the parsed arguments and may block the
 //! call (a permission prompt, a policy, a dry run); `after` may rewrite what
 //! the model reads (redaction, truncation, a note). Both are async, and both
-//! are guarded: a hook that fails or panics is answered as a paired error.
+//! are guarded. A before hook that fails or panics answers the call, its
+//! error's [`ToolFailure`](crate::ToolFailure) kind kept (an internal one's
+//! message to the logs only, as a tool's). An after hook that fails or
+//! panics leaves the tool's result as it was, with a note that the hook
+//! failed: the tool has already run, and a retry failure would invite the
+//! model to run it again.
 
 use crate::tool::{FailureKind, ToolAnnotations, ToolError, ToolOutput};
 use serde_json::Value;
@@ -54,6 +59,7 @@ use tokio_util::sync::CancellationToken;
 /// let blocked = execute_tool_call(&delete, &tools, ask_first).await;
 /// assert!(!sized.is_error);
 /// assert!(blocked.is_error);
+/// assert_eq!(blocked.failure_kind, Some(tool_core::FailureKind::Denied));
 /// # });
 /// ```
 #[derive(Clone, Debug)]
@@ -81,7 +87,9 @@ pub enum HookDecision {
     /// is on the result's `repairs` (rule `before_hook`); arguments that do
     /// not parse are a paired error naming the hook.
     Rewrite(Value),
-    /// Do not run it; the call is answered with this reason as its error.
+    /// Do not run it; the call is answered with this reason as its error,
+    /// marked [`Denied`](FailureKind::Denied): a refusal, not a mistake, so
+    /// a [`RetryBudget`](crate::executor::RetryBudget) does not count it.
     Block(String),
 }
 

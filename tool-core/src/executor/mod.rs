@@ -4,6 +4,7 @@
 mod arguments;
 mod batch;
 mod catch_unwind;
+mod hook_faults;
 mod hooks;
 mod one_call;
 mod outcome;
@@ -72,13 +73,18 @@ pub async fn execute_tool_call(
 /// most [`RunOptions::max_concurrency`] at once; a call of an
 /// [`exclusive`](crate::Tool::exclusive) tool runs alone. Cancelling the
 /// context's signal answers every call: those not started with `cancelled`,
-/// the running ones once they stop (or their grace period ends).
+/// the running ones once they stop (or their grace period ends). With a
+/// [`RetryBudget`], a tool whose retries the batch spends is not run again
+/// in it: its later calls are answered `Fatal` (see there).
 pub async fn execute_tool_calls(
     calls: &[ToolCall],
     registry: &ToolRegistry,
-    ctx: RunOptions,
+    mut ctx: RunOptions,
     mode: ExecutionMode,
 ) -> Vec<ToolResultMessage> {
+    if let Some(budget) = &mut ctx.retry_budget {
+        *budget = budget.for_batch();
+    }
     match mode {
         ExecutionMode::Sequential => {
             let mut results = Vec::with_capacity(calls.len());

@@ -2,10 +2,12 @@
 //! there and available, parse (and repair) its arguments, the `before`
 //! hook, the tool under its timeout and the caller's cancellation, the
 //! `after` hook, then what the result records (repairs, the retry budget).
-//! Every path ends in exactly one paired result.
+//! Every path ends in exactly one paired result; a hook that fails is
+//! answered as [`hook_faults`](super::hook_faults) says.
 
 use super::arguments::{self, Parsed};
-use super::catch_unwind::{CatchUnwind, panic_message};
+use super::catch_unwind::CatchUnwind;
+use super::hook_faults::{HookFault, after_hook_failed, before_hook_failed, guarded};
 use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
 use super::run_options::RunOptions;
@@ -15,11 +17,10 @@ use crate::approval::{ApprovalRequest, Asking, Decision};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
 use crate::repair::{Repair, RepairRule, repair_note};
-use crate::tool::{Content, ToolError, ToolOutput};
+use crate::tool::{Content, FailureKind, ToolError, ToolOutput};
 use futures_util::FutureExt;
 use serde_json::Value;
 use std::future::Future;
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -47,6 +48,12 @@ async fn run_in_span(
     tool: Option<&RegisteredTool>,
     ctx: &RunOptions,
 ) -> ToolResultMessage {
+    // A tool whose retries this batch has spent does not run again in it.
+    if let Some(budget) = &ctx.retry_budget
+        && let Some(refused) = budget.refusal(call)
+    {
+        return refused;
+    }
     let mut result = match available(call, registry, tool, ctx) {
         Ok(tool) => answer(call, tool, ctx).await,
         Err(refused) => *refused,
@@ -55,7 +62,7 @@ async fn run_in_span(
     if let Some(budget) = &ctx.retry_budget
         && !is_cancelled(ctx.signal.as_ref())
     {
-        budget.record(&mut result);
+        budget.record(&mut result, tool.and_then(RegisteredTool::retries));
     }
     result
 }
@@ -273,7 +280,7 @@ async fn approval(
         tool.annotations(),
         parsed.clone(),
     );
-    let asking = guarded("approval", || ask(request).map(Ok::<Decision, ToolError>));
+    let asking = guarded(|| ask(request).map(Ok::<Decision, ToolError>));
     let decision = tokio::select! {
         biased;
         decision = asking => decision,
@@ -283,10 +290,14 @@ async fn approval(
         Ok(Decision::Approve) => Verdict::Run,
         Ok(Decision::ApproveWith { arguments }) => Verdict::RunInstead(arguments),
         Ok(Decision::Deny { reason }) => Verdict::Answer(Box::new(denied(call, &reason))),
-        Err(problem) => Verdict::Answer(Box::new(denied(
-            call,
-            &format!("the approval could not be asked: {problem}"),
-        ))),
+        Err(fault) => {
+            // A panicking asker is a bug of the application's: logged in
+            // full, and nothing runs unapproved.
+            if let HookFault::Panicked(payload) = &fault {
+                tracing::error!(panic = %payload, "the approval asker panicked; the call is denied");
+            }
+            Verdict::Answer(Box::new(denied(call, "the approval could not be asked")))
+        }
     }
 }
 
@@ -299,7 +310,7 @@ async fn before_hook(
     let Some(before) = &ctx.before else {
         return Verdict::Run;
     };
-    let deciding = guarded("before", || {
+    let deciding = guarded(|| {
         before(BeforeCall {
             call_id: call.id.clone(),
             tool_name: call.name.clone(),
@@ -319,11 +330,13 @@ async fn before_hook(
         Ok(HookDecision::Rewrite(replacement)) => Verdict::RunInstead(replacement),
         Ok(HookDecision::Block(reason)) => {
             tracing::info!(%reason, "the before hook blocked the call");
-            return Verdict::Answer(Box::new(ToolResultMessage::failure(call, &reason)));
+            return Verdict::Answer(Box::new(ToolResultMessage::failed(
+                call,
+                &reason,
+                FailureKind::Denied,
+            )));
         }
-        Err(problem) => {
-            return Verdict::Answer(Box::new(ToolResultMessage::failure(call, &problem)));
-        }
+        Err(fault) => return Verdict::Answer(Box::new(before_hook_failed(call, fault))),
     };
     // Cancelled while the hook decided: the tool does not start.
     if is_cancelled(ctx.signal.as_ref()) {
@@ -386,7 +399,9 @@ fn stopped_result(
 }
 
 /// The after hook's rewrite of the result. The failure kind stays the
-/// tool's while the result is still an error.
+/// tool's while the result is still an error. A hook that fails or panics
+/// leaves the tool's result as it was, with a note
+/// ([`after_hook_failed`]).
 async fn after_hook(
     call: &ToolCall,
     ctx: &RunOptions,
@@ -398,12 +413,13 @@ async fn after_hook(
         return result;
     };
     let kind = result.failure_kind;
+    // The hook takes the output; the result is kept in case the hook fails.
     let output = ToolOutput {
-        content: result.content,
-        details: result.details,
+        content: result.content.clone(),
+        details: result.details.clone(),
         is_error: result.is_error,
     };
-    let rewritten = guarded("after", || {
+    let rewritten = guarded(|| {
         after(AfterCall {
             call_id: call.id.clone(),
             tool_name: call.name.clone(),
@@ -422,7 +438,7 @@ async fn after_hook(
             }
             result
         }
-        Err(problem) => ToolResultMessage::failure(call, &problem),
+        Err(fault) => after_hook_failed(call, result, fault),
     }
 }
 
@@ -482,27 +498,4 @@ fn approval_note(used: &Value) -> String {
     let shown: String = json.chars().take(SHOWN).collect();
     let more = if shown.len() < json.len() { "..." } else { "" };
     format!("[A person approved this call with edited arguments: {shown}{more}]")
-}
-
-/// Runs a hook, turning its error or panic (at the call or while polled)
-/// into the message the call is answered with.
-async fn guarded<T, Fut>(name: &str, start: impl FnOnce() -> Fut) -> Result<T, String>
-where
-    Fut: Future<Output = Result<T, ToolError>> + Unpin,
-{
-    let future = match catch_unwind(AssertUnwindSafe(start)) {
-        Ok(future) => future,
-        Err(payload) => {
-            let problem = format!("{name} hook panicked: {}", panic_message(&*payload));
-            tracing::warn!(%problem, "a hook failed; the call is answered with its problem");
-            return Err(problem);
-        }
-    };
-    let problem = match CatchUnwind::new(future).await {
-        Ok(Ok(value)) => return Ok(value),
-        Ok(Err(error)) => format!("{name} hook failed: {}", outcome::error_message(&*error)),
-        Err(payload) => format!("{name} hook panicked: {}", panic_message(&*payload)),
-    };
-    tracing::warn!(%problem, "a hook failed; the call is answered with its problem");
-    Err(problem)
 }

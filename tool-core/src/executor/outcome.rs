@@ -41,26 +41,52 @@ pub(crate) fn failed(
     error: &ToolError,
     internal_error: &mut Option<String>,
 ) -> ToolResultMessage {
+    let Told { kind, text } = told(call, error, "tool", internal_error);
+    ToolResultMessage::failed(call, &text, kind)
+}
+
+/// What the model may read of an error, and its kind.
+pub(crate) struct Told {
+    /// The [`ToolFailure`]'s kind, or `Retry` for any other error.
+    pub(crate) kind: FailureKind,
+    /// The error's message with its causes; for an internal failure, a
+    /// generic text with the reference of the log line holding it.
+    pub(crate) text: String,
+}
+
+/// `error`, which `source` (`tool`, `before hook`, `after hook`) returned,
+/// as the model may read it. An internal failure's full message goes to
+/// the logs (`internal <source> error: ...`, with the reference the model
+/// reads) and to `internal_error`, never to the model.
+#[cold]
+pub(crate) fn told(
+    call: &ToolCall,
+    error: &ToolError,
+    source: &str,
+    internal_error: &mut Option<String>,
+) -> Told {
     let kind = error
         .downcast_ref::<ToolFailure>()
         .map_or(FailureKind::Retry, ToolFailure::kind);
     let message = error_message(&**error);
     if kind != FailureKind::Internal {
-        return ToolResultMessage::failed(call, &message, kind);
+        return Told {
+            kind,
+            text: message,
+        };
     }
     let reference = reference();
     tracing::error!(
         call_id = %call.id,
         tool = %call.name,
         reference = %reference,
-        "internal tool error: {message}"
+        "internal {source} error: {message}"
     );
     *internal_error = Some(message);
-    ToolResultMessage::failed(
-        call,
-        &format!("internal error (reference {reference}); the details are in the logs"),
-        FailureKind::Internal,
-    )
+    Told {
+        kind,
+        text: format!("internal error (reference {reference}); the details are in the logs"),
+    }
 }
 
 /// A short reference joining what the model reads to the log line:

@@ -51,7 +51,8 @@ impl ToolCall {
 /// `{"role":"toolResult","toolCallId":"call-1","toolName":"echo","content":[..],"details":{..},"isError":false,"timestamp":1764000000000}`.
 ///
 /// Two keys appear only when they say something: `"failure"` when a failed
-/// call is `fatal` or `internal` (a retry failure, the default, is left out),
+/// call is `fatal`, `internal` or `denied` (a retry failure, the default, is
+/// left out),
 /// and `"repairs"` when the arguments were repaired or rewritten before they
 /// parsed. A result with neither has exactly the seven keys above (six
 /// without `details`).
@@ -77,8 +78,9 @@ pub struct ToolResultMessage {
     pub is_error: bool,
     /// What a failure means for the agent loop: `None` for a result that is
     /// not an error, else [`Retry`](FailureKind::Retry) (try again),
-    /// [`Fatal`](FailureKind::Fatal) (stop calling this tool in this turn) or
-    /// [`Internal`](FailureKind::Internal) (see the logs).
+    /// [`Fatal`](FailureKind::Fatal) (stop calling this tool in this turn),
+    /// [`Internal`](FailureKind::Internal) (see the logs) or
+    /// [`Denied`](FailureKind::Denied) (a person or a policy refused it).
     pub failure_kind: Option<FailureKind>,
     /// What was changed in the arguments before they parsed (opt-in repair,
     /// a before hook's rewrite); left out when empty.

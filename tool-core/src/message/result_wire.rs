@@ -429,6 +429,10 @@ mod tests {
         let call = ToolCall::new("call-\"1\"\n", "é\u{1}cho", json!({}));
         let mut result = ToolResultMessage::failed(&call, "gone", FailureKind::Fatal);
         same_bytes(&result);
+        for kind in [FailureKind::Internal, FailureKind::Denied] {
+            result.failure_kind = Some(kind);
+            same_bytes(&result);
+        }
         result.failure_kind = Some(FailureKind::Retry);
         same_bytes(&result);
         result.details = None;

@@ -21,10 +21,12 @@ pub enum FailureKind {
     /// model reads a generic text with a short reference; the full message
     /// goes to the after hook and to `tracing`.
     Internal,
-    /// A person or a policy refused the call (an approval denied, a before
-    /// hook's [`Block`](crate::executor::HookDecision::Block)); the message
-    /// says why. Not the model's mistake: not a retry, and not counted
-    /// against a [`RetryBudget`](crate::executor::RetryBudget).
+    /// A person or a policy refused the call, and it did not run (an
+    /// approval denied, a before hook's
+    /// [`Block`](crate::executor::HookDecision::Block)): the message is the
+    /// reason, for the model. Not a mistake to correct: a
+    /// [`RetryBudget`](crate::executor::RetryBudget) neither counts it nor
+    /// resets on it.
     Denied,
 }
 

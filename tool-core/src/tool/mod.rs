@@ -108,6 +108,29 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// How many consecutive retry failures the model may have with this
+    /// tool before its next failure is fatal, when the run counts them (a
+    /// [`RetryBudget`](crate::executor::RetryBudget) in its
+    /// [`RunOptions`](crate::RunOptions::with_retry_budget)): a tool the
+    /// model often gets wrong but can learn may get more, a costly one
+    /// fewer. `None` (the default): the budget's own limit.
+    /// `#[tool(retries = N)]` sets it.
+    ///
+    /// ```
+    /// use tool_core::{tool, Tool};
+    ///
+    /// /// Run a query
+    /// #[tool(retries = 5)]
+    /// async fn query(sql: String) -> String {
+    ///     sql
+    /// }
+    ///
+    /// assert_eq!(QueryTool.retries(), Some(5));
+    /// ```
+    fn retries(&self) -> Option<u32> {
+        None
+    }
+
     /// True when a call of this tool must run alone: in a parallel batch it
     /// waits for the calls before it to finish, and the calls after it wait
     /// for it (a tool that changes what others read, say).
@@ -117,7 +140,7 @@ pub trait Tool: Send + Sync + 'static {
 
     /// The JSON Schema of the tool's structured result (its details), when
     /// it has one: MCP's `outputSchema`. `None` (the default) leaves it out
-    /// of the definition. A `#[tool]` returning [`Json<T>`](crate::Json)
+    /// of the definition. A `#[tool]` returning [`Json<T>`](struct@crate::Json)
     /// gives `T`'s derived schema; a hand-written tool whose details are a
     /// type deriving `ToolParams` returns `Some(Details::json_schema())`.
     fn output_schema(&self) -> Option<Value> {

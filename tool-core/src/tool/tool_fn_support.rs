@@ -41,7 +41,8 @@ impl<D: Serialize + Send> IntoToolResult for ToolOutput<D> {
 impl<T: ToolParams + Send> IntoToolResult for Json<T> {
     type Details = Json<T>;
     fn into_tool_result(self) -> Result<ToolOutput<Json<T>>, ToolError> {
-        let json = ParamValue::to_json(&self.0);
+        let (value, text) = self.into_parts();
+        let json = ParamValue::to_json(&value);
         // A value the tool built can break its own schema (a NaN, which JSON
         // writes as null; a field under its `min`): checked with the parser
         // that agrees with the schema, so what is sent always validates
@@ -52,7 +53,10 @@ impl<T: ToolParams + Send> IntoToolResult for Json<T> {
             )
             .into());
         }
-        Ok(ToolOutput::new(vec![Content::text(json.to_string())]).with_details(self))
+        // The model reads the tool's own text when it gave one
+        // (`Json::with_text`), else the JSON; the details are the value.
+        let text = text.unwrap_or_else(|| json.to_string());
+        Ok(ToolOutput::new(vec![Content::text(text)]).with_details(Json::new(value)))
     }
     fn output_schema() -> Option<Value> {
         Some(T::json_schema())

@@ -116,14 +116,21 @@ fn tool_impl(
     }
 }
 
-/// The `Tool` methods `#[tool(...)]` overrides: timeout, exclusivity,
-/// annotations.
+/// The `Tool` methods `#[tool(...)]` overrides: timeout, retries,
+/// exclusivity, annotations.
 fn optional_items(attrs: &ToolAttrs) -> TokenStream {
     let mut items = TokenStream::new();
     if let Some(ms) = attrs.timeout_ms {
         items.extend(quote! {
             fn timeout(&self) -> ::core::option::Option<::core::time::Duration> {
                 ::core::option::Option::Some(::core::time::Duration::from_millis(#ms))
+            }
+        });
+    }
+    if let Some(count) = attrs.retries {
+        items.extend(quote! {
+            fn retries(&self) -> ::core::option::Option<u32> {
+                ::core::option::Option::Some(#count)
             }
         });
     }

@@ -1,5 +1,6 @@
 //! Chat Completions results: the tool message, which holds text only, and
-//! the user message its media follow in.
+//! the user message its media follow in. Only the function that sends that
+//! user message tells the model the media were sent.
 
 use crate::message::ToolResultMessage;
 use crate::providers::media::{accepts, data_url, lines, media_note, note};
@@ -17,16 +18,52 @@ const SENT_AFTER: &str = "sent in the next user message";
 /// `ChatCompletionToolMessageParam` in openai/openai-python, generated from
 /// the API's OpenAPI spec), so `content` is
 /// [`content_text`](crate::providers::content_text) of the result: each
-/// item that is not text is its [`media_note`]. An image or a sound that
-/// [`write_results`] sends in the user message after it says so:
-/// `[image: image/png, 1234 bytes, sent in the next user message]`.
-/// Use this function alone only for results without media, or when the
-/// model cannot read images anyway.
+/// item that is not text is its [`media_note`],
+/// `[image: image/png, 1234 bytes]`. This function sends nothing else, so
+/// the model reads that an image was there but not the image; to send it,
+/// use [`write_results`], which adds the user message carrying the media
+/// and says so in the note.
+///
+/// ```
+/// use tool_core::providers::openai_chat;
+/// use tool_core::{ToolResultMessage, Content};
+/// use serde_json::json;
+///
+/// let result = ToolResultMessage {
+///     tool_call_id: "call_1".into(),
+///     tool_name: "chart".into(),
+///     content: vec![Content::text("Sales by month"), Content::image(b"\x89PNG", "image/png")],
+///     details: None,
+///     is_error: false,
+///     failure_kind: None,
+///     repairs: vec![],
+///     timestamp: 0,
+/// };
+/// assert_eq!(
+///     openai_chat::write_result(&result),
+///     json!({
+///         "role": "tool",
+///         "tool_call_id": "call_1",
+///         "content": "Sales by month\n[image: image/png, 4 bytes]",
+///     }),
+/// );
+/// ```
 pub fn write_result(result: &ToolResultMessage) -> Value {
+    tool_message(result, lines(result.content.iter().map(media_note)))
+}
+
+/// The tool message of a result whose media [`write_results`] sends in the
+/// user message after it: the note of each item sent says so,
+/// `[image: image/png, 1234 bytes, sent in the next user message]`.
+fn tool_message_before_media(result: &ToolResultMessage) -> Value {
     let content = lines(result.content.iter().map(|item| match ChatMedia::of(item) {
         Some(_) => note(item, Some(SENT_AFTER)),
         None => media_note(item),
     }));
+    tool_message(result, content)
+}
+
+fn tool_message(result: &ToolResultMessage, content: String) -> Value {
     json!({
         "role": "tool",
         "tool_call_id": result.tool_call_id,
@@ -35,9 +72,11 @@ pub fn write_result(result: &ToolResultMessage) -> Value {
 }
 
 /// The Chat Completions messages answering the calls of one assistant
-/// message, media included: first the [`write_result`] of each result, in
+/// message, media included: first the tool message of each result, in
 /// order, then, when any result has media the user message can hold, one
-/// user message carrying them.
+/// user message carrying them. Each tool message is [`write_result`]'s,
+/// except that the note of an item the user message carries says so:
+/// `[image: image/png, 1234 bytes, sent in the next user message]`.
 ///
 /// The tool messages come first and together because OpenAI refuses
 /// anything between an assistant message with `tool_calls` and the tool
@@ -94,7 +133,7 @@ pub fn write_result(result: &ToolResultMessage) -> Value {
 /// );
 /// ```
 pub fn write_results(results: &[ToolResultMessage]) -> Vec<Value> {
-    let mut messages: Vec<Value> = results.iter().map(write_result).collect();
+    let mut messages: Vec<Value> = results.iter().map(tool_message_before_media).collect();
     let mut parts = Vec::new();
     for result in results {
         let media: Vec<Value> = result

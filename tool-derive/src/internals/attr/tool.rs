@@ -1,5 +1,5 @@
 //! `#[tool(...)]` on an async function or method: name, description,
-//! timeout, exclusivity, approval, and the annotations (MCP's hints).
+//! timeout, retries, exclusivity, approval, and the annotations (MCP's hints).
 
 use super::Attr;
 use super::values::{bool_flag, flag, required_value, skip_value, string_value};
@@ -14,6 +14,7 @@ pub(crate) struct ToolAttrs {
     pub name: Option<syn::LitStr>,
     pub description: Option<String>,
     pub timeout_ms: Option<u64>,
+    pub retries: Option<u32>,
     pub exclusive: bool,
     pub needs_approval: bool,
     pub annotations: Annotations,
@@ -39,12 +40,13 @@ impl Annotations {
     }
 }
 
-const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `exclusive`, `needs_approval`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `retries`, `exclusive`, `needs_approval`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
 
 pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
     let mut description = Attr::none(cx, "tool", "description");
     let mut timeout_ms = Attr::none(cx, "tool", "timeout_ms");
+    let mut retries = Attr::none(cx, "tool", "retries");
     let mut exclusive = Attr::none(cx, "tool", "exclusive");
     let mut needs_approval = Attr::none(cx, "tool", "needs_approval");
     let mut title = Attr::none(cx, "tool", "title");
@@ -104,6 +106,23 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
                     }
                 }
             }
+            "retries" => {
+                if let Some(value) = required_value(cx, &meta, "retries", "3")? {
+                    let parsed = match &value {
+                        Expr::Lit(ExprLit {
+                            lit: Lit::Int(int), ..
+                        }) => int.base10_parse::<u32>().ok(),
+                        _ => None,
+                    };
+                    match parsed {
+                        Some(count) => retries.set(&meta.path, count),
+                        None => cx.error_spanned_by(
+                            &value,
+                            "expected an integer literal from 0 to 4294967295 for `retries` (the consecutive failures the model may retry), as in `retries = 3`",
+                        ),
+                    }
+                }
+            }
             "exclusive" => {
                 flag(cx, &meta, "exclusive")?;
                 exclusive.set(&meta.path, ());
@@ -150,6 +169,7 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         name: name.get(),
         description: description.get(),
         timeout_ms: timeout_ms.get(),
+        retries: retries.get(),
         exclusive: exclusive.get().is_some(),
         needs_approval: needs_approval.get().is_some(),
         annotations: Annotations {

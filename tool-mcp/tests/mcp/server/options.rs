@@ -106,6 +106,7 @@ async fn hooks_run_on_served_calls() {
         ));
         let client = connect(server).await;
         let blocked = call(&client, "wipe", json!({})).await;
+        // A denied call (`FailureKind::Denied`) is a tool error in MCP.
         assert_eq!(blocked["isError"], true, "{blocked}");
         assert!(
             blocked["content"].to_string().contains("a person said no"),

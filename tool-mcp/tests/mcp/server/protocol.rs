@@ -24,13 +24,21 @@ struct Measure {
     metres: f64,
 }
 
-/// Measure something, or fail when told to
+/// Measure something, or fail when told to; say it in words when asked
 #[tool]
-async fn measure(fail: bool) -> Result<Json<Measure>, ToolError> {
+async fn measure(
+    fail: bool,
+    #[param(default = false)] in_words: bool,
+) -> Result<Json<Measure>, ToolError> {
     if fail {
         return Err(ToolFailure::retry("nothing to measure here").into());
     }
-    Ok(Json(Measure { metres: 2.5 }))
+    let measured = Json(Measure { metres: 2.5 });
+    Ok(if in_words {
+        measured.with_text("two and a half metres")
+    } else {
+        measured
+    })
 }
 
 /// A tool whose results break its own output schema: what a hand-written
@@ -191,6 +199,23 @@ async fn structured_content_always_fits_the_output_schema() {
                 .structured_content
                 .expect("a success has structured content");
             assert!(validator.is_valid(&structured), "{structured}");
+            // Without a text of its own, the content is the same JSON.
+            let said = &measured.content[0].as_text().unwrap().text;
+            assert_eq!(serde_json::from_str::<Value>(said).unwrap(), structured);
+
+            // A text of its own is the content; the structured content is
+            // the same JSON, checked against the same schema.
+            let worded = client
+                .call_tool(call("measure", json!({"fail": false, "in_words": true})))
+                .await
+                .unwrap();
+            assert_eq!(worded.is_error, Some(false));
+            assert_eq!(worded.content.len(), 1);
+            assert_eq!(
+                worded.content[0].as_text().unwrap().text,
+                "two and a half metres"
+            );
+            assert_eq!(worded.structured_content, Some(structured));
 
             let failed = client
                 .call_tool(call("measure", json!({"fail": true})))
