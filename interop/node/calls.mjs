@@ -13,7 +13,7 @@ console.log("connected, protocol", client.getServerVersion()?.name);
 const { tools } = await client.listTools();
 assert.deepEqual(
   tools.map((tool) => tool.name).sort(),
-  ["echo", "label", "list", "read", "upper", "wait"],
+  ["echo", "label", "list", "read", "upper", "wait", "write"],
 );
 
 const echoed = await client.callTool({ name: "echo", arguments: { value: "Pi" } });

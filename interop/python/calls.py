@@ -31,7 +31,7 @@ async def main(spec: str, mode: str) -> None:
 
         tools = await client.list_tools()
         names = sorted(tool.name for tool in tools.tools)
-        assert names == ["echo", "label", "list", "read", "upper", "wait"], names
+        assert names == ["echo", "label", "list", "read", "upper", "wait", "write"], names
 
         echoed = await client.call_tool("echo", {"value": "Pi"})
         assert not echoed.is_error, echoed

@@ -1,24 +1,28 @@
-//! `Files`: the `read` and `list` tools over one root directory, a toolbox
-//! whose state (the root) is shared by its tools through one `Arc`.
+//! `Files`: the `read`, `list` and `write` tools over one root directory, a
+//! toolbox whose state (the root) is shared by its tools through one `Arc`.
 
 use crate::list::{Listing, list_dir};
-use crate::read::{ReadDetails, ReadError, read_file};
+use crate::read::{ReadDetails, read_file};
 use crate::sandbox::Sandbox;
+use crate::write::{WriteDetails, write_file};
 use std::io;
 use std::num::NonZeroU32;
 use std::path::Path;
 use std::sync::Arc;
 use tool_core::{CancellationToken, Json, ToolContext, ToolError, ToolOutput, tools};
 
-/// Reads and lists files under one root directory, never outside it.
+/// Reads, lists and writes files under one root directory, never outside
+/// it.
 ///
 /// Its tools, registered with
 /// [`register_all`](tool_core::ToolRegistry::register_all): `read` (see
-/// [`read_file`]) and `list` (see [`list_dir`]). Both open what they touch
-/// through the same [`Sandbox`]: a path that leads outside the root (`..`,
-/// an absolute path, a symlink) is refused as a paired error that says
-/// nothing of what lies outside, and nothing outside is ever opened, even
-/// while another process swaps directories for symlinks.
+/// [`read_file`]), `list` (see [`list_dir`]) and `write` (see
+/// [`write_file`]; destructive, and it needs a person's approval:
+/// [`tool_core::approval`]). All three open what they touch through the
+/// same [`Sandbox`]: a path that leads outside the root (`..`, an absolute
+/// path, a symlink) is refused as a paired error that says nothing of what
+/// lies outside, and nothing outside is ever opened, created or written,
+/// even while another process swaps directories for symlinks.
 ///
 /// ```
 /// use tool_core::ToolRegistry;
@@ -28,7 +32,10 @@ use tool_core::{CancellationToken, Json, ToolContext, ToolError, ToolOutput, too
 /// let mut tools = ToolRegistry::new();
 /// tools.register_all(Files::new(&dir).unwrap()).unwrap();
 /// let names: Vec<_> = tools.iter().map(|tool| tool.name()).collect();
-/// assert_eq!(names, ["read", "list"]);
+/// assert_eq!(names, ["read", "list", "write"]);
+/// let write = tools.get("write").unwrap();
+/// assert!(write.needs_approval());
+/// assert_eq!(write.annotations().destructive, Some(true));
 /// ```
 #[derive(Clone, Debug)]
 pub struct Files {
@@ -90,15 +97,37 @@ impl Files {
         })
         .await
     }
+
+    /// Write a UTF-8 text file under the root directory: create it, or
+    /// replace its whole content. The directory that holds it must exist.
+    /// At most 1 MiB (1048576 bytes). Each write needs approval before it
+    /// runs.
+    #[tool(destructive, needs_approval)]
+    pub async fn write(
+        &self,
+        /// Path of the file to write, relative to the root directory
+        path: String,
+        /// The file's whole new content
+        content: String,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput<WriteDetails>, ToolError> {
+        let sandbox = Arc::clone(&self.sandbox);
+        blocking("write", ctx, move |cancelled| {
+            write_file(&sandbox, &path, &content, cancelled)
+        })
+        .await
+    }
 }
 
 /// Runs file system work, which blocks, on a blocking thread; `work` gets
 /// a check of the call's signal to watch as it goes, so a cancelled read
-/// of a huge file (or listing of a huge directory) stops.
-async fn blocking<T: Send + 'static>(
+/// of a huge file (or listing of a huge directory) stops, and a cancelled
+/// write replaces nothing. The work runs on even once the call is answered
+/// (a blocking thread cannot be stopped): the check is how it learns.
+async fn blocking<T: Send + 'static, E: std::error::Error + Send + Sync + 'static>(
     what: &str,
     ctx: ToolContext,
-    work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, ReadError> + Send + 'static,
+    work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, E> + Send + 'static,
 ) -> Result<T, ToolError> {
     let signal = ctx.signal;
     let done = tokio::task::spawn_blocking(move || {

@@ -3,9 +3,10 @@
 //! - [`echo`](echo::echo) and [`upper`](upper::upper): tools written as
 //!   `#[tool]` functions.
 //! - [`files::Files`]: tools with state (their root directory), written as
-//!   `#[tool]` methods of a `#[tools]` impl block: `read` ([`read`]) and
-//!   `list` ([`list`]), which open what they touch beneath a handle on the
-//!   root ([`sandbox`]).
+//!   `#[tool]` methods of a `#[tools]` impl block: `read` ([`read`]),
+//!   `list` ([`list`]) and `write` ([`write`](mod@write), which needs a person's
+//!   approval), which open what they touch beneath a handle on the root
+//!   ([`sandbox`]).
 //! - [`wait`](wait::wait): a long job that reports progress and stops when
 //!   cancelled.
 //! - [`label`](label::label): the benchmarks' medium parameter struct as a
@@ -31,12 +32,13 @@ pub mod upper;
 pub mod upstream;
 pub mod wait;
 pub mod walkthrough;
+pub mod write;
 
 use std::path::Path;
 use tool_core::ToolRegistry;
 
-/// The example tools, with `read` and `list` rooted at `root` (which must
-/// exist).
+/// The example tools, with `read`, `list` and `write` rooted at `root`
+/// (which must exist).
 pub fn example_registry(root: &Path) -> std::io::Result<ToolRegistry> {
     let mut tools = ToolRegistry::new();
     tools

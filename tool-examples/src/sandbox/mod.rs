@@ -13,15 +13,24 @@
 //!
 //! What the root's tree holds is what the tools show: a hard link inside
 //! the root to a file outside it is that file, and a mount point shows what
-//! is mounted there; no path resolution can tell them apart.
+//! is mounted there; no path resolution can tell them apart. (Writing
+//! replaces such a link's name rather than writing through it; a mount
+//! point is a directory like any other.)
 //!
-//! A tool that writes would walk the same way to the directory that is to
-//! hold the file, then create or replace the name through that handle.
+//! `write` walks the same way to the directory that is to hold the file,
+//! then creates or replaces the name through that directory's handle
+//! (`replace.rs`): the content goes into a new temporary file there, which
+//! is renamed over the name. The rename replaces the directory entry, so a
+//! symlink or a hard link put at the name is replaced, never written
+//! through; nothing outside the root is ever created, truncated or written
+//! (`tests/files/write_tool.rs`, and the write race of `sandbox_race.rs`).
 
 mod entry;
+mod replace;
 mod walk;
 
 use crate::read::ReadError;
+use crate::write::WriteError;
 use cap_std::fs::{Dir, File, Metadata};
 use std::convert::Infallible;
 use std::io;
@@ -86,6 +95,41 @@ impl Sandbox {
         match found {
             Found::Other(handle) => Ok(Opened { handle, path }),
             Found::Dir(_) => Err(ReadError::IsDirectory),
+        }
+    }
+
+    /// Writes `content` as the file `requested` leads to, creating it or
+    /// replacing it whole (`replace.rs`), and answers whether it was
+    /// created: nothing was at the name when the walk looked.
+    ///
+    /// The directory that is to hold it must exist. A final symlink is
+    /// followed as [`open_file`](Self::open_file) follows it (one inside
+    /// the root to the file it names, created if missing); a directory,
+    /// FIFO, socket or device at the name is refused.
+    pub(crate) fn replace_file(
+        &self,
+        requested: &str,
+        content: &[u8],
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Opened<bool>, WriteError> {
+        // The walk drops a final `/` (and `/.`); a file has no such name.
+        let trailing_slash = requested.ends_with('/') || requested.ends_with("/.");
+        let (found, path) = walk(&self.dir, &self.path, requested, |parent, name, seen| {
+            Ok(Last::Done(match seen {
+                _ if trailing_slash => Err(WriteError::TrailingSlash),
+                // Directories never get here: the walk descends into them.
+                Some(seen) if !seen.is_file() => Err(WriteError::NotAFile),
+                seen => replace::replace(parent, name, seen, content, cancelled)
+                    .map(|()| seen.is_none()),
+            }))
+        })
+        .map_err(WriteError::of_walk)?;
+        match found {
+            Found::Other(written) => Ok(Opened {
+                handle: written?,
+                path,
+            }),
+            Found::Dir(_) => Err(WriteError::IsDirectory),
         }
     }
 

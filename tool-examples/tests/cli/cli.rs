@@ -144,7 +144,10 @@ fn definitions_prints_the_registrys_definitions() {
         .iter()
         .map(|definition| definition["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["echo", "upper", "read", "list", "wait", "label"]);
+    assert_eq!(
+        names,
+        ["echo", "upper", "read", "list", "write", "wait", "label"]
+    );
     // One definition written out, not derived from the registry.
     assert_eq!(
         printed[0],
@@ -236,7 +239,7 @@ fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
         &["definitions", "--format", "gemini-legacy"],
         "",
     );
-    assert_eq!(legacy.stderr.lines().count(), 11, "{}", legacy.stderr);
+    assert_eq!(legacy.stderr.lines().count(), 12, "{}", legacy.stderr);
     let printed: Value = serde_json::from_str(&legacy.stdout).unwrap();
     assert_eq!(
         printed["functionDeclarations"][2]["parameters"]["properties"]["offset"]["nullable"],

@@ -117,12 +117,14 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
             "upper",
             "read",
             "list",
+            "write",
             "wait",
             "label",
             "far__echo",
             "far__upper",
             "far__read",
             "far__list",
+            "far__write",
             "far__wait",
             "far__label"
         ]

@@ -30,7 +30,10 @@ fn client_info() -> ClientConfig {
 async fn assert_lists_the_example_tools(client: &Client, root: &Path) {
     let tools = client.list_all_tools().await.expect("tools/list answers");
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
-    assert_eq!(names, ["echo", "upper", "read", "list", "wait", "label"]);
+    assert_eq!(
+        names,
+        ["echo", "upper", "read", "list", "write", "wait", "label"]
+    );
     assert_eq!(listed(&tools), expected_tools(root));
     // The files tools say they are read-only; `list` gives its listing's
     // schema as its output schema.

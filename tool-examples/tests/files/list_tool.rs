@@ -451,10 +451,10 @@ async fn a_file_is_not_a_directory() {
 // ------------------------------------------------------------ definitions
 
 #[tokio::test]
-async fn the_definitions_show_both_tools_read_only() {
+async fn the_definitions_show_read_and_list_read_only() {
     let fx = Fixture::new();
     let names: Vec<_> = fx.tools.iter().map(|tool| tool.name()).collect();
-    assert_eq!(names, ["read", "list"]);
+    assert_eq!(names, ["read", "list", "write"]);
 
     let list = fx.tools.get("list").unwrap().definition();
     assert!(

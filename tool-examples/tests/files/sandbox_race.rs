@@ -3,7 +3,9 @@
 //! `swf`, a swapper thread exchanges, as fast as it can, `sw` (a directory
 //! inside the root) with a symlink to a directory outside it, and `swf` (a
 //! file inside) with a symlink to a file outside. Whatever the timing, no
-//! answer may carry anything from outside the root.
+//! answer may carry anything from outside the root. The same swaps run
+//! while `write` writes `sw/secret.txt`, `sw/new.txt` and `swf`: no byte,
+//! inode or name outside the root may change.
 //!
 //! The exchange is one `renameat2(RENAME_EXCHANGE)`, so each name always
 //! names one of its two versions. Nothing here depends on how fast the
@@ -11,7 +13,7 @@
 
 #![cfg(target_os = "linux")]
 
-use crate::support::files::SECRET;
+use crate::support::files::{SECRET, approving, snapshot};
 use rustix::fs::{CWD, RenameFlags, renameat_with};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -201,4 +203,96 @@ async fn swapping_a_directory_for_a_symlink_outside_never_leaks() {
     // The race was run: both versions were seen while the swapper ran.
     assert!(swaps > 0);
     assert!(tally.inside > 0 && tally.refused > 0, "{tally:?}");
+}
+
+/// Rounds of the three writes: 3,000 writes, each flushed to disk.
+const WRITE_ROUNDS: usize = 1000;
+
+/// The writes each round makes: a file that exists on both sides, one
+/// that exists on neither (so one created outside would show), and the
+/// swapped file.
+const WRITES: [&str; 3] = ["sw/secret.txt", "sw/new.txt", "swf"];
+
+/// Makes round `round`'s writes at once, approved.
+async fn write_round(tools: &ToolRegistry, round: usize) -> Vec<ToolResultMessage> {
+    let calls = WRITES.iter().enumerate().map(|(kind, path)| {
+        let call = ToolCall::new(
+            format!("{round}-{kind}"),
+            "write",
+            json!({"path": path, "content": format!("written in round {round}")}),
+        );
+        async move { execute_tool_call(&call, tools, approving()).await }
+    });
+    futures_util::future::join_all(calls).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn swapping_a_directory_for_a_symlink_outside_never_writes_outside() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    let (root, pairs) = setup(&base);
+    let mut tools = ToolRegistry::new();
+    tools.register_all(Files::new(&root).unwrap()).unwrap();
+    let tools = Arc::new(tools);
+    let outside_before = snapshot(&base, &root);
+
+    let swapper = Swapper::start(pairs);
+    let (mut written, mut refused) = (0usize, 0usize);
+    let mut unexpected = Vec::new();
+    for start in (0..WRITE_ROUNDS).step_by(BATCH) {
+        let batch: Vec<_> = (start..(start + BATCH).min(WRITE_ROUNDS))
+            .map(|round| {
+                let tools = Arc::clone(&tools);
+                tokio::spawn(async move { write_round(&tools, round).await })
+            })
+            .collect();
+        for answers in batch {
+            for result in answers.await.unwrap() {
+                let text = result.content[0].as_text().unwrap_or_default();
+                if !result.is_error && (text.starts_with("wrote ") || text.starts_with("created "))
+                {
+                    written += 1;
+                } else if result.is_error && REFUSALS.iter().any(|why| text.ends_with(why)) {
+                    refused += 1;
+                } else {
+                    unexpected.push(serde_json::to_string(&result).unwrap());
+                }
+            }
+        }
+    }
+    let swaps = swapper.stop();
+
+    eprintln!(
+        "{} writes during {swaps} swaps: {written} written, {refused} refused",
+        WRITE_ROUNDS * WRITES.len()
+    );
+    let outside_after = snapshot(&base, &root);
+    let changed: Vec<_> = outside_before
+        .keys()
+        .chain(outside_after.keys())
+        .filter(|path| outside_before.get(*path) != outside_after.get(*path))
+        .collect();
+    assert!(changed.is_empty(), "changed outside the root: {changed:?}");
+    assert!(unexpected.is_empty(), "{unexpected:?}");
+    // The race was run: writes went through and were refused meanwhile.
+    assert!(swaps > 0);
+    assert!(
+        written > 0 && refused > 0,
+        "{written} written, {refused} refused"
+    );
+    // What was written is inside, in the directory `sw` named at the start
+    // (under whichever of its two names it has now).
+    let inside = [root.join("sw"), root.join(".dir-link")]
+        .into_iter()
+        .find(|path| std::fs::symlink_metadata(path).unwrap().is_dir())
+        .unwrap();
+    let secret = std::fs::read_to_string(inside.join("secret.txt")).unwrap();
+    assert!(secret.starts_with("written in round "), "{secret}");
+    // No temporary file is left anywhere.
+    for dir in [&root, &inside] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let name = entry.unwrap().file_name();
+            assert!(!name.to_string_lossy().starts_with(".write-"), "{name:?}");
+        }
+    }
 }

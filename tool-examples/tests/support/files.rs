@@ -1,11 +1,16 @@
 //! A root for the `Files` tools with a secret next to it, for the tests of
-//! `read` and `list` (`files::read_tool`, `files::list_tool`): whatever a
-//! call answers must carry nothing of the outside.
+//! `read`, `list` and `write` (`files::read_tool`, `files::list_tool`,
+//! `files::write_tool`): whatever a call answers must carry nothing of the
+//! outside, and nothing outside may change.
 
-use std::os::unix::fs::symlink;
+use std::collections::BTreeMap;
+use std::os::unix::fs::{MetadataExt as _, symlink};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 use tempfile::TempDir;
+use tool_core::RunOptions;
 use tool_core::ToolRegistry;
+use tool_core::approval::{Approvals, Decision};
 use tool_examples::files::Files;
 
 /// What every file outside the root holds; no answer may contain it.
@@ -51,8 +56,67 @@ impl Tree {
         std::fs::write(self.root.join(name), contents).unwrap();
     }
 
+    /// Everything outside the root: the temporary directory holding it,
+    /// `outside` and all it holds (see [`snapshot`]).
+    pub(crate) fn outside_now(&self) -> BTreeMap<PathBuf, Seen> {
+        snapshot(self.root.parent().unwrap(), &self.root)
+    }
+
     /// Makes `name` under the root a symlink to `target`.
     pub(crate) fn link(&self, target: impl AsRef<Path>, name: &str) {
         symlink(target, self.root.join(name)).unwrap();
     }
+}
+
+/// Options that approve every call that asks (`write` needs approval).
+pub(crate) fn approving() -> RunOptions {
+    RunOptions::new().with_approvals(Approvals::ask(|_| async { Decision::Approve }))
+}
+
+/// One entry of a tree as [`snapshot`] records it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Seen {
+    /// Its inode: replacing the entry changes it.
+    pub(crate) inode: u64,
+    /// Its modification time.
+    pub(crate) modified: SystemTime,
+    /// A file's bytes, a symlink's target, nothing for the rest.
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// `dir` and every entry under it but `except` (not following symlinks),
+/// by path: what must be the same before and after a call that may not
+/// touch it. A directory's modification time changes when a name is added
+/// to it or removed, so even a file created and removed again shows.
+pub(crate) fn snapshot(dir: &Path, except: &Path) -> BTreeMap<PathBuf, Seen> {
+    let mut seen = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(path) = pending.pop() {
+        if path == except {
+            continue;
+        }
+        let metadata = std::fs::symlink_metadata(&path).unwrap();
+        let bytes = if metadata.is_file() {
+            std::fs::read(&path).unwrap()
+        } else if metadata.is_symlink() {
+            std::fs::read_link(&path)
+                .unwrap()
+                .into_os_string()
+                .into_encoded_bytes()
+        } else {
+            if metadata.is_dir() {
+                for entry in std::fs::read_dir(&path).unwrap() {
+                    pending.push(entry.unwrap().path());
+                }
+            }
+            Vec::new()
+        };
+        let entry = Seen {
+            inode: metadata.ino(),
+            modified: metadata.modified().unwrap(),
+            bytes,
+        };
+        seen.insert(path, entry);
+    }
+    seen
 }

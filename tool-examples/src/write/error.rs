@@ -1,0 +1,99 @@
+//! Why a write was refused: the path refusals `read` gives, in the same
+//! words, and those only writing has.
+
+use crate::read::ReadError;
+use std::fmt;
+use std::io;
+
+/// Why a [write](crate::write::write_file) was refused. Like
+/// [`ReadError`], the messages name the request, never what the path
+/// resolved to.
+#[derive(Debug)]
+pub enum WriteError {
+    /// The path holds a NUL byte.
+    NulByte,
+    /// The path resolves outside the root.
+    OutsideRoot,
+    /// The path names a directory.
+    IsDirectory,
+    /// The path ends with `/`, which names a directory.
+    TrailingSlash,
+    /// The path names something that is not a regular file (a FIFO, a
+    /// socket, a device).
+    NotAFile,
+    /// The directory that is to hold the file does not exist (or a name on
+    /// the way is not a directory).
+    NoParentDirectory,
+    /// The file has no write permission for anyone.
+    ReadOnly,
+    /// The content is over [`MAX_WRITE_BYTES`](crate::write::MAX_WRITE_BYTES).
+    TooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+        /// The cap.
+        cap: usize,
+    },
+    /// Symlinks nest too deep (or loop), or a name kept changing between
+    /// being looked up and being opened.
+    TooManySymlinks,
+    /// The caller cancelled the write before the file was replaced.
+    Cancelled,
+    /// Another I/O failure, by kind only (its text could name paths).
+    Io(io::ErrorKind),
+}
+
+impl WriteError {
+    /// The refusal of the walk to the file's directory, in a writer's
+    /// words: a missing name on the way means the directory is missing.
+    pub(crate) fn of_walk(error: ReadError) -> WriteError {
+        match error {
+            ReadError::NulByte => WriteError::NulByte,
+            ReadError::OutsideRoot => WriteError::OutsideRoot,
+            ReadError::NotFound | ReadError::NoSuchDirectory | ReadError::NotADirectory => {
+                WriteError::NoParentDirectory
+            }
+            ReadError::IsDirectory => WriteError::IsDirectory,
+            ReadError::NotAFile => WriteError::NotAFile,
+            ReadError::TooManySymlinks => WriteError::TooManySymlinks,
+            ReadError::Cancelled => WriteError::Cancelled,
+            ReadError::Io(kind) => WriteError::Io(kind),
+            // About a file's content, which the walk never reads.
+            ReadError::Binary(_)
+            | ReadError::ImageTooLarge { .. }
+            | ReadError::OffsetPastEnd { .. } => WriteError::Io(io::ErrorKind::Other),
+        }
+    }
+}
+
+impl From<io::Error> for WriteError {
+    fn from(error: io::Error) -> WriteError {
+        WriteError::Io(error.kind())
+    }
+}
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WriteError::NulByte => out.write_str("the path contains a NUL byte"),
+            WriteError::OutsideRoot => out.write_str("the path is outside the root directory"),
+            WriteError::IsDirectory => out.write_str("the path is a directory, not a file"),
+            WriteError::TrailingSlash => {
+                out.write_str("the path ends with '/', which names a directory, not a file")
+            }
+            WriteError::NotAFile => out.write_str("the path is not a regular file"),
+            WriteError::NoParentDirectory => out.write_str(
+                "the directory to hold the file does not exist (write creates no directories)",
+            ),
+            WriteError::ReadOnly => out.write_str("the file is read-only"),
+            WriteError::TooLarge { bytes, cap } => {
+                write!(out, "the content is {bytes} bytes, over the {cap}-byte cap")
+            }
+            WriteError::TooManySymlinks => out.write_str("too many levels of symbolic links"),
+            WriteError::Cancelled => out.write_str("cancelled"),
+            WriteError::Io(io::ErrorKind::PermissionDenied) => out.write_str("permission denied"),
+            WriteError::Io(kind) => write!(out, "could not write the file: {kind}"),
+        }
+    }
+}
+
+impl std::error::Error for WriteError {}
