@@ -512,14 +512,14 @@ async fn a_2026_07_28_request_state_cannot_be_forged_moved_or_replayed() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn servers_with_the_same_approval_key_take_each_others_states() {
     bounded(async {
-        let key = *b"a key shared by both processes!!";
+        let key = ApprovalKey::new(*b"a key shared by both processes!!").unwrap();
         let first = Server::start(
-            McpServer::new(approval_registry()).with_approval_key(key),
+            McpServer::new(approval_registry()).with_approval_key(&key),
             HttpServer::stateless,
         )
         .await;
         let second = Server::start(
-            McpServer::new(approval_registry()).with_approval_key(key),
+            McpServer::new(approval_registry()).with_approval_key(&key),
             HttpServer::stateless,
         )
         .await;

@@ -23,13 +23,16 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use tool_core::approval::ApprovalRequest;
+use tool_core::approval::{ApprovalKey, ApprovalRequest};
 use tool_core::providers::mcp;
 use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 use tracing::Instrument;
 
 /// How long a person has to answer an approval request, by default.
 const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// What the key that signs MCP approval states is derived for.
+const APPROVAL_KEY_PURPOSE: &str = "tool-mcp approval requestState";
 
 /// An MCP server for one registry: what `tools/list` shows and how
 /// `tools/call` runs. Cloning it is cheap; the HTTP transport makes one per
@@ -115,21 +118,27 @@ impl McpServer {
     }
 
     /// Signs the `requestState` of approvals asked on the 2026-07-28
-    /// revision with `key` (HMAC-SHA256), so that every process given the
-    /// same key accepts the answer: on that revision a client has no
-    /// session, and its retry with the person's answer may reach another
-    /// process behind a balancer. Without it each server signs with a
-    /// random key of its own, which only it verifies. Read the key from a
-    /// secret store; anyone who has it can approve calls.
+    /// revision with a key derived from `key` (HMAC-SHA256), so that every
+    /// process given the same key accepts the answer: on that revision a
+    /// client has no session, and its retry with the person's answer may
+    /// reach another process behind a balancer. Without it each server
+    /// signs with a random key of its own, which only it verifies. The same
+    /// key may sign the application's suspensions
+    /// ([`Approvals::suspend`](tool_core::approval::Approvals::suspend)):
+    /// the MCP state is signed with a key derived for it alone
+    /// ([`ApprovalKey::derive`]). Anyone who has the key can approve calls:
+    /// read it from a secret store.
     ///
     /// ```
+    /// use tool_core::approval::ApprovalKey;
     /// # let tools = tool_core::ToolRegistry::new();
-    /// let key: [u8; 32] = *b"0123456789abcdef0123456789abcdef"; // from a secret store
-    /// let server = tool_mcp::McpServer::new(tools).with_approval_key(key);
+    /// let key = ApprovalKey::new(*b"0123456789abcdef0123456789abcdef").unwrap(); // from a secret store
+    /// let server = tool_mcp::McpServer::new(tools).with_approval_key(&key);
     /// # let _ = server;
     /// ```
-    pub fn with_approval_key(mut self, key: [u8; 32]) -> Self {
-        self.approvals = Arc::new(ApprovalStates::with_key(key, self.approvals.ttl()));
+    pub fn with_approval_key(mut self, key: &ApprovalKey) -> Self {
+        let derived = key.derive(APPROVAL_KEY_PURPOSE);
+        self.approvals = Arc::new(ApprovalStates::with_key(derived, self.approvals.ttl()));
         self
     }
 
