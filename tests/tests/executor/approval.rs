@@ -90,6 +90,11 @@ fn text(result: &ToolResultMessage) -> &str {
     result.content[0].as_text().unwrap()
 }
 
+/// The batch of the first call (`write`) only, suspended.
+async fn first_waiting(tools: &ToolRegistry, options: RunOptions) -> Suspension {
+    suspended(execute_batch(&calls()[..1], tools, options, ExecutionMode::Parallel).await)
+}
+
 /// Through JSON text, as a web app stores it.
 fn stored(suspension: &Suspension) -> Suspension {
     serde_json::from_str(&serde_json::to_string(suspension).unwrap()).unwrap()
@@ -155,15 +160,7 @@ async fn calls_decided_in_two_resumes_get_one_result_each_in_call_order() {
 async fn edited_arguments_are_parsed_strictly_and_the_model_is_told() {
     let (tools, disk) = registry();
     let options = suspending(1);
-    let first = suspended(
-        execute_batch(
-            &calls()[..1],
-            &tools,
-            options.clone(),
-            ExecutionMode::Parallel,
-        )
-        .await,
-    );
+    let first = first_waiting(&tools, options.clone()).await;
 
     // Arguments that do not parse are refused before anything runs, and the
     // state can still be resumed.
@@ -220,15 +217,7 @@ async fn edited_arguments_are_parsed_strictly_and_the_model_is_told() {
 async fn forged_replayed_expired_and_foreign_states_are_refused() {
     let (tools, disk) = registry();
     let options = suspending(1);
-    let first = suspended(
-        execute_batch(
-            &calls()[..1],
-            &tools,
-            options.clone(),
-            ExecutionMode::Parallel,
-        )
-        .await,
-    );
+    let first = first_waiting(&tools, options.clone()).await;
     let approve = || [("c1", Decision::Approve)];
 
     // A holder changes the arguments in the state: the signature no longer matches.
@@ -339,15 +328,7 @@ async fn forged_replayed_expired_and_foreign_states_are_refused() {
     // Expired.
     let short =
         RunOptions::new().with_approvals(Approvals::suspend(key(1)).with_ttl(Duration::ZERO));
-    let stale = suspended(
-        execute_batch(
-            &calls()[..1],
-            &tools,
-            short.clone(),
-            ExecutionMode::Parallel,
-        )
-        .await,
-    );
+    let stale = first_waiting(&tools, short.clone()).await;
     tokio::time::sleep(Duration::from_millis(5)).await;
     let refused = resume_batch(&stale, approve(), &tools, short, ExecutionMode::Parallel).await;
     assert!(

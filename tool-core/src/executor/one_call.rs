@@ -121,31 +121,20 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
         };
     }
 
-    if gate == Gate::Ask {
-        let verdict = Box::pin(approval(call, tool, ctx, &parsed)).await;
-        if let Err(answer) = follow(
-            verdict,
-            call,
-            tool,
-            &mut parsed,
-            &mut prepared,
-            &mut repairs,
-            RepairRule::Approval,
-        ) {
-            return with_repairs(*answer, repairs, ctx);
-        }
-    }
-    if ctx.before.is_some() {
-        let verdict = Box::pin(before_hook(call, tool, ctx, &parsed)).await;
-        if let Err(answer) = follow(
-            verdict,
-            call,
-            tool,
-            &mut parsed,
-            &mut prepared,
-            &mut repairs,
-            RepairRule::BeforeHook,
-        ) {
+    // Who may stop or change the call before it runs: the approver, then
+    // the before hook.
+    for rule in [RepairRule::Approval, RepairRule::BeforeHook] {
+        let verdict = match rule {
+            RepairRule::Approval if gate == Gate::Ask => {
+                Box::pin(approval(call, tool, ctx, &parsed)).await
+            }
+            RepairRule::BeforeHook if ctx.before.is_some() => {
+                Box::pin(before_hook(call, tool, ctx, &parsed)).await
+            }
+            _ => continue,
+        };
+        let current = (&mut parsed, &mut prepared, &mut repairs);
+        if let Err(answer) = follow(verdict, call, tool, current, rule) {
             return with_repairs(*answer, repairs, ctx);
         }
     }
@@ -184,9 +173,7 @@ fn follow<'a>(
     verdict: Verdict,
     call: &ToolCall,
     tool: &'a RegisteredTool,
-    parsed: &mut Value,
-    prepared: &mut PreparedCall<'a>,
-    repairs: &mut Vec<Repair>,
+    (parsed, prepared, repairs): (&mut Value, &mut PreparedCall<'a>, &mut Vec<Repair>),
     rule: RepairRule,
 ) -> Result<(), Box<ToolResultMessage>> {
     match verdict {

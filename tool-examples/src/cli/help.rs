@@ -16,11 +16,11 @@ macro_rules! mcp_environment {
 
 /// The one-line summary, of `-h` and of the completion scripts.
 pub const ABOUT: &str =
-    "Typed tool calling, shown on real tools (echo, upper, read, list, wait, label)";
+    "Typed tool calling, shown on real tools (echo, upper, read, list, write, wait, label)";
 
 /// `tool-examples --help`: what the program is for, command by command.
 pub const LONG_ABOUT: &str = "\
-Typed tool calling, shown on real tools: echo, upper, read, list, wait and label.
+Typed tool calling, shown on real tools: echo, upper, read, list, write, wait and label.
 
 Without a command, walks through an echo call, its result and three failures. `call` runs \
 tool calls read as JSON lines, `definitions` prints what a model is shown of the tools, and `mcp` \
@@ -41,7 +41,9 @@ Run tool calls read from stdin, one ToolCall JSON object per line, such as \
 Each call is answered by one ToolResultMessage JSON line on stdout, in input order. Calls run in \
 parallel; answers stream out as soon as every earlier one is written. A line that is not a tool \
 call gets a paired error result when its \"id\" can be read, else {\"error\": ..., \"line\": N}. \
-Blank lines are skipped. Exits 0 at end of input.";
+Blank lines are skipped. Exits 0 at end of input.
+
+A call that needs a person's approval (write) is answered instead by an approval-request line {\"type\":\"approvalRequest\",\"toolCallId\": ..., \"question\": ..., \"suspension\": ...}; a later input line {\"type\":\"approval\",\"toolCallId\": ..., \"decision\":\"approve\" (or \"deny\" with \"reason\", \"approve_with\" with \"arguments\"), \"suspension\": ...} runs it and is answered with its result, or with {\"type\":\"approvalError\", ...} when it cannot apply.";
 
 /// The variable of `call` that is no flag's.
 pub const CALL_ENVIRONMENT: &str = "\

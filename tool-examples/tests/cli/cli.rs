@@ -1122,3 +1122,110 @@ fn call_streams_answers_before_input_ends() {
 fn call_sequential_streams_answers_before_input_ends() {
     answers_stream(&["call", "--sequential"]);
 }
+
+/// `write` needs approval: one process answers the call with an
+/// approval-request line; a second process, given the same key file,
+/// resumes it from a decision line and writes; a third, sharing the ledger
+/// file, refuses the same decision as a replay; a process with another key
+/// refuses it as forged. `--approve-all` writes at once.
+#[test]
+fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, "k".repeat(40)).unwrap();
+    let other_key = dir.path().join("other-key");
+    std::fs::write(&other_key, "o".repeat(40)).unwrap();
+    let ledger = dir.path().join("ledger");
+    let (root_arg, key_arg, ledger_arg) = (
+        root.to_str().unwrap(),
+        key.to_str().unwrap(),
+        ledger.to_str().unwrap(),
+    );
+    let args = [
+        "call",
+        "--root",
+        root_arg,
+        "--approval-key-file",
+        key_arg,
+        "--approval-ledger",
+        ledger_arg,
+    ];
+    let call = json!({"type": "toolCall", "id": "w1", "name": "write", "arguments": {"path": "notes.txt", "content": "hi"}});
+
+    let first = run_in(dir.path(), &args, format!("{call}\n"));
+    first.assert_clean();
+    let request: Value = serde_json::from_str(first.stdout.trim()).unwrap();
+    assert_eq!(request["type"], "approvalRequest");
+    assert_eq!(request["toolCallId"], "w1");
+    assert!(
+        request["question"]
+            .as_str()
+            .unwrap()
+            .starts_with("Allow write ("),
+        "{request}"
+    );
+    assert!(
+        !root.join("notes.txt").exists(),
+        "nothing is written before the decision"
+    );
+
+    let decision = json!({"type": "approval", "toolCallId": "w1", "decision": "approve", "suspension": request["suspension"]});
+    let forged = run_in(
+        dir.path(),
+        &[
+            "call",
+            "--root",
+            root_arg,
+            "--approval-key-file",
+            other_key.to_str().unwrap(),
+        ],
+        format!("{decision}\n"),
+    );
+    let refused: Value = serde_json::from_str(forged.stdout.trim()).unwrap();
+    assert_eq!(refused["type"], "approvalError");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("signed with another key"),
+        "{refused}"
+    );
+    assert!(!root.join("notes.txt").exists());
+
+    let second = run_in(dir.path(), &args, format!("{decision}\n"));
+    second.assert_clean();
+    let result: Value = serde_json::from_str(second.stdout.trim()).unwrap();
+    assert_eq!(result["toolCallId"], "w1");
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "hi"
+    );
+
+    std::fs::write(root.join("notes.txt"), "changed since").unwrap();
+    let replay = run_in(dir.path(), &args, format!("{decision}\n"));
+    let refused: Value = serde_json::from_str(replay.stdout.trim()).unwrap();
+    assert_eq!(refused["type"], "approvalError");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("resumed already"),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "changed since"
+    );
+
+    let direct = json!({"type": "toolCall", "id": "w2", "name": "write", "arguments": {"path": "b.txt", "content": "yes"}});
+    let approved = run_in(
+        dir.path(),
+        &["call", "--root", root_arg, "--approve-all"],
+        format!("{direct}\n"),
+    );
+    approved.assert_clean();
+    assert_eq!(std::fs::read_to_string(root.join("b.txt")).unwrap(), "yes");
+}
