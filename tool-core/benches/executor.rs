@@ -18,6 +18,8 @@ fn end_to_end(c: &mut Criterion) {
     let mut group = c.benchmark_group("executor/line");
     for (id, name) in [
         ("tool_core", "line/tool_core"),
+        ("dynamic", "line/dynamic"),
+        ("dynamic_schema", "line/dynamic_schema"),
         ("serde_json_floor", "line/serde_json_floor"),
     ] {
         let variant = find(&mut variants, name);

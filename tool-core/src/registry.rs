@@ -2,7 +2,7 @@
 //! there is no global list.
 
 use crate::name_map::NameMap;
-use crate::params::ParamError;
+use crate::params::{ParamError, SchemaError};
 use crate::tool::ToolContext;
 use crate::tool::{ErasedCall, ErasedTool};
 use crate::tool::{Tool, ToolAnnotations, ToolError, ToolOutput, Toolbox};
@@ -83,12 +83,23 @@ pub enum RegistryError {
     /// A tool of this name is already registered. Replacing it silently would
     /// run a different function than the definition a model has already seen.
     DuplicateName(String),
+    /// The tool's parameters schema does not compile ([`Tool::check_schema`]):
+    /// its calls could not be checked against it.
+    InvalidSchema {
+        /// The tool's name.
+        tool: String,
+        /// What is wrong with the schema, and where.
+        error: SchemaError,
+    },
 }
 
 impl fmt::Display for RegistryError {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RegistryError::DuplicateName(name) => write!(out, "Tool already exists: {name}"),
+            RegistryError::InvalidSchema { tool, error } => {
+                write!(out, "Tool {tool} has a parameters schema that is {error}")
+            }
         }
     }
 }
@@ -105,6 +116,9 @@ pub struct RegisteredTool {
     retries: Option<u32>,
     exclusive: bool,
     needs_approval: bool,
+    /// [`Tool::check_schema`]'s answer, asked once; a registry refuses the
+    /// tool when it is an error.
+    schema_error: Option<SchemaError>,
 }
 
 impl RegisteredTool {
@@ -117,6 +131,7 @@ impl RegisteredTool {
             retries: Tool::retries(&tool),
             exclusive: Tool::exclusive(&tool),
             needs_approval: Tool::needs_approval(&tool),
+            schema_error: Tool::check_schema(&tool).err(),
             tool: Arc::new(tool),
         }
     }
@@ -169,6 +184,8 @@ impl RegisteredTool {
     }
 
     /// Parses `arguments` with the tool's parameter type. Nothing runs yet.
+    /// Parses `arguments` with the tool's parameter type, then checks them
+    /// as the tool asks ([`Tool::check_arguments`]). Nothing runs yet.
     pub fn prepare(&self, arguments: &Value) -> Result<PreparedCall<'_>, ParamError> {
         self.tool
             .prepare(arguments)
@@ -233,19 +250,37 @@ impl ToolRegistry {
         ToolRegistry::default()
     }
 
-    /// Adds a tool; refuses a second tool of the same name.
+    /// Adds a tool; refuses a second tool of the same name, and a tool
+    /// whose parameters schema does not compile ([`Tool::check_schema`]).
+    ///
+    /// ```
+    /// use tool_core::{DynamicTool, ToolOutput, ToolRegistry, registry::RegistryError};
+    /// use serde_json::json;
+    ///
+    /// let broken = DynamicTool::new("broken", "", |_args, _ctx| async { Ok(ToolOutput::text("")) })
+    ///     .with_parameters(json!({"type": "object", "required": "n"}));
+    /// let error = ToolRegistry::new().register(broken).unwrap_err();
+    /// assert!(matches!(&error, RegistryError::InvalidSchema { tool, .. } if tool == "broken"));
+    /// assert!(
+    ///     error.to_string().starts_with("Tool broken has a parameters schema that is not valid JSON Schema: "),
+    ///     "{error}"
+    /// );
+    /// ```
     pub fn register<T: Tool>(&mut self, tool: T) -> Result<(), RegistryError> {
         if self.by_name.contains_key(Tool::name(&tool)) {
             return Err(RegistryError::DuplicateName(Tool::name(&tool).to_owned()));
         }
-        self.insert(RegisteredTool::new(tool));
+        let tool = RegisteredTool::new(tool);
+        refuse_invalid_schema(&tool)?;
+        self.insert(tool);
         Ok(())
     }
 
     /// Adds every tool of a [`Toolbox`] (a type with `#[tools]` on its impl
     /// block), given as the value or as an `Arc` of it; its state is shared
     /// by all its tools through that one `Arc`. All or nothing: when any of
-    /// its names is taken, no tool of the box is added.
+    /// its names is taken, or any tool's schema does not compile, no tool
+    /// of the box is added.
     ///
     /// ```
     /// use std::path::PathBuf;
@@ -281,6 +316,7 @@ impl ToolRegistry {
             {
                 return Err(RegistryError::DuplicateName(name.to_owned()));
             }
+            refuse_invalid_schema(tool)?;
         }
         for tool in tools {
             self.insert(tool);
@@ -320,6 +356,18 @@ impl ToolRegistry {
     /// True when no tool is registered.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+}
+
+/// A tool whose schema does not compile is not registered: its calls
+/// could not be checked against what the model is shown.
+fn refuse_invalid_schema(tool: &RegisteredTool) -> Result<(), RegistryError> {
+    match &tool.schema_error {
+        None => Ok(()),
+        Some(error) => Err(RegistryError::InvalidSchema {
+            tool: tool.name().to_owned(),
+            error: error.clone(),
+        }),
     }
 }
 

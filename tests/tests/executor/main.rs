@@ -11,6 +11,8 @@
 //! - [`faults`], [`recovery`]: timeouts, cancellation, limits, hooks;
 //!   failure kinds, retry budgets, rewrites.
 //! - [`repair_properties`]: repair judged by a JSON Schema validator.
+//! - [`repair_any_tool`]: dynamic tools checked and repaired against their
+//!   schema; the note and the recorded repairs bounded.
 //! - [`structured_results`]: `Json<T>` results and output schemas.
 //! - [`stress`]: one batch of every outcome, 10,000 calls.
 //! - [`tracing_events`]: the spans and events, captured by a subscriber.
@@ -19,6 +21,7 @@ mod approval;
 mod executor;
 mod faults;
 mod recovery;
+mod repair_any_tool;
 mod repair_properties;
 mod seed;
 mod stress;

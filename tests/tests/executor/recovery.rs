@@ -1085,12 +1085,7 @@ fn rewriting(ctx: RunOptions, replacement: Value) -> (RunOptions, Arc<Mutex<Vec<
 }
 
 fn hook_repair(sent: Value, used: Value) -> Repair {
-    Repair {
-        path: String::new(),
-        sent,
-        used,
-        rule: RepairRule::BeforeHook,
-    }
+    Repair::new("", &sent, &used, RepairRule::BeforeHook)
 }
 
 #[tokio::test]

@@ -73,12 +73,21 @@ fn repair() -> BoxedStrategy<Repair> {
         .into_iter()
         .chain([RepairRule::BeforeHook])
         .collect::<Vec<_>>();
-    (short(), json(), json(), prop::sample::select(rules))
-        .prop_map(|(path, sent, used, rule)| Repair {
-            path,
-            sent,
-            used,
-            rule,
+    (
+        short(),
+        json(),
+        json(),
+        prop::sample::select(rules),
+        option::of(any::<u64>()),
+        option::of(any::<u64>()),
+    )
+        .prop_map(|(path, sent, used, rule, sent_bytes, used_bytes)| {
+            // Every field as it may be on the wire, excerpt sizes included
+            // (set after `new`, which would keep these short values whole).
+            let mut repair = Repair::new(path, &sent, &used, rule);
+            repair.sent_bytes = sent_bytes;
+            repair.used_bytes = used_bytes;
+            repair
         })
         .boxed()
 }

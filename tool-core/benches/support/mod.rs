@@ -225,6 +225,35 @@ pub(crate) fn echo_registry() -> ToolRegistry {
     tools
 }
 
+/// A registry holding the echo tool as a `DynamicTool`: with a schema (as
+/// an MCP server would list echo's, checked on every call) or without (any
+/// object).
+pub(crate) fn echo_dynamic_registry(schema: bool) -> ToolRegistry {
+    let echo = tool_core::DynamicTool::new("echo", "Echo one value", |args, _ctx| async move {
+        let value = args
+            .get("value")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        Ok(ToolOutput::new(vec![Content::text(value)]).with_details(json!({"source": "echo"})))
+    });
+    let echo = if schema {
+        // Not the derived echo's schema: it closes the object
+        // (`additionalProperties: false`), where the line sends a key more.
+        echo.try_with_parameters(json!({
+            "type": "object",
+            "properties": {"value": {"type": "string", "description": "The value to echo"}},
+            "required": ["value"],
+        }))
+        .expect("the schema compiles")
+    } else {
+        echo
+    };
+    let mut tools = ToolRegistry::new();
+    tools.register(echo).expect("one tool");
+    tools
+}
+
 /// The results the `result_*` variants write: the echo call's (the
 /// executor line's answer), a failure with its details, and a tool's long
 /// text (4 KiB of lines with quotes, which are escaped).

@@ -10,8 +10,9 @@
 //! executor line's count by 8-10% when all were prepared up front).
 
 use super::{
-    DerivedResult, LINE, Large, Medium, Script, Small, echo_box_registry, echo_registry,
-    large_args, medium_args, medium_bad_args, results, script_args, script_bad_args, small_args,
+    DerivedResult, LINE, Large, Medium, Script, Small, echo_box_registry, echo_dynamic_registry,
+    echo_registry, large_args, medium_args, medium_bad_args, results, script_args, script_bad_args,
+    small_args,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -103,7 +104,8 @@ pub(crate) fn count_from_args() {
 /// three problems; `line` runs the executor on the echo call (`tool_core`:
 /// a `#[tool]` function, `tool_core_method`: a `#[tools]` method, both
 /// writing the result with `write_json`; `tool_core_to_vec`: with
-/// `serde_json::to_vec`);
+/// `serde_json::to_vec`; `dynamic`: echo a `DynamicTool` without a schema;
+/// `dynamic_schema`: with the derived echo's schema, checked each call);
 /// `batch` runs 1,000 echo calls (which never wait) through
 /// `execute_tool_calls` in each mode: one iteration is the whole batch;
 /// `result_<case>` writes a result (`super::results`) as JSON into a new
@@ -121,6 +123,8 @@ pub(crate) fn all() -> Vec<Variant> {
     variants.push(line_variant("line/tool_core", Line::Function));
     variants.push(line_variant("line/tool_core_method", Line::Method));
     variants.push(line_variant("line/tool_core_to_vec", Line::ToVec));
+    variants.push(line_variant("line/dynamic", Line::Dynamic));
+    variants.push(line_variant("line/dynamic_schema", Line::DynamicSchema));
     variants.push(line_variant("line/serde_json_floor", Line::Floor));
     variants.push(batch_variant("batch/parallel", ExecutionMode::Parallel));
     variants.push(batch_variant("batch/sequential", ExecutionMode::Sequential));
@@ -309,6 +313,10 @@ enum Line {
     /// The executor, with echo a `#[tool]` function, its result written by
     /// `serde_json::to_vec` (serde's derive) instead of `write_json`.
     ToVec,
+    /// The executor, with echo a `DynamicTool` without a schema.
+    Dynamic,
+    /// The executor, with echo a `DynamicTool` whose schema is checked.
+    DynamicSchema,
     /// serde_json parsing and serializing the line: the floor.
     Floor,
 }
@@ -317,10 +325,22 @@ fn line_variant(name: &'static str, answerer: Line) -> Variant {
     Variant::new(name, move || {
         let tools = match answerer {
             Line::Method => echo_box_registry(),
+            Line::Dynamic => echo_dynamic_registry(false),
+            Line::DynamicSchema => echo_dynamic_registry(true),
             Line::Function | Line::ToVec | Line::Floor => echo_registry(),
         };
         let ours = answerer != Line::Floor;
         let runtime = current_thread_runtime();
+        if ours {
+            // What is measured is the echo answered, not a refusal.
+            let call: tool_core::ToolCall = serde_json::from_str(LINE).unwrap();
+            let result = runtime.block_on(tool_core::execute_tool_call(
+                &call,
+                &tools,
+                tool_core::RunOptions::default(),
+            ));
+            assert!(!result.is_error, "{name}: {result:?}");
+        }
         Box::new(move |n| {
             runtime.block_on(async {
                 for _ in 0..n {

@@ -72,18 +72,19 @@ fn repaired<'a>(
     }
 }
 
-/// The before hook's (or an approver's) replacement arguments, parsed as the model's are (JSON
-/// text decoded too), and the change recorded like a repair (from the parsed
-/// arguments the hook saw to the parsed replacement). Replacement arguments
-/// that do not parse are a fatal failure: the model cannot fix the caller's
-/// hook.
+/// The before hook's (or an approver's) replacement arguments, parsed as
+/// the model's are (JSON text decoded too), as JSON, and the change
+/// recorded like a repair of `rule` (from the parsed arguments the hook saw
+/// to the parsed replacement; the repair may keep only excerpts of them).
+/// Replacement arguments that do not parse are a fatal failure: the model
+/// cannot fix the caller's hook.
 pub(crate) fn rewritten<'a>(
     call: &ToolCall,
     tool: &'a RegisteredTool,
     seen: &Value,
     replacement: &Value,
     rule: RepairRule,
-) -> Result<(PreparedCall<'a>, Repair), Failure> {
+) -> Result<(PreparedCall<'a>, Value, Repair), Failure> {
     let whose = match rule {
         RepairRule::Approval => "the approved arguments",
         _ => "the before hook's arguments",
@@ -107,13 +108,8 @@ pub(crate) fn rewritten<'a>(
     match prepare(call, tool, replacement)? {
         Ok(prepared) => {
             let used = arguments_of(call, &prepared)?;
-            let repair = Repair {
-                path: String::new(),
-                sent: seen.clone(),
-                used,
-                rule,
-            };
-            Ok((prepared, repair))
+            let repair = Repair::new("", seen, &used, rule);
+            Ok((prepared, used, repair))
         }
         Err(problems) => Err(refused(&problems)),
     }

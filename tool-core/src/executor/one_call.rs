@@ -179,8 +179,9 @@ fn follow<'a>(
     match verdict {
         Verdict::Run => Ok(()),
         Verdict::RunInstead(replacement) => {
-            let (rewritten, repair) = arguments::rewritten(call, tool, parsed, &replacement, rule)?;
-            *parsed = repair.used.clone();
+            let (rewritten, used, repair) =
+                arguments::rewritten(call, tool, parsed, &replacement, rule)?;
+            *parsed = used;
             repairs.push(repair);
             *prepared = rewritten;
             Ok(())

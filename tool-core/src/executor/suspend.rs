@@ -221,12 +221,12 @@ fn plan(
                 Decision::ApproveWith { arguments } => {
                     let edited = edited_arguments(request, &arguments, registry)?;
                     let mut repairs = repairs.clone();
-                    repairs.push(Repair {
-                        path: String::new(),
-                        sent: request.arguments.clone(),
-                        used: edited.clone(),
-                        rule: RepairRule::Approval,
-                    });
+                    repairs.push(Repair::new(
+                        "",
+                        &request.arguments,
+                        &edited,
+                        RepairRule::Approval,
+                    ));
                     Ok(Step::Run(
                         ToolCall {
                             arguments: edited,

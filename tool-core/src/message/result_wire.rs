@@ -264,7 +264,16 @@ fn write_repair<O: Sink>(out: &mut O, repair: &Repair) {
     write_value(out, &repair.used);
     out.push(r#","rule":""#);
     out.push(repair.rule.wire_name());
-    out.push(r#""}"#);
+    out.push("\"");
+    if let Some(bytes) = repair.sent_bytes {
+        out.push(r#","sentBytes":"#);
+        out.push(itoa::Buffer::new().format(bytes));
+    }
+    if let Some(bytes) = repair.used_bytes {
+        out.push(r#","usedBytes":"#);
+        out.push(itoa::Buffer::new().format(bytes));
+    }
+    out.push("}");
 }
 
 /// A JSON value as serde_json writes it compactly: objects in their map's

@@ -8,12 +8,16 @@
 //! silently: every change is a [`Repair`] on the result, and the model is
 //! told in a trailing note unless the policy says otherwise.
 
+mod excerpt;
+mod note;
 mod walk;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt;
 
+pub use excerpt::MAX_REPAIR_VALUE_BYTES;
+pub use note::{MAX_NOTE_CHARS, repair_note};
 pub use walk::repair_arguments;
 
 /// One kind of near miss a repair fixes.
@@ -105,17 +109,69 @@ impl fmt::Display for RepairRule {
 
 /// One change made to a call's arguments before they parsed:
 /// `{"path":"limit","sent":"2","used":2,"rule":"string_to_scalar"}`.
+///
+/// Bounded whatever was repaired: a `sent` or `used` whose compact JSON
+/// text is longer than [`MAX_REPAIR_VALUE_BYTES`] is kept as an excerpt, a
+/// string holding the first bytes of that text, with the text's full size
+/// in `sent_bytes` / `used_bytes` (`sentBytes` / `usedBytes` on the wire,
+/// left out when the value is whole). A `path` longer than 256 bytes is
+/// cut and ends `…`.
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::repair::{MAX_REPAIR_VALUE_BYTES, Repair, RepairRule};
+///
+/// let small = Repair::new("limit", &json!("2"), &json!(2), RepairRule::StringToScalar);
+/// assert_eq!(
+///     serde_json::to_string(&small).unwrap(),
+///     r#"{"path":"limit","sent":"2","used":2,"rule":"string_to_scalar"}"#
+/// );
+///
+/// let text = format!("[{}1]", "1,".repeat(5_000_000));
+/// let used: serde_json::Value = serde_json::from_str(&text).unwrap();
+/// let large = Repair::new("ids", &json!(text), &used, RepairRule::JsonText);
+/// assert_eq!(large.used_bytes, Some(10_000_003));
+/// assert_eq!(large.used.as_str().unwrap().len(), MAX_REPAIR_VALUE_BYTES);
+/// assert!(large.used.as_str().unwrap().starts_with("[1,1,1,"));
+/// assert!(serde_json::to_string(&large).unwrap().len() < 700);
+/// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Repair {
     /// Where, as parse errors say it (`limit`, `items[2].name`; empty for
     /// the whole arguments).
     pub path: String,
-    /// What the model sent there.
+    /// What the model sent there (an excerpt when `sent_bytes` is set).
     pub sent: Value,
-    /// What was used instead.
+    /// What was used instead (an excerpt when `used_bytes` is set).
     pub used: Value,
     /// Which rule changed it.
     pub rule: RepairRule,
+    /// When `sent` is an excerpt: the size in bytes of the whole value's
+    /// compact JSON text.
+    #[serde(rename = "sentBytes", default, skip_serializing_if = "Option::is_none")]
+    pub sent_bytes: Option<u64>,
+    /// When `used` is an excerpt: the size in bytes of the whole value's
+    /// compact JSON text.
+    #[serde(rename = "usedBytes", default, skip_serializing_if = "Option::is_none")]
+    pub used_bytes: Option<u64>,
+}
+
+impl Repair {
+    /// The change at `path` from `sent` to `used` by `rule`, each value
+    /// kept whole or as an excerpt with its size (see above).
+    pub fn new(path: impl Into<String>, sent: &Value, used: &Value, rule: RepairRule) -> Self {
+        let (sent, sent_bytes) = excerpt::excerpt(sent);
+        let (used, used_bytes) = excerpt::excerpt(used);
+        Repair {
+            path: excerpt::short_path(path.into()),
+            sent,
+            used,
+            rule,
+            sent_bytes,
+            used_bytes,
+        }
+    }
 }
 
 /// Which repairs a caller allows, and whether the model is told about them.
@@ -181,29 +237,4 @@ impl RepairPolicy {
     pub fn tells_model(&self) -> bool {
         self.tell_model
     }
-}
-
-/// The trailing text item telling the model what was changed, so it can
-/// send them as the schema says next time:
-/// `[Arguments repaired: limit: "2" read as 2 (a number or boolean written as a string).]`
-pub fn repair_note(repairs: &[Repair]) -> String {
-    let mut note = String::from("[Arguments repaired: ");
-    for (index, repair) in repairs.iter().enumerate() {
-        if index > 0 {
-            note.push_str("; ");
-        }
-        let place = if repair.path.is_empty() {
-            "the arguments"
-        } else {
-            &repair.path
-        };
-        let sent = crate::params::describe::Excerpt(&repair.sent);
-        let used = crate::params::describe::Excerpt(&repair.used);
-        note.push_str(&format!(
-            "{place}: {sent} read as {used} ({})",
-            repair.rule.explanation()
-        ));
-    }
-    note.push_str(". Next time, send them as the schema says.]");
-    note
 }

@@ -1,6 +1,7 @@
 //! Tools whose name, description and schema are only known at run time
 //! (loaded from configuration, or proxied from another server).
 
+use crate::params::{ParamError, SchemaCheck, SchemaError};
 use crate::tool::ToolContext;
 use crate::tool::{Tool, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
@@ -17,29 +18,48 @@ type DynamicFn = dyn Fn(
     + Sync;
 
 /// A tool built at run time from a closure. Its arguments arrive as a JSON
-/// object, unchecked beyond being an object: the closure validates them
-/// itself. Without [`with_parameters`](Self::with_parameters) its schema is
-/// `{"type":"object"}`.
+/// object. Without [`with_parameters`](Self::with_parameters) its schema is
+/// `{"type":"object"}` and any object is accepted; with one, every call's
+/// arguments are checked against that schema before the closure runs
+/// (compiled once, when it is set), so arguments that break it get the
+/// same paired error a derived tool's would, every problem at its path,
+/// and go through opt-in repair the same way
+/// ([`RunOptions::with_repair`](crate::RunOptions::with_repair)).
 ///
 /// ```
-/// use tool_core::{DynamicTool, ToolOutput, ToolRegistry};
+/// use tool_core::{DynamicTool, ToolCall, ToolOutput, ToolRegistry, RunOptions, execute_tool_call};
 /// use serde_json::json;
 ///
 /// let shout = DynamicTool::new("shout", "Upper-case a text", |args, _ctx| async move {
-///     let text = args.get("text").and_then(|t| t.as_str()).ok_or("text: expected string")?;
+///     // The schema was checked: `text` is a string.
+///     let text = args["text"].as_str().unwrap_or_default();
 ///     Ok(ToolOutput::text(text.to_uppercase()))
 /// })
-/// .with_parameters(json!({"type": "object", "properties": {"text": {"type": "string"}}}));
+/// .try_with_parameters(json!({
+///     "type": "object",
+///     "properties": {"text": {"type": "string"}},
+///     "required": ["text"],
+/// }))
+/// .unwrap();
 ///
 /// let mut tools = ToolRegistry::new();
 /// tools.register(shout).unwrap();
 /// assert_eq!(tools.definitions()[0].parameters["properties"]["text"]["type"], "string");
+///
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let call = ToolCall::new("c1", "shout", json!({"text": 7}));
+/// let result = execute_tool_call(&call, &tools, RunOptions::new()).await;
+/// assert_eq!(result.content[0].as_text(), Some("Tool shout failed: text: expected string, got number"));
+/// # });
 /// ```
 #[derive(Clone)]
 pub struct DynamicTool {
     name: String,
     description: String,
     parameters: Option<Value>,
+    /// The schema compiled when it was set; `Err` when it does not compile
+    /// (registration then refuses the tool).
+    check: Result<Option<SchemaCheck>, SchemaError>,
     run: Arc<DynamicFn>,
 }
 
@@ -54,14 +74,41 @@ impl DynamicTool {
             name: name.into(),
             description: description.into(),
             parameters: None,
+            check: Ok(None),
             run: Arc::new(move |arguments, ctx| Box::pin(run(arguments, ctx))),
         }
     }
 
-    /// The JSON Schema shown to the model for this tool's arguments.
+    /// The JSON Schema shown to the model for this tool's arguments, and
+    /// checked on every call. It is compiled here, once; a schema that does
+    /// not compile is kept, and [`ToolRegistry::register`](crate::ToolRegistry::register)
+    /// refuses the tool with [`RegistryError::InvalidSchema`](crate::registry::RegistryError::InvalidSchema)
+    /// ([`try_with_parameters`](Self::try_with_parameters) says so here
+    /// instead).
     pub fn with_parameters(mut self, schema: Value) -> Self {
+        self.check = SchemaCheck::new(&schema).map(Some);
         self.parameters = Some(schema);
         self
+    }
+
+    /// [`with_parameters`](Self::with_parameters), or why the schema does
+    /// not compile.
+    ///
+    /// ```
+    /// use tool_core::{DynamicTool, ToolOutput};
+    /// use serde_json::json;
+    ///
+    /// let error = DynamicTool::new("t", "", |_args, _ctx| async { Ok(ToolOutput::text("")) })
+    ///     .try_with_parameters(json!({"type": "object", "properties": {"n": {"type": 12}}}))
+    ///     .unwrap_err();
+    /// assert!(error.message().ends_with("(at /properties/n/type)"), "{error}");
+    /// ```
+    pub fn try_with_parameters(self, schema: Value) -> Result<Self, SchemaError> {
+        let tool = self.with_parameters(schema);
+        match &tool.check {
+            Err(error) => Err(error.clone()),
+            Ok(_) => Ok(tool),
+        }
     }
 }
 
@@ -81,6 +128,18 @@ impl Tool for DynamicTool {
         self.parameters
             .clone()
             .unwrap_or_else(|| json!({"type": "object"}))
+    }
+
+    fn check_arguments(&self, arguments: &Value) -> Result<(), ParamError> {
+        match &self.check {
+            Ok(Some(check)) => check.check(arguments),
+            // No schema (any object), or one registration refuses.
+            Ok(None) | Err(_) => Ok(()),
+        }
+    }
+
+    fn check_schema(&self) -> Result<(), SchemaError> {
+        self.check.as_ref().map(|_| ()).map_err(SchemaError::clone)
     }
 
     async fn execute(

@@ -32,6 +32,7 @@ impl<T: Tool> ErasedTool for T {
         arguments: &Value,
     ) -> Result<Box<dyn ErasedCall<'a> + 'a>, ParamError> {
         let params = T::Params::parse(arguments)?;
+        self.check_arguments(arguments)?;
         Ok(Box::new(Stage::Parsed {
             start: run_tool::<T>,
             tool: self,

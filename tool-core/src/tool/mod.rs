@@ -20,7 +20,7 @@ pub use json::Json;
 pub use output::{Content, ToolOutput};
 pub use toolbox::{IntoToolbox, Toolbox};
 
-use crate::params::ToolParams;
+use crate::params::{ParamError, SchemaError, ToolParams};
 use serde::Serialize;
 use serde_json::Value;
 use std::future::Future;
@@ -163,5 +163,33 @@ pub trait Tool: Send + Sync + 'static {
     /// person first. None by default; `#[tool(read_only, ...)]` sets them.
     fn annotations(&self) -> ToolAnnotations {
         ToolAnnotations::default()
+    }
+
+    /// Checks the arguments as sent against what the tool accepts beyond
+    /// its parameter type, on every call, right after [`Params`](Tool::Params)
+    /// parsed them (so within [`MAX_JSON_DEPTH`](crate::params::MAX_JSON_DEPTH)
+    /// where the type bounds depth, as `Map<String, Value>` does) and
+    /// before anything runs. A problem here is a failed parse: the executor
+    /// repairs when the caller allows it and parses again, else answers
+    /// with every problem at its path, as for a derived type.
+    ///
+    /// Nothing by default: a derived type's parse already accepts exactly
+    /// what its schema admits. A tool whose parameters are any object and
+    /// whose schema is only known at run time checks that schema here
+    /// ([`DynamicTool`](crate::DynamicTool), tools imported from an MCP
+    /// server), with a [`SchemaCheck`](crate::params::SchemaCheck) compiled
+    /// once.
+    fn check_arguments(&self, arguments: &Value) -> Result<(), ParamError> {
+        let _ = arguments;
+        Ok(())
+    }
+
+    /// Whether the tool's [`parameters`](Tool::parameters) schema can be
+    /// used; asked once, when the tool is registered, which refuses a tool
+    /// whose schema does not compile
+    /// ([`RegistryError::InvalidSchema`](crate::registry::RegistryError::InvalidSchema)).
+    /// `Ok` by default (a derived schema always compiles).
+    fn check_schema(&self) -> Result<(), SchemaError> {
+        Ok(())
     }
 }

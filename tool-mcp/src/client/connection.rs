@@ -4,9 +4,7 @@
 
 use super::progress::Progress;
 use super::start::start;
-use super::validate;
 use super::{ClientError, Upstream};
-use jsonschema::Validator;
 use rmcp::model::{
     CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig,
     ClientRequest, Implementation, JsonObject, ProgressNotificationParam, ProgressToken, Request,
@@ -18,6 +16,7 @@ use serde_json::Value;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 use tokio::time::Instant;
+use tool_core::params::{SchemaCheck, SchemaError};
 use tool_core::{Content, ToolContext, ToolError, ToolFailure};
 use tracing::Instrument;
 
@@ -29,7 +28,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(5);
 /// A tool as the server lists it, with its `inputSchema` compiled.
 pub(crate) struct Spec {
     pub tool: rmcp::model::Tool,
-    pub validator: Result<Validator, String>,
+    pub check: Result<SchemaCheck, SchemaError>,
 }
 
 /// What the client and its handler (on rmcp's tasks) share.
@@ -62,8 +61,8 @@ impl State {
             .into_iter()
             .map(|tool| {
                 let schema = Value::Object(tool.input_schema.as_ref().clone());
-                let validator = validate::compile(&schema);
-                Arc::new(Spec { tool, validator })
+                let check = SchemaCheck::new(&schema);
+                Arc::new(Spec { tool, check })
             })
             .collect();
         let count = specs.len();

@@ -23,11 +23,14 @@
 //!
 //! What a remote tool does on a call:
 //!
-//! - It checks the arguments against the server's `inputSchema` first (its
-//!   validator is compiled once, when the tool list arrives); bad arguments
-//!   never reach the server and fail in the words and shape of a derived
-//!   tool's (`Tool x failed: limit: expected integer, got string`, every
-//!   problem on its own line, at its path).
+//! - It checks the arguments against the server's `inputSchema` first (a
+//!   [`SchemaCheck`](tool_core::params::SchemaCheck) compiled once, when the
+//!   tool list arrives), as its parse ([`Tool::check_arguments`](tool_core::Tool::check_arguments)):
+//!   bad arguments never reach the server and fail in the words and shape
+//!   of a derived tool's (`Tool x failed: limit: expected integer, got
+//!   string`, every problem on its own line, at its path), and go through
+//!   the executor's opt-in repair as a derived tool's do (`{"limit":"2"}`
+//!   sent as `{"limit":2}`).
 //! - The call's cancellation is the server's: when the signal is cancelled,
 //!   or the executor drops the call at its timeout, the server is sent
 //!   `notifications/cancelled` for the request.
@@ -72,7 +75,6 @@ mod connection;
 mod progress;
 mod remote;
 mod start;
-mod validate;
 
 use connection::Connection;
 use remote::{RemoteTool, RemoteToolbox};
@@ -501,10 +503,10 @@ impl McpClient {
     ) -> Result<usize, ClientError> {
         let mut tools = Vec::new();
         for spec in self.connection.state().specs() {
-            if let Err(message) = &spec.validator {
+            if let Err(error) = &spec.check {
                 return Err(ClientError::InvalidSchema {
                     tool: spec.tool.name.to_string(),
-                    message: message.clone(),
+                    message: error.message().to_owned(),
                 });
             }
             tools.push(RemoteTool::new(

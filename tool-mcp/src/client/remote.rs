@@ -3,11 +3,11 @@
 
 use super::PREFIX_SEPARATOR;
 use super::connection::Connection;
-use super::validate;
 use rmcp::model::{CallToolResult, ContentBlock, ServerResult};
 use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
+use tool_core::ParamError;
 use tool_core::registry::RegisteredTool;
 use tool_core::{
     Content, Tool, ToolAnnotations, ToolContext, ToolError, ToolFailure, ToolOutput, Toolbox,
@@ -92,34 +92,37 @@ impl Tool for RemoteTool {
         self.timeout
     }
 
+    /// Against the schema the server lists now (compiled when the list
+    /// arrived). A tool the server no longer offers, or whose schema does
+    /// not compile, passes here and fails in `execute`, as a fatal failure
+    /// the model cannot fix.
+    fn check_arguments(&self, arguments: &Value) -> Result<(), ParamError> {
+        match self.connection.state().spec(&self.remote_name) {
+            Some(spec) => match &spec.check {
+                Ok(check) => check.check(arguments),
+                Err(_) => Ok(()),
+            },
+            None => Ok(()),
+        }
+    }
+
     async fn execute(
         &self,
         params: Map<String, Value>,
         ctx: ToolContext,
     ) -> Result<ToolOutput<Value>, ToolError> {
+        // The arguments were checked against the server's schema before
+        // this ran (`check_arguments`); what is left is the server's list
+        // having changed since.
         let Some(spec) = self.connection.state().spec(&self.remote_name) else {
             return Err(ToolFailure::fatal("no longer offered by the server").into());
         };
-        let arguments = Value::Object(params);
-        match &spec.validator {
-            Ok(validator) => {
-                if let Some(problems) = validate::problems(validator, &arguments) {
-                    return Err(ToolFailure::retry(problems.to_string()).into());
-                }
-            }
-            Err(message) => {
-                return Err(ToolFailure::fatal(format!(
-                    "the server's input schema is not valid JSON Schema: {message}"
-                ))
-                .into());
-            }
+        if let Err(error) = &spec.check {
+            return Err(ToolFailure::fatal(format!("the server's input schema is {error}")).into());
         }
-        let Value::Object(arguments) = arguments else {
-            unreachable!("built as an object above");
-        };
         match self
             .connection
-            .call(&self.remote_name, arguments, &ctx)
+            .call(&self.remote_name, params, &ctx)
             .await?
         {
             ServerResult::CallToolResult(result) => Ok(output(result)),

@@ -24,9 +24,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
+use tool_core::repair::{Repair, RepairPolicy, RepairRule};
 use tool_core::{
-    Content, DynamicTool, RunOptions, ToolCall, ToolOutput, ToolRegistry, ToolResultMessage,
-    execute_tool_call,
+    Content, DynamicTool, RunOptions, Tool, ToolCall, ToolContext, ToolError, ToolOutput,
+    ToolRegistry, ToolResultMessage, execute_tool_call,
 };
 use tool_mcp::client::{ClientError, DEFAULT_CALL_TIMEOUT, INHERITED_ENV, McpClient, Upstream};
 use tool_mcp::{HttpServer, McpServer};
@@ -345,18 +346,89 @@ async fn bad_arguments_fail_locally_like_a_derived_tool() {
     .await;
 }
 
+/// A server tool that lists a schema which is not JSON Schema. A registry
+/// refuses a `DynamicTool` with such a schema; a hand-written tool's
+/// `parameters` is only shown, never compiled, so it can serve one.
+struct BrokenSchema;
+
+impl Tool for BrokenSchema {
+    type Params = Map<String, Value>;
+    type Details = ();
+
+    fn name(&self) -> &str {
+        "broken"
+    }
+
+    fn description(&self) -> &str {
+        "Broken schema"
+    }
+
+    fn parameters(&self) -> Value {
+        json!({"type": "object", "properties": {"a": {"type": 12}}})
+    }
+
+    async fn execute(
+        &self,
+        _params: Map<String, Value>,
+        _ctx: ToolContext,
+    ) -> Result<ToolOutput<()>, ToolError> {
+        Ok(ToolOutput::text("x"))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn imported_tools_are_repaired_against_the_servers_schema() {
+    bounded(async {
+        let seen = Seen::default();
+        let (_http, _client, tools) = http_client(&seen).await;
+        let repairing = RunOptions::new().with_repair(RepairPolicy::all());
+
+        // The server's own DynamicTool checks its schema too: "found" is
+        // only answered for an integer `limit`.
+        let result = call_with(
+            &tools,
+            "srv__search",
+            json!({"limit": "2"}),
+            repairing.clone(),
+        )
+        .await;
+        assert!(!result.is_error, "{result:?}");
+        assert_eq!(first_text(&result), "found");
+        assert_eq!(
+            result.repairs,
+            [Repair::new(
+                "limit",
+                &json!("2"),
+                &json!(2),
+                RepairRule::StringToScalar
+            )]
+        );
+        assert!(
+            result.content[1]
+                .as_text()
+                .unwrap()
+                .starts_with("[Arguments repaired: limit: \"2\" read as 2 "),
+            "{result:?}"
+        );
+        assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
+
+        // What repair cannot fix is the strict error, and nothing is sent.
+        let result = call_with(&tools, "srv__search", json!({"limit": "0"}), repairing).await;
+        assert_eq!(
+            first_text(&result),
+            "Tool srv__search failed: limit: expected integer, got string"
+        );
+        assert!(result.repairs.is_empty());
+        assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_schema_that_is_not_json_schema_is_a_registration_error() {
     bounded(async {
         let mut registry = fixture(&Seen::default());
-        registry
-            .register(
-                DynamicTool::new("broken", "Broken schema", |_args, _ctx| async {
-                    Ok(ToolOutput::text("x"))
-                })
-                .with_parameters(json!({"type": "object", "properties": {"a": {"type": 12}}})),
-            )
-            .unwrap();
+        registry.register(BrokenSchema).unwrap();
         let http = serve_http(registry, "127.0.0.1:0".parse().unwrap()).await;
         let client = McpClient::connect(Upstream::http(url(&http)))
             .await

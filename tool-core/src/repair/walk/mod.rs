@@ -51,7 +51,8 @@ const MAX_REF_HOPS: usize = 32;
 /// the rules `policy` allows. `None` when no rule changed anything; else
 /// the repaired arguments and every change, in document order (a change
 /// of a whole value before the changes inside it; each change's `used` is
-/// what its path holds in the repaired arguments). The result is not
+/// what its path holds in the repaired arguments, or an excerpt of it:
+/// see [`Repair`]). The result is not
 /// checked here: the caller parses it as it parses the model's.
 ///
 /// Text that is exactly a JSON number or boolean is read as one: no
@@ -146,12 +147,7 @@ impl<'s> Walker<'s> {
             return None;
         }
         let used = json!({});
-        let repair = Repair {
-            path: String::new(),
-            sent: arguments.clone(),
-            used: used.clone(),
-            rule: RepairRule::EmptyArguments,
-        };
+        let repair = Repair::new("", arguments, &used, RepairRule::EmptyArguments);
         Some((used, vec![repair]))
     }
 
@@ -346,12 +342,8 @@ impl<'s> Walker<'s> {
         rule: RepairRule,
         made: Vec<Repair>,
     ) {
-        self.repairs.push(Repair {
-            path: path_text(path),
-            sent: sent.clone(),
-            used: used.clone(),
-            rule,
-        });
+        self.repairs
+            .push(Repair::new(path_text(path), sent, used, rule));
         self.repairs.extend(made);
     }
 }

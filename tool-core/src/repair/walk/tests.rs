@@ -60,12 +60,7 @@ fn string_to_scalar_reads_numbers_and_booleans() {
     let (_, repairs) = repaired(&schema, json!({"limit": "7"})).unwrap();
     assert_eq!(
         repairs,
-        [Repair {
-            path: "limit".into(),
-            sent: json!("7"),
-            used: json!(7),
-            rule
-        }]
+        [Repair::new("limit", &json!("7"), &json!(7), rule)]
     );
 }
 
@@ -239,12 +234,12 @@ fn empty_arguments_become_an_empty_object_at_the_root_only() {
         assert_eq!(value, json!({}));
         assert_eq!(
             repairs,
-            [Repair {
-                path: String::new(),
-                sent,
-                used: json!({}),
-                rule: RepairRule::EmptyArguments
-            }]
+            [Repair::new(
+                "",
+                &sent,
+                &json!({}),
+                RepairRule::EmptyArguments
+            )]
         );
     }
     unchanged(&schema, json!("x"));

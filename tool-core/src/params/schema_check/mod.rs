@@ -1,0 +1,135 @@
+//! Arguments checked against a JSON Schema known only at run time (a
+//! [`DynamicTool`](crate::DynamicTool)'s, an MCP server's), reported as a
+//! derived type's parse reports them: every problem at its path, in the
+//! same words (`limit: expected integer, got string`).
+//!
+//! A derived type's parse is its schema's check; a tool whose parameter
+//! type accepts any object (`Map<String, Value>`) has no such parse, so
+//! this check stands in for it ([`Tool::check_arguments`](crate::Tool::check_arguments)).
+//! The validator is the `jsonschema` crate, the one tool-core's own
+//! agreement tests judge the derived parsers with, compiled once per schema.
+
+mod words;
+
+use super::ParamError;
+use serde_json::Value;
+use std::fmt;
+use std::sync::Arc;
+
+/// A JSON Schema compiled once, to check arguments against on every call.
+/// Cloning it is cheap (the compiled schema is shared).
+///
+/// The draft is the schema's `$schema` (2020-12 when it names none, the
+/// default MCP fixes for a tool's `inputSchema`:
+/// <https://modelcontextprotocol.io/community/seps/1613-establish-json-schema-2020-12-as-default-dialect-f>);
+/// `format` is an annotation, not checked, as that draft's format-annotation
+/// vocabulary says by default
+/// (<https://json-schema.org/draft/2020-12/json-schema-validation.html#section-7>);
+/// `$ref` resolves inside the schema only (nothing is fetched from a
+/// network or a file).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::params::SchemaCheck;
+///
+/// let check = SchemaCheck::new(&json!({
+///     "type": "object",
+///     "properties": {"n": {"type": "integer", "minimum": 1}},
+///     "required": ["n"],
+/// }))
+/// .unwrap();
+/// assert!(check.check(&json!({"n": 2})).is_ok());
+/// assert_eq!(
+///     check.check(&json!({"n": "2"})).unwrap_err().to_string(),
+///     "n: expected integer, got string"
+/// );
+/// assert_eq!(
+///     check.check(&json!({})).unwrap_err().to_string(),
+///     "n: missing required field"
+/// );
+///
+/// let broken = SchemaCheck::new(&json!({"type": 12})).unwrap_err();
+/// assert!(broken.to_string().starts_with("not valid JSON Schema: "), "{broken}");
+/// ```
+#[derive(Clone)]
+pub struct SchemaCheck {
+    validator: Arc<jsonschema::Validator>,
+}
+
+impl SchemaCheck {
+    /// Compiles `schema`; a schema that is not valid JSON Schema (or has a
+    /// `$ref` that does not resolve inside it) is a [`SchemaError`].
+    pub fn new(schema: &Value) -> Result<Self, SchemaError> {
+        match jsonschema::validator_for(schema) {
+            Ok(validator) => Ok(SchemaCheck {
+                validator: Arc::new(validator),
+            }),
+            Err(error) => Err(SchemaError::from_compile(&error)),
+        }
+    }
+
+    /// `Ok` when `arguments` is valid; else every problem, each at its path
+    /// (at most [`MAX_PROBLEMS`](super::MAX_PROBLEMS) listed, the rest
+    /// counted), values echoed in excerpts.
+    pub fn check(&self, arguments: &Value) -> Result<(), ParamError> {
+        // The common case, valid arguments, stops at the first keyword
+        // that decides; errors are only collected when there are some.
+        if self.validator.is_valid(arguments) {
+            return Ok(());
+        }
+        words::problems(&self.validator, arguments)
+    }
+}
+
+impl fmt::Debug for SchemaCheck {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.debug_struct("SchemaCheck")
+            .field("draft", &self.validator.draft())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A schema that could not be compiled: not valid JSON Schema, or a
+/// `$ref` that does not resolve inside it.
+///
+/// It displays as `not valid JSON Schema: <what is wrong> (at <where in
+/// the schema>)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SchemaError {
+    message: String,
+}
+
+/// At most this many characters of the validator's own message are kept:
+/// it may quote the schema, which a remote server chose.
+const MAX_MESSAGE_CHARS: usize = 300;
+
+impl SchemaError {
+    fn from_compile(error: &jsonschema::ValidationError<'_>) -> Self {
+        let mut message: String = error.to_string();
+        if let Some((cut, _)) = message.char_indices().nth(MAX_MESSAGE_CHARS) {
+            message.truncate(cut);
+            message.push('…');
+        }
+        let place = error.instance_path().to_string();
+        if !place.is_empty() {
+            message.push_str(&format!(" (at {place})"));
+        }
+        SchemaError { message }
+    }
+
+    /// What is wrong, in the validator's words, with where in the schema.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(out, "not valid JSON Schema: {}", self.message)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+#[cfg(test)]
+mod tests;
