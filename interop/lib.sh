@@ -4,7 +4,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 WORK="$ROOT/target/interop"
 PY="$WORK/venv/bin/python"
-BIN="$ROOT/target/debug/tool-examples"
+# Where cargo built it: CARGO_TARGET_DIR when set, as cargo itself reads it.
+BIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/tool-examples"
 NODE_DIR="$ROOT/interop/node"
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # A scratch directory of this check's own, removed when it ends.

@@ -2,7 +2,9 @@
 # --http --stateless` behind nginx with plain round robin and no affinity.
 # The official clients on both revisions (Python default and legacy, the
 # TypeScript SDK) must work through it, every process must have served
-# calls, and /healthz must answer through it. Then the same three without
+# calls, and /healthz must answer through it; with one --approval-key-file,
+# a 2026-07-28 client's approval (its retry reaching another process than
+# its question) runs the call. Then the same three without
 # --stateless: a legacy client's session lives in one process, so round
 # robin must break it (the other processes answer 404 for its session, and
 # the SDK says "Session terminated"), which is why tool-mcp/README.md says
@@ -40,7 +42,10 @@ calls_served() {
 }
 
 echo "-- stateless backends behind round robin"
-start_backends stateless --stateless
+approval_root="$SCRATCH/approval-root"
+mkdir -p "$approval_root"
+head -c 48 /dev/urandom | base64 >"$SCRATCH/approval.key"
+start_backends stateless --stateless --root "$approval_root" --approval-key-file "$SCRATCH/approval.key"
 start_nginx stateless
 url="http://127.0.0.1:$NGINX_PORT/mcp"
 [[ $(http_get "http://127.0.0.1:$NGINX_PORT/healthz") == ok ]] || fail "/healthz through nginx"
@@ -48,6 +53,8 @@ for mode in auto legacy; do
   "$PY" "$ROOT/interop/python/calls.py" "$url" "$mode" || fail "Python SDK ($mode) through nginx"
 done
 (cd "$NODE_DIR" && node calls.mjs "$url") || fail "TypeScript SDK through nginx"
+"$PY" "$ROOT/interop/python/approval.py" "$url" auto "$approval_root" \
+  || fail "Python SDK (auto) approval through nginx, one approval key for every backend"
 for n in 1 2 3; do
   served=$(calls_served "stateless-$n")
   echo "backend $n answered $served calls"

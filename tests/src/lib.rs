@@ -1,6 +1,7 @@
-//! Holds the workspace's integration tests (see `tests/`), the registry
-//! the MCP end-to-end tests serve ([`mcp_fixture`]), and the struct of every
-//! field type the property tests and the fuzz target share ([`everything`]),
+//! Holds the workspace's integration tests (see `tests/`), the registries
+//! the MCP end-to-end tests serve ([`mcp_fixture`], [`approval_fixture`]),
+//! the struct of every field type the property tests and the fuzz target
+//! share ([`everything`]),
 //! and the wire shapes the tests compare against ([`wire`]).
 //! The Rust examples of the README, the `docs/` pages and the crates'
 //! READMEs (`tool-core`'s and `tool-mcp`'s, shown on crates.io) run here
@@ -36,6 +37,7 @@ mod tool_core_readme {}
 #[doc = include_str!("../../tool-mcp/README.md")]
 mod tool_mcp_readme {}
 
+pub mod approval_fixture;
 pub mod everything;
 pub mod mcp_fixture;
 pub mod wire;

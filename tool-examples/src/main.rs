@@ -81,6 +81,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             upstreams,
             allow_unauthenticated,
             stateless,
+            approval_key_file,
             repair,
             shutdown_grace,
             limits,
@@ -93,7 +94,12 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 &upstreams.servers,
                 &upstreams.settings(),
             ))?;
-            let server = tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
+            let mut server =
+                tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
+            if let Some(file) = approval_key_file {
+                let key = call::approval::load_key(Some(&file))?;
+                server = server.with_approval_key(&key);
+            }
             let shutdown_grace = shutdown_grace.unwrap_or(DEFAULT_SHUTDOWN_GRACE);
             let Some(address) = http else {
                 let served = runtime.block_on(serve_stdio(server, shutdown_grace));

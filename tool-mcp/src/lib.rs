@@ -9,6 +9,10 @@
 //! - A client's `notifications/cancelled` cancels the tool's signal; when the
 //!   client sends a `progressToken`, the tool's `report_progress` becomes MCP
 //!   progress notifications, all sent before the result.
+//! - A call that needs a person's approval (`#[tool(needs_approval)]`) asks
+//!   the client before it runs: `elicitation/create`, or on 2026-07-28 an
+//!   `InputRequiredResult` with a signed `requestState`
+//!   ([`McpServer`]'s "Approval").
 //!
 //! ```no_run
 //! use tool_core::{tool, ToolRegistry};
@@ -28,6 +32,7 @@
 //! ```
 
 #![forbid(unsafe_code)]
+mod approval;
 pub mod client;
 mod handler;
 mod http;

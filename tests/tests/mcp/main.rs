@@ -4,7 +4,10 @@
 //!
 //! - [`stdio`]: the `mcp_fixture` binary as a child process.
 //! - [`http`]: streamable HTTP on loopback, in process.
+//! - [`approval`]: calls that need a person's approval, asked of the
+//!   client on every revision, over both transports.
 
+mod approval;
 mod http;
 mod stdio;
 // Shared by every test binary here: one copy, beside the binaries.

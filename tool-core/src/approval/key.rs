@@ -40,6 +40,26 @@ impl ApprovalKey {
         Ok(ApprovalKey { secret })
     }
 
+    /// A 32-byte key for another use of this secret, `purpose` naming the
+    /// use: HMAC-SHA256(secret, purpose), so that a signature made for one
+    /// purpose never checks for another, and the secret itself never leaves
+    /// this value. `tool-mcp` signs its MCP approval state with the key for
+    /// `"tool-mcp approval requestState"`, so one key serves both.
+    ///
+    /// ```
+    /// use tool_core::approval::ApprovalKey;
+    ///
+    /// let key = ApprovalKey::new(*b"0123456789abcdef0123456789abcdef").unwrap();
+    /// assert_eq!(key.derive("a use"), key.derive("a use"));
+    /// assert_ne!(key.derive("a use"), key.derive("another use"));
+    /// ```
+    pub fn derive(&self, purpose: &str) -> [u8; 32] {
+        let mut mac = self.mac();
+        mac.update(b"tool-core derived key\0");
+        mac.update(purpose.as_bytes());
+        mac.finalize().into_bytes().into()
+    }
+
     /// The signature of `message`.
     pub(crate) fn sign(&self, message: &[u8]) -> Vec<u8> {
         let mut mac = self.mac();
@@ -102,6 +122,13 @@ mod tests {
         assert!(!key(1).verify(b"state!", &signature));
         assert!(!key(2).verify(b"state", &signature));
         assert!(!key(1).verify(b"state", &signature[..31]));
+    }
+
+    #[test]
+    fn a_derived_key_is_not_a_signature_of_the_purpose() {
+        let derived = key(1).derive("state");
+        assert_ne!(derived.to_vec(), key(1).sign(b"state"));
+        assert_ne!(derived, key(2).derive("state"));
     }
 
     #[test]

@@ -172,6 +172,13 @@ pub struct McpArgs {
     /// revision 2026-07-28 get a session that lives in this process, and need sticky routing.
     #[arg(long, requires = "http", env = STATELESS_VARIABLE, hide_env_values = true)]
     pub stateless: bool,
+    /// Sign the approval state sent to clients on revision 2026-07-28 with the key in FILE
+    ///
+    /// 32 bytes or more, as `call`'s. A client's answer then runs its call in any process given
+    /// the same key (behind a balancer); without one, each process signs with a random key of
+    /// its own.
+    #[arg(long = "approval-key-file", value_name = "FILE", env = APPROVAL_KEY_VARIABLE, hide_env_values = true)]
+    pub approval_key_file: Option<PathBuf>,
     /// Repair near-miss arguments of the calls served, visibly
     ///
     /// As `call --repair` does: each repair is told to the model in the result.

@@ -28,8 +28,8 @@ pub const HTTP_VARIABLE: &str = "TOOL_EXAMPLES_HTTP";
 pub const TOKEN_FILE_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN_FILE";
 /// `--stateless` of `mcp`: a deployment behind a balancer sets it once.
 pub const STATELESS_VARIABLE: &str = "TOOL_EXAMPLES_STATELESS";
-/// `--approval-key-file` of `call`: where a deployment mounts the key
-/// every process resuming approvals shares.
+/// `--approval-key-file` of `call` and `mcp`: where a deployment mounts
+/// the key every process resuming approvals shares.
 pub const APPROVAL_KEY_VARIABLE: &str = "TOOL_EXAMPLES_APPROVAL_KEY_FILE";
 
 /// The whole command line. Without a command, the walkthrough runs, so

@@ -72,6 +72,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         upstreams: Upstreams::default(),
         allow_unauthenticated: false,
         stateless: false,
+        approval_key_file: None,
         repair: false,
         limits: HttpLimits {
             max_sessions: None,
@@ -332,12 +333,21 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
         ]),
         Some(Command::Mcp(expected))
     );
-    // Repair and the grace need no HTTP: stdio serves with them too.
+    // Repair, the grace and the approval key need no HTTP: stdio serves
+    // with them too.
     assert_eq!(
-        command(&["mcp", "--repair", "--shutdown-grace", "5"]),
+        command(&[
+            "mcp",
+            "--repair",
+            "--shutdown-grace",
+            "5",
+            "--approval-key-file",
+            "/run/approval-key"
+        ]),
         Some(Command::Mcp(McpArgs {
             repair: true,
             shutdown_grace: Some(std::time::Duration::from_secs(5)),
+            approval_key_file: Some("/run/approval-key".into()),
             ..mcp_args(".", None)
         }))
     );

@@ -6,22 +6,33 @@ mod progress;
 mod result;
 mod running;
 
+use crate::approval::mrtr::{self, Retry};
+use crate::approval::state::ApprovalStates;
+use crate::approval::{Asking, HandedOver, ask};
 use progress::ProgressForwarder;
 use result::OutputSchemas;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
-    ListToolsResult, NumberOrString, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool,
+    ListToolsResult, NumberOrString, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use running::RunningCalls;
 use serde_json::Value;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
+use tool_core::approval::{ApprovalKey, ApprovalRequest};
 use tool_core::providers::mcp;
 use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 use tracing::Instrument;
+
+/// How long a person has to answer an approval request, by default.
+const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// What the key that signs MCP approval states is derived for.
+const APPROVAL_KEY_PURPOSE: &str = "tool-mcp approval requestState";
 
 /// An MCP server for one registry: what `tools/list` shows and how
 /// `tools/call` runs. Cloning it is cheap; the HTTP transport makes one per
@@ -48,6 +59,25 @@ use tracing::Instrument;
 ///     .with_call_options(RunOptions::new().with_repair(RepairPolicy::all()));
 /// # let _ = server;
 /// ```
+///
+/// ## Approval
+///
+/// A call that needs a person's approval (`#[tool(needs_approval)]`, or the
+/// policy of the call options' [`Approvals`](tool_core::approval::Approvals))
+/// asks the client before it runs: by `elicitation/create` on the
+/// revisions before 2026-07-28 (in a session), by an `InputRequiredResult`
+/// whose `requestState` is signed on 2026-07-28. Accept runs it; decline,
+/// cancel, no answer within [`with_approval_timeout`](Self::with_approval_timeout),
+/// or a client that declared no elicitation capability is a `denied` tool
+/// error, and nothing runs. Behind a balancer, give every process the same
+/// [`with_approval_key`](Self::with_approval_key).
+///
+/// Call options with [`Approvals::ask`](tool_core::approval::Approvals::ask)
+/// keep their asker: the application asks in its own way (a chat message
+/// to an operator), and the client is not asked.
+/// [`Approvals::suspend`](tool_core::approval::Approvals::suspend) cannot
+/// suspend a served call, which must be answered in its own request: its
+/// policy applies, and the client is asked.
 #[derive(Clone)]
 pub struct McpServer {
     registry: Arc<ToolRegistry>,
@@ -56,6 +86,11 @@ pub struct McpServer {
     info: Implementation,
     options: RunOptions,
     calls: Arc<RunningCalls>,
+    approvals: Arc<ApprovalStates>,
+    /// Served over HTTP without sessions: a client before 2026-07-28
+    /// cannot be asked (the answer to `elicitation/create` would come in a
+    /// request no session ties to the call).
+    without_sessions: bool,
 }
 
 impl From<ToolRegistry> for McpServer {
@@ -75,9 +110,52 @@ impl McpServer {
             info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
             options: RunOptions::new(),
             calls: Arc::default(),
+            approvals: Arc::new(ApprovalStates::with_random_key(APPROVAL_TIMEOUT)),
+            without_sessions: false,
         };
         server.list_tools_again();
         server
+    }
+
+    /// Signs the `requestState` of approvals asked on the 2026-07-28
+    /// revision with a key derived from `key` (HMAC-SHA256), so that every
+    /// process given the same key accepts the answer: on that revision a
+    /// client has no session, and its retry with the person's answer may
+    /// reach another process behind a balancer. Without it each server
+    /// signs with a random key of its own, which only it verifies. The same
+    /// key may sign the application's suspensions
+    /// ([`Approvals::suspend`](tool_core::approval::Approvals::suspend)):
+    /// the MCP state is signed with a key derived for it alone
+    /// ([`ApprovalKey::derive`]). Anyone who has the key can approve calls:
+    /// read it from a secret store.
+    ///
+    /// ```
+    /// use tool_core::approval::ApprovalKey;
+    /// # let tools = tool_core::ToolRegistry::new();
+    /// let key = ApprovalKey::new(*b"0123456789abcdef0123456789abcdef").unwrap(); // from a secret store
+    /// let server = tool_mcp::McpServer::new(tools).with_approval_key(&key);
+    /// # let _ = server;
+    /// ```
+    pub fn with_approval_key(mut self, key: &ApprovalKey) -> Self {
+        let derived = key.derive(APPROVAL_KEY_PURPOSE);
+        self.approvals = Arc::new(ApprovalStates::with_key(derived, self.approvals.ttl()));
+        self
+    }
+
+    /// How long a person has to answer an approval request (default 10
+    /// minutes): on the revisions before 2026-07-28 the call waits that
+    /// long for the answer to `elicitation/create`, then is a tool error;
+    /// on 2026-07-28 a `requestState` older than that is refused.
+    pub fn with_approval_timeout(mut self, timeout: Duration) -> Self {
+        self.approvals = Arc::new(self.approvals.with_ttl(timeout));
+        self
+    }
+
+    /// Marks the server as served without sessions (the HTTP transport's
+    /// stateless mode).
+    pub(crate) fn serving_without_sessions(mut self) -> Self {
+        self.without_sessions = true;
+        self
     }
 
     /// Announces the server under another name and version.
@@ -218,10 +296,27 @@ impl McpServer {
         let arguments = request
             .arguments
             .map_or_else(|| Value::Object(serde_json::Map::new()), Value::Object);
-        let call = ToolCall::new(request_id(&context.id), request.name, arguments);
-
         let signal = self.calls.signal();
         let mut ctx = self.options.clone().with_signal(signal.clone());
+        let mut handed_over = None;
+        match self.options.approvals() {
+            // The application asks in its own way: its asker answers.
+            Some(own) if !own.suspends() => {}
+            // No approvals, or suspending ones, which a single call cannot
+            // do: the client is asked, under their policy.
+            configured => {
+                let (asking, handover) = self.asking(
+                    &request.name,
+                    &arguments,
+                    request.request_state.as_deref(),
+                    request.input_responses.as_ref(),
+                    &context,
+                )?;
+                handed_over = handover;
+                ctx = ctx.with_approvals(asking.into_approvals(configured));
+            }
+        }
+        let call = ToolCall::new(request_id(&context.id), request.name, arguments);
         let forwarder = context
             .meta
             .get_progress_token()
@@ -236,10 +331,30 @@ impl McpServer {
         tracing::debug!("called");
         let started = std::time::Instant::now();
         let running = execute_tool_call(&call, &self.registry, ctx);
-        let result = until_answered(running, signal, &context.ct, self.options.signal()).await;
+        let answered = until_answered(running, signal, &context.ct, self.options.signal());
+        let outcome = match handed_over {
+            None => Answer::Complete(answered.await),
+            Some(handed_over) => {
+                // The call either ends without asking (it needs no approval,
+                // or failed before), or hands its question over and is
+                // dropped unrun.
+                tokio::select! {
+                    result = answered => Answer::Complete(result),
+                    Ok(question) = handed_over => Answer::Ask(question),
+                }
+            }
+        };
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }
+        let result = match outcome {
+            Answer::Complete(result) => result,
+            Answer::Ask(question) => {
+                tracing::debug!("asking the client for approval (InputRequiredResult)");
+                let asked = mrtr::input_required(&self.approvals, &question, &call.arguments)?;
+                return Ok(asked.into());
+            }
+        };
         tracing::debug!(
             is_error = result.is_error,
             elapsed_ms = started.elapsed().as_millis() as u64,
@@ -249,6 +364,78 @@ impl McpServer {
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())
     }
+
+    /// How this call asks for approval, should it need it, from the
+    /// client's revision and capabilities, and, for a 2026-07-28 retry,
+    /// the state and answer it carries (a state that does not verify is
+    /// refused here, before anything runs). With a receiver when the call
+    /// is to hand its question over (2026-07-28, not yet asked).
+    fn asking(
+        &self,
+        tool: &str,
+        arguments: &Value,
+        request_state: Option<&str>,
+        input_responses: Option<&rmcp::model::InputResponses>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<(Asking, Option<HandedOver>), ErrorData> {
+        let revision = context.protocol_version();
+        let capabilities = context.client_capabilities();
+        let can_ask = ask::can_ask(capabilities.as_ref());
+        if revision
+            .as_ref()
+            .is_some_and(|revision| *revision >= ProtocolVersion::V_2026_07_28)
+        {
+            if let Some(state) = request_state {
+                return match mrtr::read_retry(
+                    &self.approvals,
+                    state,
+                    tool,
+                    arguments,
+                    input_responses,
+                )? {
+                    Retry::Answered(decision) => Ok((Asking::Decided(decision), None)),
+                    Retry::AskAgain => Ok(handover_or(can_ask, tool)),
+                };
+            }
+            return Ok(handover_or(can_ask, tool));
+        }
+        let decided = |decision| Ok((Asking::Decided(decision), None));
+        // First: without a session the capabilities declared at
+        // `initialize` are not known here, nor could an answer come back.
+        if self.without_sessions {
+            let revision = revision.map_or_else(|| "(unknown)".to_owned(), |r| r.to_string());
+            return decided(ask::cannot_ask_without_session(tool, &revision));
+        }
+        if let Err(why) = can_ask {
+            return decided(ask::cannot_ask(tool, why));
+        }
+        Ok((
+            Asking::Elicit(ask::Elicit {
+                peer: context.peer.clone(),
+                call: context.id.clone(),
+                timeout: self.approvals.ttl(),
+            }),
+            None,
+        ))
+    }
+}
+
+/// A 2026-07-28 call's asking: hand the question over when the client can
+/// be asked, else a denial saying why not.
+fn handover_or(can_ask: Result<(), &'static str>, tool: &str) -> (Asking, Option<HandedOver>) {
+    match can_ask {
+        Ok(()) => {
+            let (asking, handed_over) = Asking::handover();
+            (asking, Some(handed_over))
+        }
+        Err(why) => (Asking::Decided(ask::cannot_ask(tool, why)), None),
+    }
+}
+
+/// How a call ends: with its result, or with a question for the client.
+enum Answer {
+    Complete(tool_core::ToolResultMessage),
+    Ask(ApprovalRequest),
 }
 
 /// Runs a call to its answer, cancelling its `signal` when the request is

@@ -62,7 +62,11 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(limits.session_idle_timeout);
     let sessions = Arc::new(sessions);
-    let server = http.server;
+    let server = if http.stateless {
+        http.server.serving_without_sessions()
+    } else {
+        http.server
+    };
     let calls_of = server.clone();
     let service: Service =
         StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
