@@ -72,7 +72,7 @@ fn question(tool: &str, description: &str, hints: &ToolAnnotations, arguments: &
         Value::Object(fields) => {
             text.push_str(" to run with:");
             for (name, value) in fields.iter().take(ARGUMENTS_SHOWN) {
-                let _ = write!(text, "\n  {name}: {}", shown(value));
+                let _ = write!(text, "\n  {}: {}", shown_name(name), shown(value));
             }
             if fields.len() > ARGUMENTS_SHOWN {
                 let _ = write!(
@@ -90,15 +90,61 @@ fn question(tool: &str, description: &str, hints: &ToolAnnotations, arguments: &
     text
 }
 
-/// A value as JSON, cut to [`VALUE_CHARS`] characters with its full size.
+/// A value as JSON, cut to [`VALUE_CHARS`] characters with its full size,
+/// every invisible character escaped.
 fn shown(value: &Value) -> String {
     let json = value.to_string();
     let chars = json.chars().count();
     if chars <= VALUE_CHARS {
-        return json;
+        return visible(&json);
     }
     let cut: String = json.chars().take(VALUE_CHARS).collect();
-    format!("{cut}... ({} bytes in all)", json.len())
+    format!("{}... ({} bytes in all)", visible(&cut), json.len())
+}
+
+/// An argument's name as written when it is plain (letters, digits, `_`,
+/// `-`, `.`), else quoted as JSON: a name holding `: ` or a line break
+/// cannot pass for another argument.
+fn shown_name(name: &str) -> String {
+    let plain = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    if plain {
+        visible(name)
+    } else {
+        visible(&Value::from(name).to_string())
+    }
+}
+
+/// `text` with every character a person cannot see escaped as `\u{..}`:
+/// controls, line and paragraph separators, and format characters (such
+/// as U+202E, which reverses the text after it), so the question a person
+/// judges shows what the arguments really hold. JSON's escaping leaves
+/// all but the controls as they are.
+fn visible(text: &str) -> String {
+    use unicode_general_category::{GeneralCategory, get_general_category};
+    let hidden = |c: char| {
+        matches!(
+            get_general_category(c),
+            GeneralCategory::Control
+                | GeneralCategory::Format
+                | GeneralCategory::LineSeparator
+                | GeneralCategory::ParagraphSeparator
+        )
+    };
+    if !text.chars().any(hidden) {
+        return text.to_owned();
+    }
+    let mut shown = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            let _ = write!(shown, "\\u{{{:04x}}}", u32::from(c));
+        } else {
+            shown.push(c);
+        }
+    }
+    shown
 }
 
 /// A person's answer to an [`ApprovalRequest`]. On the wire (a decision
@@ -163,6 +209,21 @@ mod tests {
         assert!(lines[2].starts_with("  content: \"xxx"), "{}", lines[2]);
         assert!(lines[2].ends_with("... (502 bytes in all)"), "{}", lines[2]);
         assert_eq!(lines[3], "?");
+    }
+
+    #[test]
+    fn hidden_characters_and_odd_names_cannot_fake_a_line() {
+        let request = ApprovalRequest::new(
+            "c1",
+            "pay",
+            "Pay",
+            &ToolAnnotations::default(),
+            json!({"to\n  amount: 1": "bob", "note": "\u{202e}001 x"}),
+        );
+        let lines: Vec<&str> = request.question.lines().collect();
+        assert_eq!(lines[1], r#"  "to\n  amount: 1": "bob""#);
+        assert_eq!(lines[2], r#"  note: "\u{202e}001 x""#);
+        assert_eq!(lines.len(), 4, "{}", request.question);
     }
 
     #[test]
