@@ -87,6 +87,7 @@ pub use request::{ApprovalRequest, Decision};
 pub use suspension::Suspension;
 
 pub(crate) use policy::Asking;
+pub(crate) use request::shown;
 pub(crate) use suspension::{Slot, State};
 
 impl Approvals {

@@ -1,13 +1,15 @@
 //! What a person is asked, and what they answer.
 
+use crate::repair::json_head;
 use crate::tool::ToolAnnotations;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt::Write;
 
-/// The most characters of one argument's value shown in a question; the
-/// full arguments stay in [`ApprovalRequest::arguments`].
-const VALUE_CHARS: usize = 200;
+/// The most bytes of one argument's JSON shown in a question (and of the
+/// arguments a person edited, in the model's note); the full arguments
+/// stay in [`ApprovalRequest::arguments`].
+const VALUE_BYTES: usize = 200;
 /// The most arguments listed in a question.
 const ARGUMENTS_SHOWN: usize = 20;
 
@@ -90,16 +92,15 @@ fn question(tool: &str, description: &str, hints: &ToolAnnotations, arguments: &
     text
 }
 
-/// A value as JSON, cut to [`VALUE_CHARS`] characters with its full size,
-/// every invisible character escaped.
-fn shown(value: &Value) -> String {
-    let json = value.to_string();
-    let chars = json.chars().count();
-    if chars <= VALUE_CHARS {
-        return visible(&json);
+/// A value as JSON, cut to [`VALUE_BYTES`] bytes with its full size,
+/// every invisible character escaped; the cut stops serializing, so a
+/// megabyte argument is not written out to show its first line.
+pub(crate) fn shown(value: &Value) -> String {
+    let (head, total) = json_head(value, VALUE_BYTES);
+    if total <= VALUE_BYTES as u64 {
+        return visible(&head);
     }
-    let cut: String = json.chars().take(VALUE_CHARS).collect();
-    format!("{}... ({} bytes in all)", visible(&cut), json.len())
+    format!("{}... ({total} bytes in all)", visible(&head))
 }
 
 /// An argument's name as written when it is plain (letters, digits, `_`,

@@ -13,7 +13,7 @@ use super::outcome;
 use super::run_options::RunOptions;
 use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
 use super::suspend::denied;
-use crate::approval::{ApprovalRequest, Asking, Decision};
+use crate::approval::{ApprovalRequest, Asking, Decision, shown};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
 use crate::repair::{Repair, RepairRule, repair_note};
@@ -242,19 +242,12 @@ async fn approval(
 ) -> Verdict {
     let ask = match ctx.approvals.as_ref().map(|approvals| &approvals.asking) {
         Some(Asking::Ask(ask)) => ask,
-        Some(Asking::Suspend { .. }) => {
-            tracing::warn!(
-                "a call that needs approval was executed outside execute_batch, so it could not be suspended; it was denied"
-            );
-            return Verdict::Answer(Box::new(denied(
-                call,
-                "needs a person's approval, which could not be asked for here",
-            )));
-        }
-        None => {
-            tracing::warn!(
-                "a call that needs approval was executed without RunOptions::with_approvals; it was denied"
-            );
+        unasked => {
+            let why = match unasked {
+                Some(_) => "it was executed outside execute_batch, so it could not be suspended",
+                None => "the run options have no approvals (RunOptions::with_approvals)",
+            };
+            tracing::warn!(why, "a call that needs approval was denied");
             return Verdict::Answer(Box::new(denied(
                 call,
                 "needs a person's approval, which could not be asked for here",
@@ -479,11 +472,10 @@ fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &Ru
 }
 
 /// `[A person approved this call with edited arguments: {...}]`, the
-/// arguments cut to a few hundred characters.
+/// arguments cut as an approval question shows them.
 fn approval_note(used: &Value) -> String {
-    const SHOWN: usize = 300;
-    let json = used.to_string();
-    let shown: String = json.chars().take(SHOWN).collect();
-    let more = if shown.len() < json.len() { "..." } else { "" };
-    format!("[A person approved this call with edited arguments: {shown}{more}]")
+    format!(
+        "[A person approved this call with edited arguments: {}]",
+        shown(used)
+    )
 }

@@ -21,22 +21,36 @@ pub(super) fn excerpt(value: &Value) -> (Value, Option<u64>) {
     if is_short(value) {
         return (value.clone(), None);
     }
+    let (head, total) = json_head(value, MAX_REPAIR_VALUE_BYTES);
+    if total <= MAX_REPAIR_VALUE_BYTES as u64 {
+        return (value.clone(), None);
+    }
+    (Value::String(head), Some(total))
+}
+
+/// The first `limit` bytes of `value`'s compact JSON text (cut at a
+/// character boundary) and the text's whole size in bytes. The text is
+/// written once into a sink that keeps only those bytes, so a 10 MB value
+/// costs no allocation of its size.
+pub(crate) fn json_head(value: &Value, limit: usize) -> (String, u64) {
     let mut sink = Head {
-        head: Vec::with_capacity(MAX_REPAIR_VALUE_BYTES + 4),
+        head: Vec::with_capacity(limit.min(4096) + 4),
         total: 0,
+        limit,
     };
     // The sink never fails; serializing a `Value` cannot either.
     let _ = serde_json::to_writer(&mut sink, value);
-    if sink.total <= MAX_REPAIR_VALUE_BYTES as u64 {
-        return (value.clone(), None);
-    }
-    let head = &sink.head[..MAX_REPAIR_VALUE_BYTES];
-    let text = match std::str::from_utf8(head) {
+    let text = match String::from_utf8(sink.head) {
         Ok(text) => text,
         // Cut inside a character: drop its first bytes too.
-        Err(error) => std::str::from_utf8(&head[..error.valid_up_to()]).unwrap_or_default(),
+        Err(error) => {
+            let valid = error.utf8_error().valid_up_to();
+            let mut bytes = error.into_bytes();
+            bytes.truncate(valid);
+            String::from_utf8(bytes).unwrap_or_default()
+        }
     };
-    (Value::String(text.to_owned()), Some(sink.total))
+    (text, sink.total)
 }
 
 /// `path` cut to at most [`MAX_REPAIR_PATH_BYTES`] bytes and `…`.
@@ -65,15 +79,16 @@ fn is_short(value: &Value) -> bool {
     }
 }
 
-/// Keeps the first [`MAX_REPAIR_VALUE_BYTES`] bytes written and counts all.
+/// Keeps the first `limit` bytes written and counts all.
 struct Head {
     head: Vec<u8>,
     total: u64,
+    limit: usize,
 }
 
 impl std::io::Write for Head {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        let room = MAX_REPAIR_VALUE_BYTES.saturating_sub(self.head.len());
+        let room = self.limit.saturating_sub(self.head.len());
         self.head.extend_from_slice(&bytes[..bytes.len().min(room)]);
         self.total += bytes.len() as u64;
         Ok(bytes.len())
