@@ -20,6 +20,7 @@ mod definitions;
 mod enums;
 mod media;
 mod result_wire;
+mod stream_formats;
 mod streaming;
 mod streaming_deltas;
 mod streaming_properties;

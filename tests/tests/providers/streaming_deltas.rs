@@ -17,27 +17,15 @@
 //! characters written as `\u` escapes (`\u00e9`, the surrogate pair
 //! `\ud83d\ude00`) are plain ASCII, and are cut at every byte.
 
+use crate::stream_formats::{Accumulator, FORMATS, Format};
 use serde_json::{Value, json};
 use tool_core::ToolCall;
-use tool_core::providers::{StreamEvent, anthropic, openai_chat, openai_responses};
+use tool_core::providers::StreamEvent;
 
 /// A realistic call (a file write): raw multi-byte characters of 2, 3 and 4
 /// bytes, every JSON escape (the same emoji written raw and as a
 /// surrogate pair), numbers, literals, nesting.
 const CALL: &str = r##"{"path":"notes/caf\u00e9 ☕.md","content":"# Menu\n\nCrème brûlée — 6,50 €\n\"Special\" 😀 or \ud83d\ude00: \\ \/ \b\f\r\t end","lines":[1,-2.5e3,30],"append":true,"overwrite":false,"meta":{"tags":["menu","€"],"owner":null}}"##;
-
-#[derive(Clone, Copy, Debug)]
-enum Format {
-    Anthropic,
-    OpenAiChat,
-    OpenAiResponses,
-}
-
-const FORMATS: [Format; 3] = [
-    Format::Anthropic,
-    Format::OpenAiChat,
-    Format::OpenAiResponses,
-];
 
 /// The index the call has in each format's stream.
 const INDEX: usize = 1;
@@ -47,7 +35,7 @@ impl Format {
     /// server-sent event) of one call whose arguments come in `pieces`,
     /// ended as `end` says.
     fn lines(self, pieces: &[&str], end: End) -> Vec<String> {
-        let mut events = vec![self.start()];
+        let mut events = vec![self.opening()];
         let (last, before) = match pieces.split_last() {
             Some((last, before)) if end == End::WithTheLastPiece => (Some(*last), before),
             _ => (None, pieces),
@@ -64,18 +52,18 @@ impl Format {
             }
             // The last piece only in the `.done` events' repeat (a delta
             // lost on the way).
-            (Format::OpenAiResponses, Some(_)) => events.extend(self.end(&whole)),
+            (Format::OpenAiResponses, Some(_)) => events.extend(self.closing(&whole)),
             // Anthropic's stop carries no text.
             (Format::Anthropic, Some(last)) => {
                 events.push(self.delta(last));
-                events.extend(self.end(&whole));
+                events.extend(self.closing(&whole));
             }
-            (_, None) => events.extend(self.end(&whole)),
+            (_, None) => events.extend(self.closing(&whole)),
         }
         events.iter().map(Value::to_string).collect()
     }
 
-    fn start(self) -> Value {
+    fn opening(self) -> Value {
         match self {
             Format::Anthropic => json!({"type": "content_block_start", "index": INDEX,
                 "content_block": {"type": "tool_use", "id": "toolu_01", "name": "write_file", "input": {}}}),
@@ -105,7 +93,7 @@ impl Format {
         }
     }
 
-    fn end(self, whole: &str) -> Vec<Value> {
+    fn closing(self, whole: &str) -> Vec<Value> {
         match self {
             Format::Anthropic => vec![json!({"type": "content_block_stop", "index": INDEX})],
             Format::OpenAiChat => vec![
@@ -139,46 +127,10 @@ impl Format {
         let mut stream = Accumulator::new(self);
         let mut read = Read::default();
         for event in events {
-            read.take(stream.push(&event));
+            read.take(stream.push(&event).expect("a valid event"));
         }
         read.take(stream.finish());
         read
-    }
-}
-
-/// The accumulator of one format.
-enum Accumulator {
-    Anthropic(anthropic::StreamAccumulator),
-    OpenAiChat(openai_chat::StreamAccumulator),
-    OpenAiResponses(openai_responses::StreamAccumulator),
-}
-
-impl Accumulator {
-    fn new(format: Format) -> Self {
-        match format {
-            Format::Anthropic => Accumulator::Anthropic(anthropic::StreamAccumulator::new()),
-            Format::OpenAiChat => Accumulator::OpenAiChat(openai_chat::StreamAccumulator::new()),
-            Format::OpenAiResponses => {
-                Accumulator::OpenAiResponses(openai_responses::StreamAccumulator::new())
-            }
-        }
-    }
-
-    fn push(&mut self, event: &Value) -> Vec<StreamEvent> {
-        match self {
-            Accumulator::Anthropic(stream) => stream.push(event),
-            Accumulator::OpenAiChat(stream) => stream.push(event),
-            Accumulator::OpenAiResponses(stream) => stream.push(event),
-        }
-        .expect("a valid event")
-    }
-
-    fn finish(&mut self) -> Vec<StreamEvent> {
-        match self {
-            Accumulator::Anthropic(stream) => stream.finish(),
-            Accumulator::OpenAiChat(stream) => stream.finish(),
-            Accumulator::OpenAiResponses(stream) => stream.finish(),
-        }
     }
 }
 
@@ -376,9 +328,9 @@ fn deltas_hand_out_each_byte_once_a_character_per_event() {
     for format in FORMATS {
         // Events made as values (their lines' text is tested above): a
         // debug build parses 86k lines slowly.
-        let events = std::iter::once(format.start())
+        let events = std::iter::once(format.opening())
             .chain(one_each.iter().map(|piece| format.delta(piece)))
-            .chain(format.end(&text));
+            .chain(format.closing(&text));
         let read = format.read_events(events);
         let handed_out: usize = read.lengths.iter().sum();
         assert_eq!(handed_out, text.len(), "{format:?}");

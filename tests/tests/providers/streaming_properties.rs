@@ -21,13 +21,12 @@
 //! character boundaries: each provider's events are JSON, whose strings
 //! carry whole characters.
 
+use crate::stream_formats::{Accumulator, FORMATS, Format};
 use crate::support::generators::config;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value, json};
-use tool_core::providers::{
-    AdapterError, PartialJson, StreamEvent, anthropic, openai_chat, openai_responses,
-};
+use tool_core::providers::{PartialJson, StreamEvent};
 
 // ---------------------------------------------------------------------------
 // Consistency.
@@ -385,61 +384,10 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Through each provider's events.
 
-/// One format's events for a call, and its accumulator.
-#[derive(Clone, Copy, Debug)]
-enum Format {
-    Anthropic,
-    OpenAiChat,
-    OpenAiResponses,
-}
-
-const FORMATS: [Format; 3] = [
-    Format::Anthropic,
-    Format::OpenAiChat,
-    Format::OpenAiResponses,
-];
-
-enum Accumulator {
-    Anthropic(anthropic::StreamAccumulator),
-    OpenAiChat(openai_chat::StreamAccumulator),
-    OpenAiResponses(openai_responses::StreamAccumulator),
-}
-
-impl Accumulator {
-    fn push(&mut self, event: &Value) -> Result<Vec<StreamEvent>, AdapterError> {
-        match self {
-            Accumulator::Anthropic(stream) => stream.push(event),
-            Accumulator::OpenAiChat(stream) => stream.push(event),
-            Accumulator::OpenAiResponses(stream) => stream.push(event),
-        }
-    }
-
-    fn partial(&self, index: usize) -> Option<&Value> {
-        match self {
-            Accumulator::Anthropic(stream) => stream.partial_arguments(index),
-            Accumulator::OpenAiChat(stream) => stream.partial_arguments(index),
-            Accumulator::OpenAiResponses(stream) => stream.partial_arguments(index),
-        }
-    }
-
-    fn finish(&mut self) -> Vec<StreamEvent> {
-        match self {
-            Accumulator::Anthropic(stream) => stream.finish(),
-            Accumulator::OpenAiChat(stream) => stream.finish(),
-            Accumulator::OpenAiResponses(stream) => stream.finish(),
-        }
-    }
-}
-
+/// One format's events for a call (minimal: the fields each accumulator reads).
 impl Format {
     fn accumulator(self) -> Accumulator {
-        match self {
-            Format::Anthropic => Accumulator::Anthropic(anthropic::StreamAccumulator::new()),
-            Format::OpenAiChat => Accumulator::OpenAiChat(openai_chat::StreamAccumulator::new()),
-            Format::OpenAiResponses => {
-                Accumulator::OpenAiResponses(openai_responses::StreamAccumulator::new())
-            }
-        }
+        Accumulator::new(self)
     }
 
     fn start(self, index: usize) -> Value {
