@@ -110,6 +110,7 @@ pub mod providers;
 pub mod registry;
 pub mod repair;
 mod tool;
+pub mod toolset;
 
 #[doc(hidden)]
 pub mod __private;

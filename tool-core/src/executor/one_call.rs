@@ -78,13 +78,13 @@ fn available<'a>(
     let Some(tool) = tool else {
         return Err(Box::new(ToolResultMessage::failure(call, "unknown tool")));
     };
-    if ctx.is_enabled(&call.name) {
+    if ctx.is_enabled(&call.name) && !tool.hidden_in(ctx) {
         return Ok(tool);
     }
     let names: Vec<&str> = registry
         .iter()
+        .filter(|tool| ctx.is_enabled(tool.name()) && !tool.hidden_in(ctx))
         .map(RegisteredTool::name)
-        .filter(|name| ctx.is_enabled(name))
         .collect();
     let message = if names.is_empty() {
         "not available in this turn (no tools are)".to_owned()

@@ -5,6 +5,7 @@
 use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 use super::retry_budget::RetryBudget;
 use crate::approval::Approvals;
+use crate::message::ToolResultMessage;
 use crate::registry::{ToolDefinition, ToolRegistry};
 use crate::repair::{Repair, RepairPolicy};
 use crate::tool::{Content, ProgressFn, ToolContext, ToolError, ToolOutput};
@@ -81,6 +82,8 @@ pub struct RunOptions {
     /// The calls a person approved (a resumed batch), with the repairs to
     /// put on their results; they run without being asked again.
     pub(crate) approved: Option<Arc<HashMap<String, Vec<Repair>>>>,
+    /// Deferred tools loaded by a search, in the order they were loaded.
+    pub(crate) loaded: Arc<[String]>,
 }
 
 impl Default for RunOptions {
@@ -98,6 +101,7 @@ impl Default for RunOptions {
             enabled: None,
             approvals: None,
             approved: None,
+            loaded: Arc::from([]),
         }
     }
 }
@@ -250,6 +254,68 @@ impl RunOptions {
         self
     }
 
+    /// Loads these deferred tools into the turn, after the ones loaded
+    /// already: [`ToolRegistry::definitions_for`] shows them after the
+    /// tools sent up front, in this order, so what was sent before keeps
+    /// its bytes. Names that are not deferred tools are ignored.
+    pub fn with_loaded<I>(mut self, names: I) -> Self
+    where
+        I: IntoIterator,
+        I::Item: Into<String>,
+    {
+        let mut loaded: Vec<String> = self.loaded.to_vec();
+        for name in names {
+            let name = name.into();
+            if !loaded.contains(&name) {
+                loaded.push(name);
+            }
+        }
+        self.loaded = Arc::from(loaded);
+        self
+    }
+
+    /// Loads the tools `tool_search` found in `results` (a turn's results),
+    /// for the next turn: [`with_loaded`](Self::with_loaded) of
+    /// [`found_tools`](crate::toolset::found_tools).
+    ///
+    /// ```
+    /// use tool_core::toolset::Toolset;
+    /// use tool_core::{execute_tool_calls, DynamicTool, RunOptions, ToolCall, ToolOutput, ToolRegistry};
+    /// use serde_json::json;
+    ///
+    /// let tool = |name: &str, description: &str| {
+    ///     DynamicTool::new(name, description, |_args, _ctx| async { Ok(ToolOutput::text("")) })
+    /// };
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register_all(
+    ///     Toolset::new("extra")
+    ///         .with(tool("weather_get", "Get the current weather for a city"))
+    ///         .with(tool("stock_quote", "Get a stock price"))
+    ///         .deferred(),
+    /// ).unwrap();
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
+    /// let turn = RunOptions::new();
+    /// let search = ToolCall::new("c1", "tool_search", json!({"query": "weather in Paris"}));
+    /// let results = execute_tool_calls(&[search], &tools, turn.clone()).await;
+    /// assert!(results[0].content[0].as_text().unwrap().contains(r#""name":"weather_get""#));
+    ///
+    /// let next = turn.load_found(&results);
+    /// let names: Vec<String> = tools.definitions_for(&next).into_iter().map(|d| d.name).collect();
+    /// assert_eq!(names, ["tool_search", "weather_get"]);
+    /// # });
+    /// ```
+    pub fn load_found(self, results: &[ToolResultMessage]) -> Self {
+        let found = crate::toolset::found_tools(results);
+        self.with_loaded(found)
+    }
+
+    /// The deferred tools loaded into the turn, in the order they were
+    /// loaded.
+    pub fn loaded(&self) -> &[String] {
+        &self.loaded
+    }
+
     /// The approvals calls run with, if set.
     pub fn approvals(&self) -> Option<&Approvals> {
         self.approvals.as_ref()
@@ -283,14 +349,10 @@ impl RunOptions {
             .is_none_or(|enabled| enabled.contains(name))
     }
 
-    /// The definitions of the available tools of `registry`, in
-    /// registration order: what to send the model for this turn.
+    /// The definitions of the available tools of `registry`: what to send
+    /// the model for this turn ([`ToolRegistry::definitions_for`]).
     pub fn enabled_definitions(&self, registry: &ToolRegistry) -> Vec<ToolDefinition> {
-        registry
-            .iter()
-            .filter(|tool| self.is_enabled(tool.name()))
-            .map(|tool| tool.definition().clone())
-            .collect()
+        registry.definitions_for(self)
     }
 
     /// The context a tool of call `call_id` receives (without a per-call

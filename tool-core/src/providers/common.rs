@@ -9,28 +9,95 @@ use super::names::NameRule;
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value};
 
-/// Converts each definition in order, reporting names that `rule` refuses,
-/// into a JSON array and the diagnostics of every tool.
+/// What a provider's tool list has room for, beside the conversion of
+/// each schema.
+pub(crate) struct Api {
+    /// The provider's rule for tool names.
+    pub(crate) rule: NameRule,
+    /// The key of a tool's example inputs, where the provider has one.
+    pub(crate) examples: Option<&'static str>,
+    /// The provider's own search tool, written after the tools when some
+    /// are deferred (each then marked `defer_loading`); `None` when the
+    /// provider has no tool search.
+    pub(crate) search_tool: Option<fn() -> Value>,
+}
+
+impl Api {
+    /// A provider with no place for examples and no tool search.
+    pub(crate) const fn plain(rule: NameRule) -> Api {
+        Api {
+            rule,
+            examples: None,
+            search_tool: None,
+        }
+    }
+}
+
+/// Converts each definition in order, reporting names that the API's rule
+/// refuses, into a JSON array and the diagnostics of every tool; then
+/// writes the examples and deferral where the API has a place for them,
+/// and says so where it has none.
 pub(crate) fn convert_each(
     definitions: &[ToolDefinition],
-    rule: &NameRule,
+    api: &Api,
     mut convert: impl FnMut(&ToolDefinition, &mut Report<'_>) -> Value,
 ) -> Converted {
     let mut diagnostics = Vec::new();
-    let value = definitions
+    let mut value: Vec<Value> = definitions
         .iter()
         .map(|definition| {
             let mut report = Report {
                 tool: &definition.name,
                 diagnostics: &mut diagnostics,
             };
-            rule.report(&definition.name, &mut report);
-            convert(definition, &mut report)
+            api.rule.report(&definition.name, &mut report);
+            let mut tool = convert(definition, &mut report);
+            write_extras(definition, api, &mut tool, &mut report);
+            tool
         })
         .collect();
+    let deferred = definitions
+        .iter()
+        .any(|definition| definition.defer_loading);
+    if let (true, Some(search_tool)) = (deferred, api.search_tool) {
+        value.push(search_tool());
+    }
     Converted {
         value: Value::Array(value),
         diagnostics,
+    }
+}
+
+/// A definition's examples and deferral, in the API's words or reported.
+fn write_extras(definition: &ToolDefinition, api: &Api, tool: &mut Value, report: &mut Report<'_>) {
+    let provider = api.rule.provider;
+    if !definition.input_examples.is_empty() {
+        match (api.examples, tool.as_object_mut()) {
+            (Some(key), Some(tool)) => {
+                tool.insert(key.into(), Value::Array(definition.input_examples.clone()));
+            }
+            _ => report.push(
+                "",
+                format!(
+                    "input examples dropped: {provider} tool definitions have no place for them"
+                ),
+            ),
+        }
+    }
+    if definition.defer_loading {
+        match (api.search_tool, tool.as_object_mut()) {
+            (Some(_), Some(tool)) => {
+                tool.insert("defer_loading".into(), Value::Bool(true));
+            }
+            _ => report.push(
+                "",
+                format!(
+                    "deferred loading: {provider} has no tool search of its own, so the tool is \
+                     sent in full; send ToolRegistry::definitions_for instead, which offers \
+                     tool_search in its place"
+                ),
+            ),
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::diagnostic::Converted;
 use super::gemini::Dialect;
+use super::names::NameRule;
 use super::strict::Strict;
 use super::{anthropic, gemini, mcp, openai_chat, openai_responses};
 use crate::registry::ToolDefinition;
@@ -85,6 +86,30 @@ impl ProviderFormat {
             ProviderFormat::Gemini(Dialect::OpenApi) => "gemini-legacy",
             ProviderFormat::Mcp => "mcp",
         }
+    }
+
+    /// The tool-name rule of the format's provider; `Neutral` has none.
+    pub fn name_rule(self) -> Option<NameRule> {
+        match self {
+            ProviderFormat::Neutral => None,
+            ProviderFormat::OpenAiChat(_) | ProviderFormat::OpenAiResponses(_) => {
+                Some(NameRule::OPENAI)
+            }
+            ProviderFormat::Anthropic(_) => Some(NameRule::ANTHROPIC),
+            ProviderFormat::Gemini(_) => Some(NameRule::GEMINI),
+            ProviderFormat::Mcp => Some(NameRule::MCP),
+        }
+    }
+
+    /// Whether the provider searches deferred tools itself: send it
+    /// [`ToolRegistry::definitions_for_native_search`](crate::ToolRegistry::definitions_for_native_search);
+    /// the others get [`ToolRegistry::definitions_for`](crate::ToolRegistry::definitions_for),
+    /// with the built-in `tool_search`.
+    pub fn searches_natively(self) -> bool {
+        matches!(
+            self,
+            ProviderFormat::Anthropic(_) | ProviderFormat::OpenAiResponses(_)
+        )
     }
 
     /// The definitions in this format, with what it could not express.

@@ -25,15 +25,19 @@ impl NameRule {
         extra: &['_', '-'],
         letter_first: false,
     };
-    /// Anthropic: `^[a-zA-Z0-9_-]{1,128}$`.
+    /// Anthropic: `^[a-zA-Z0-9_-]{1,64}$`, as the Messages API's tool
+    /// `name` says (<https://docs.anthropic.com/en/api/messages>, checked
+    /// 2026-12-02; it allowed 128 before).
     pub const ANTHROPIC: NameRule = NameRule {
         provider: "Anthropic",
-        max_len: 128,
+        max_len: 64,
         extra: &['_', '-'],
         letter_first: false,
     };
     /// Gemini: letters, digits, `_`, `.`, `:`, `-`, at most 64, starting with a
-    /// letter or `_`.
+    /// letter or `_` (`FunctionDeclaration.name`,
+    /// <https://ai.google.dev/api/caching#FunctionDeclaration>, checked
+    /// 2026-12-02).
     pub const GEMINI: NameRule = NameRule {
         provider: "Gemini",
         max_len: 64,
@@ -82,6 +86,40 @@ impl NameRule {
         None
     }
 
+    /// A name close to `name` that every rule of `rules` accepts: each
+    /// character some rule refuses becomes `_`, a leading `_` is added
+    /// where a rule wants a letter first, and the name is cut to the
+    /// shortest limit.
+    ///
+    /// ```
+    /// use tool_core::providers::NameRule;
+    ///
+    /// let rules = [NameRule::MCP, NameRule::OPENAI, NameRule::GEMINI];
+    /// assert_eq!(NameRule::suggest(&rules, "files.read"), "files_read");
+    /// assert_eq!(NameRule::suggest(&rules, "1st pass"), "_1st_pass");
+    /// assert_eq!(NameRule::suggest(&rules, &"a".repeat(100)).len(), 64);
+    /// ```
+    pub fn suggest(rules: &[NameRule], name: &str) -> String {
+        let allowed =
+            |c: char| c.is_ascii_alphanumeric() || rules.iter().all(|rule| rule.extra.contains(&c));
+        let mut suggestion: String = name
+            .chars()
+            .map(|c| if allowed(c) { c } else { '_' })
+            .collect();
+        let letter_first = rules.iter().any(|rule| rule.letter_first);
+        if suggestion.is_empty()
+            || (letter_first
+                && !suggestion.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        {
+            suggestion.insert(0, '_');
+        }
+        if let Some(limit) = rules.iter().map(|rule| rule.max_len).min() {
+            // Every character is ASCII now: one byte each.
+            suggestion.truncate(limit);
+        }
+        suggestion
+    }
+
     pub(crate) fn report(&self, name: &str, report: &mut Report<'_>) {
         if let Some(problem) = self.check(name) {
             report.push("", format!("name refused: {problem}"));
@@ -101,7 +139,8 @@ mod tests {
         assert_eq!(NameRule::GEMINI.check("ns:read"), None);
         assert!(NameRule::GEMINI.check("1read").is_some());
         assert!(NameRule::OPENAI.check(&"a".repeat(65)).is_some());
-        assert_eq!(NameRule::ANTHROPIC.check(&"a".repeat(100)), None);
+        assert_eq!(NameRule::ANTHROPIC.check(&"a".repeat(64)), None);
+        assert!(NameRule::ANTHROPIC.check(&"a".repeat(65)).is_some());
         assert!(NameRule::ANTHROPIC.check("").is_some());
     }
 }

@@ -147,6 +147,16 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
+    /// Example arguments, shown to the model where a provider has a place
+    /// for them (Anthropic's `input_examples`), as `#[tool(example =
+    /// json!({..}))]` gives them (repeatable). A registry parses each with
+    /// the tool's own parameters and refuses the tool when one does not
+    /// parse ([`RegistryError::InvalidExample`](crate::registry::RegistryError::InvalidExample)),
+    /// so an example can never teach the model a call that fails.
+    fn examples(&self) -> Vec<Value> {
+        Vec::new()
+    }
+
     /// True when a person must approve each call before it runs
     /// (`#[tool(needs_approval)]`). The executor then never runs it
     /// unasked: with [`Approvals`](crate::approval::Approvals) on the run

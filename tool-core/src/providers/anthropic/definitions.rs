@@ -2,13 +2,28 @@
 
 use super::limits::Budget;
 use super::strict::RULES;
-use crate::providers::common::convert_each;
+use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::merge_root::{ANTHROPIC, flatten_root};
 use crate::providers::names::NameRule;
 use crate::providers::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict_schema};
 use crate::registry::ToolDefinition;
 use serde_json::{Map, Value};
+
+/// Anthropic's tool list: example inputs go in `input_examples`, and
+/// deferred tools are marked `defer_loading` and found by Anthropic's own
+/// BM25 tool search tool. Both need the `advanced-tool-use-2025-11-20`
+/// beta header on the request
+/// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>,
+/// <https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/tool-use-examples>,
+/// checked 2026-12-02).
+const MESSAGES: Api = Api {
+    rule: NameRule::ANTHROPIC,
+    examples: Some("input_examples"),
+    search_tool: Some(
+        || serde_json::json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}),
+    ),
+};
 
 /// The request's `tools`: `[{"name","description","input_schema","strict"?}]`.
 ///
@@ -52,7 +67,7 @@ use serde_json::{Map, Value};
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
     let mut budget = Budget::default();
-    convert_each(definitions, &NameRule::ANTHROPIC, |definition, report| {
+    convert_each(definitions, &MESSAGES, |definition, report| {
         let flat = flatten_root(&definition.parameters, &ANTHROPIC, report);
         let (schema, is_strict) = match strict {
             Strict::Off => (flat.into_owned(), false),

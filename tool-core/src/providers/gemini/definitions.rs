@@ -2,7 +2,7 @@
 
 use super::json_schema::const_as_enum;
 use super::openapi::openapi_parameters;
-use crate::providers::common::convert_each;
+use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::merge_root::{GEMINI_JSON_SCHEMA, GEMINI_OPENAPI, flatten_root};
 use crate::providers::names::NameRule;
@@ -62,8 +62,10 @@ pub enum Dialect {
 /// ```
 pub fn tools(definitions: &[ToolDefinition], dialect: Dialect) -> Converted {
     let converted = match dialect {
-        Dialect::JsonSchema => convert_each(definitions, &NameRule::GEMINI, json_schema),
-        Dialect::OpenApi => convert_each(definitions, &NameRule::GEMINI, openapi),
+        Dialect::JsonSchema => {
+            convert_each(definitions, &Api::plain(NameRule::GEMINI), json_schema)
+        }
+        Dialect::OpenApi => convert_each(definitions, &Api::plain(NameRule::GEMINI), openapi),
     };
     Converted {
         value: json!({"functionDeclarations": converted.value}),

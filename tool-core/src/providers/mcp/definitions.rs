@@ -1,6 +1,6 @@
 //! MCP `tools/list` entries.
 
-use crate::providers::common::convert_each;
+use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::names::NameRule;
 use crate::registry::ToolDefinition;
@@ -27,34 +27,38 @@ use serde_json::{Map, Value, json};
 /// of another type is sent as `{"type":"object","properties":{"value":<schema>},"required":["value"]}`,
 /// the same wrapping, and said so in a diagnostic.
 pub fn tools(definitions: &[ToolDefinition]) -> Converted {
-    convert_each(definitions, &NameRule::MCP, |definition, report| {
-        if definition.parameters.get("type").and_then(Value::as_str) != Some("object") {
-            report.push(
-                "/type",
-                "MCP wants an inputSchema of type \"object\"; sent as it is",
+    convert_each(
+        definitions,
+        &Api::plain(NameRule::MCP),
+        |definition, report| {
+            if definition.parameters.get("type").and_then(Value::as_str) != Some("object") {
+                report.push(
+                    "/type",
+                    "MCP wants an inputSchema of type \"object\"; sent as it is",
+                );
+            }
+            let mut tool = Map::new();
+            tool.insert("name".into(), Value::String(definition.name.clone()));
+            // MCP's display name for people is the Tool's own `title`
+            // (BaseMetadata); `annotations.title` is the older place, which
+            // clients read when `title` is absent: both carry it.
+            if let Some(title) = &definition.annotations.title {
+                tool.insert("title".into(), Value::String(title.clone()));
+            }
+            tool.insert(
+                "description".into(),
+                Value::String(definition.description.clone()),
             );
-        }
-        let mut tool = Map::new();
-        tool.insert("name".into(), Value::String(definition.name.clone()));
-        // MCP's display name for people is the Tool's own `title`
-        // (BaseMetadata); `annotations.title` is the older place, which
-        // clients read when `title` is absent: both carry it.
-        if let Some(title) = &definition.annotations.title {
-            tool.insert("title".into(), Value::String(title.clone()));
-        }
-        tool.insert(
-            "description".into(),
-            Value::String(definition.description.clone()),
-        );
-        tool.insert("inputSchema".into(), definition.parameters.clone());
-        if let Some(schema) = &definition.output_schema {
-            tool.insert("outputSchema".into(), output_schema(schema, report));
-        }
-        if !definition.annotations.is_empty() {
-            tool.insert("annotations".into(), json!(definition.annotations));
-        }
-        Value::Object(tool)
-    })
+            tool.insert("inputSchema".into(), definition.parameters.clone());
+            if let Some(schema) = &definition.output_schema {
+                tool.insert("outputSchema".into(), output_schema(schema, report));
+            }
+            if !definition.annotations.is_empty() {
+                tool.insert("annotations".into(), json!(definition.annotations));
+            }
+            Value::Object(tool)
+        },
+    )
 }
 
 /// The `outputSchema` of a tool whose details have this schema: as it is

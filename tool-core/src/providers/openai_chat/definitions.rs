@@ -1,6 +1,6 @@
 //! Chat Completions tool definitions.
 
-use crate::providers::common::convert_each;
+use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::Converted;
 use crate::providers::names::NameRule;
 use crate::providers::openai::parameters;
@@ -45,18 +45,22 @@ use serde_json::{Map, Value, json};
 /// assert_eq!(strict.diagnostics[0].path, "/properties/value/maxLength");
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
-    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
-        let (parameters, is_strict) = parameters(definition, strict, report);
-        let mut function = Map::new();
-        function.insert("name".into(), Value::String(definition.name.clone()));
-        function.insert(
-            "description".into(),
-            Value::String(definition.description.clone()),
-        );
-        function.insert("parameters".into(), parameters);
-        if strict == Strict::On {
-            function.insert("strict".into(), Value::Bool(is_strict));
-        }
-        json!({"type": "function", "function": function})
-    })
+    convert_each(
+        definitions,
+        &Api::plain(NameRule::OPENAI),
+        |definition, report| {
+            let (parameters, is_strict) = parameters(definition, strict, report);
+            let mut function = Map::new();
+            function.insert("name".into(), Value::String(definition.name.clone()));
+            function.insert(
+                "description".into(),
+                Value::String(definition.description.clone()),
+            );
+            function.insert("parameters".into(), parameters);
+            if strict == Strict::On {
+                function.insert("strict".into(), Value::Bool(is_strict));
+            }
+            json!({"type": "function", "function": function})
+        },
+    )
 }

@@ -1,12 +1,22 @@
 //! Responses tool definitions.
 
-use crate::providers::common::convert_each;
+use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::Converted;
 use crate::providers::names::NameRule;
 use crate::providers::openai::parameters;
 use crate::providers::strict::Strict;
 use crate::registry::ToolDefinition;
 use serde_json::json;
+
+/// The Responses API's tool list: deferred functions are marked
+/// `defer_loading` and found by the hosted `tool_search` tool
+/// (<https://developers.openai.com/api/docs/guides/tools-tool-search>,
+/// checked 2026-12-02). It has no field for example inputs.
+const RESPONSES: Api = Api {
+    rule: NameRule::OPENAI,
+    examples: None,
+    search_tool: Some(|| json!({"type": "tool_search"})),
+};
 
 /// The request's `tools`:
 /// `[{"type":"function","name","description","parameters","strict"}]`.
@@ -38,7 +48,7 @@ use serde_json::json;
 /// }]));
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
-    convert_each(definitions, &NameRule::OPENAI, |definition, report| {
+    convert_each(definitions, &RESPONSES, |definition, report| {
         let (parameters, strict) = parameters(definition, strict, report);
         json!({
             "type": "function",

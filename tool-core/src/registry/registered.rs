@@ -1,0 +1,243 @@
+//! A tool as a registry holds it: its definition built once, the tool
+//! behind an `Arc`, and what a toolset changed about it (its name, its
+//! origin, deferral, approval, a per-turn preparation).
+
+use super::definition::ToolDefinition;
+use super::error::RegistryError;
+use crate::executor::RunOptions;
+use crate::params::{ParamError, SchemaError};
+use crate::tool::{ErasedCall, ErasedTool};
+use crate::tool::{Tool, ToolAnnotations, ToolContext, ToolError, ToolOutput};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Changes or hides a tool's definition for one turn, from the run options
+/// ([`Toolset::prepared`](crate::toolset::Toolset::prepared)): `false`
+/// hides the tool (the model is not shown it, and a call of it is answered
+/// `not available in this turn`).
+pub type PrepareFn = Arc<dyn Fn(&RunOptions, &mut ToolDefinition) -> bool + Send + Sync>;
+
+/// A registered tool: its definition, built once at registration, and the
+/// tool itself. Cloning it is cheap.
+#[derive(Clone)]
+pub struct RegisteredTool {
+    definition: Arc<ToolDefinition>,
+    tool: Arc<dyn ErasedTool>,
+    timeout: Option<Duration>,
+    retries: Option<u32>,
+    exclusive: bool,
+    needs_approval: bool,
+    /// [`Tool::check_schema`]'s answer, asked once; a registry refuses the
+    /// tool when it is an error.
+    schema_error: Option<SchemaError>,
+    /// Where the tool came from, for a collision's message: its toolset's
+    /// label, or the tool's own name when it was registered alone.
+    origin: Option<Arc<str>>,
+    /// The per-turn preparations of the toolsets it went through, outer last.
+    prepare: Option<PrepareFn>,
+}
+
+impl RegisteredTool {
+    /// `tool` with its definition built, ready to be added to a registry
+    /// (what [`Toolbox::tools`] returns).
+    pub fn new<T: Tool>(tool: T) -> Self {
+        RegisteredTool {
+            definition: Arc::new(ToolDefinition::of(&tool)),
+            timeout: Tool::timeout(&tool),
+            retries: Tool::retries(&tool),
+            exclusive: Tool::exclusive(&tool),
+            needs_approval: Tool::needs_approval(&tool),
+            schema_error: Tool::check_schema(&tool).err(),
+            tool: Arc::new(tool),
+            origin: None,
+            prepare: None,
+        }
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.definition.name
+    }
+
+    /// The tool's description.
+    pub fn description(&self) -> &str {
+        &self.definition.description
+    }
+
+    /// The JSON Schema of the tool's arguments.
+    pub fn parameters(&self) -> &Value {
+        &self.definition.parameters
+    }
+
+    /// The tool's hints about its effects ([`Tool::annotations`]).
+    pub fn annotations(&self) -> &ToolAnnotations {
+        &self.definition.annotations
+    }
+
+    /// Name, description and schema, as a provider wants them.
+    pub fn definition(&self) -> &ToolDefinition {
+        &self.definition
+    }
+
+    /// The tool's own timeout ([`Tool::timeout`]).
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// The tool's own retry limit ([`Tool::retries`]).
+    pub fn retries(&self) -> Option<u32> {
+        self.retries
+    }
+
+    /// Whether the tool's calls run alone ([`Tool::exclusive`]).
+    pub fn exclusive(&self) -> bool {
+        self.exclusive
+    }
+
+    /// Whether the tool itself asks for a person's approval of each call
+    /// ([`Tool::needs_approval`]); a policy may ask for more
+    /// ([`Approvals::requires`](crate::approval::Approvals::requires)).
+    pub fn needs_approval(&self) -> bool {
+        self.needs_approval
+    }
+
+    /// Whether the tool waits for a search before the model is shown it
+    /// ([`Toolset::deferred`](crate::toolset::Toolset::deferred)).
+    pub fn is_deferred(&self) -> bool {
+        self.definition.defer_loading
+    }
+
+    /// Where the tool came from: its toolset's label (a toolbox's type, an
+    /// MCP server), or `tool <name>` when it was registered alone.
+    pub fn origin(&self) -> Cow<'_, str> {
+        match &self.origin {
+            Some(origin) => Cow::Borrowed(origin),
+            None => Cow::Owned(format!("tool {}", self.definition.name)),
+        }
+    }
+
+    /// The definition the model is shown in a turn run with `options`, or
+    /// `None` when a toolset's preparation hides the tool in it. Borrowed
+    /// when nothing prepares it. The name stays the registered one: a
+    /// preparation that changed it would show the model a tool no call
+    /// could reach.
+    pub fn definition_for(&self, options: &RunOptions) -> Option<Cow<'_, ToolDefinition>> {
+        let Some(prepare) = &self.prepare else {
+            return Some(Cow::Borrowed(&self.definition));
+        };
+        let mut definition = ToolDefinition::clone(&self.definition);
+        if !prepare(options, &mut definition) {
+            return None;
+        }
+        definition.name.clone_from(&self.definition.name);
+        Some(Cow::Owned(definition))
+    }
+
+    /// Whether a toolset's preparation hides the tool in a turn run with
+    /// `options` (only then is its definition built).
+    pub(crate) fn hidden_in(&self, options: &RunOptions) -> bool {
+        self.prepare.is_some() && self.definition_for(options).is_none()
+    }
+
+    /// Parses `arguments` with the tool's parameter type, then checks them
+    /// as the tool asks ([`Tool::check_arguments`]). Nothing runs yet.
+    pub fn prepare(&self, arguments: &Value) -> Result<PreparedCall<'_>, ParamError> {
+        self.tool
+            .prepare(arguments)
+            .map(|inner| PreparedCall { inner })
+    }
+}
+
+/// What toolsets change, and what a registry checks before it adds a tool.
+impl RegisteredTool {
+    pub(crate) fn with_name(mut self, name: String) -> Self {
+        Arc::make_mut(&mut self.definition).name = name;
+        self
+    }
+
+    pub(crate) fn with_origin(mut self, origin: &Arc<str>) -> Self {
+        self.origin = Some(Arc::clone(origin));
+        self
+    }
+
+    pub(crate) fn with_deferral(mut self, deferred: bool) -> Self {
+        if self.definition.defer_loading != deferred {
+            Arc::make_mut(&mut self.definition).defer_loading = deferred;
+        }
+        self
+    }
+
+    pub(crate) fn with_approval_required(mut self) -> Self {
+        self.needs_approval = true;
+        self
+    }
+
+    /// Adds a preparation after the ones the tool has: each sees the
+    /// definition the earlier ones made.
+    pub(crate) fn with_preparation(mut self, prepare: PrepareFn) -> Self {
+        self.prepare = Some(match self.prepare.take() {
+            None => prepare,
+            Some(inner) => Arc::new(
+                move |options: &RunOptions, definition: &mut ToolDefinition| {
+                    inner(options, definition) && prepare(options, definition)
+                },
+            ),
+        });
+        self
+    }
+
+    /// The refusals that do not depend on the registry: a schema that does
+    /// not compile, an example that does not parse.
+    pub(crate) fn check(&self) -> Result<(), RegistryError> {
+        if let Some(error) = &self.schema_error {
+            return Err(RegistryError::InvalidSchema {
+                tool: self.name().to_owned(),
+                error: error.clone(),
+            });
+        }
+        for (index, example) in self.definition.input_examples.iter().enumerate() {
+            if let Err(error) = self.tool.prepare(example) {
+                return Err(RegistryError::InvalidExample {
+                    tool: self.name().to_owned(),
+                    index,
+                    error,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for RegisteredTool {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.debug_struct("RegisteredTool")
+            .field("definition", &self.definition)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A call whose arguments have been parsed, ready to run.
+pub struct PreparedCall<'a> {
+    inner: Box<dyn ErasedCall<'a> + 'a>,
+}
+
+impl<'a> PreparedCall<'a> {
+    /// The parsed arguments as JSON: what the tool will receive, with
+    /// undeclared keys dropped and defaults filled in.
+    pub fn arguments(&self) -> Value {
+        self.inner.arguments()
+    }
+
+    /// Runs the tool. Its details come back as JSON. The future is boxed
+    /// already (so `Unpin`): callers need not box it again.
+    pub fn run(
+        self,
+        ctx: ToolContext,
+    ) -> impl Future<Output = Result<ToolOutput<Value>, ToolError>> + Send + Unpin + 'a {
+        self.inner.run(ctx)
+    }
+}

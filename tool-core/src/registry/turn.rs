@@ -1,0 +1,102 @@
+//! What one turn shows the model: the registry's tools as the run options
+//! see them (enabled, prepared, deferred or loaded).
+
+use super::{RegisteredTool, ToolDefinition, ToolRegistry};
+use crate::executor::RunOptions;
+use std::borrow::Cow;
+
+impl ToolRegistry {
+    /// The definitions to send the model in a turn run with `options`,
+    /// for any provider: the tools that are not deferred, sorted by name,
+    /// with the built-in `tool_search` among them when some tool is
+    /// deferred; then the deferred tools the options load
+    /// ([`RunOptions::with_loaded`]), in the order they were loaded. Tools
+    /// the options do not enable, or a toolset's preparation hides, are
+    /// left out.
+    ///
+    /// A search only ever appends, so the definitions sent before it keep
+    /// their bytes and order, and a provider's prompt cache stays valid.
+    ///
+    /// ```
+    /// use tool_core::toolset::Toolset;
+    /// use tool_core::{DynamicTool, RunOptions, ToolOutput, ToolRegistry};
+    ///
+    /// let tool = |name: &str, description: &str| {
+    ///     DynamicTool::new(name, description, |_args, _ctx| async { Ok(ToolOutput::text("")) })
+    /// };
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register(tool("echo", "Echo a value")).unwrap();
+    /// tools.register_all(
+    ///     Toolset::new("extra")
+    ///         .with(tool("weather", "Get the weather"))
+    ///         .with(tool("stocks", "Get a stock price"))
+    ///         .deferred(),
+    /// ).unwrap();
+    ///
+    /// let names = |options: &RunOptions| -> Vec<String> {
+    ///     tools.definitions_for(options).into_iter().map(|d| d.name).collect()
+    /// };
+    /// assert_eq!(names(&RunOptions::new()), ["echo", "tool_search"]);
+    /// let later = RunOptions::new().with_loaded(["weather"]);
+    /// assert_eq!(names(&later), ["echo", "tool_search", "weather"]);
+    /// ```
+    pub fn definitions_for(&self, options: &RunOptions) -> Vec<ToolDefinition> {
+        let mut shown: Vec<ToolDefinition> = self
+            .iter()
+            .filter(|tool| !tool.is_deferred())
+            .filter_map(|tool| shown_in(tool, options))
+            .collect();
+        let mut loaded: Vec<&str> = Vec::new();
+        for name in options.loaded() {
+            let Some(tool) = self.get(name) else { continue };
+            if !tool.is_deferred() || loaded.contains(&tool.name()) {
+                continue;
+            }
+            loaded.push(tool.name());
+            if let Some(mut definition) = shown_in(tool, options) {
+                definition.defer_loading = false;
+                shown.push(definition);
+            }
+        }
+        shown
+    }
+
+    /// The definitions to send a provider that searches deferred tools
+    /// itself (Anthropic's tool search tool, OpenAI's `tool_search`): every
+    /// tool the options enable and no preparation hides, sorted by name,
+    /// deferred ones marked `defer_loading`, and not the built-in
+    /// `tool_search` (the format adds the provider's own search tool, see
+    /// [`anthropic::tools`](crate::providers::anthropic::tools) and
+    /// [`openai_responses::tools`](crate::providers::openai_responses::tools)).
+    ///
+    /// ```
+    /// use tool_core::providers::{anthropic, Strict};
+    /// use tool_core::toolset::Toolset;
+    /// use tool_core::{DynamicTool, RunOptions, ToolOutput, ToolRegistry};
+    ///
+    /// let tool = |name: &str| DynamicTool::new(name, "", |_args, _ctx| async { Ok(ToolOutput::text("")) });
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register(tool("echo")).unwrap();
+    /// tools.register_all(Toolset::new("extra").with(tool("weather")).deferred()).unwrap();
+    ///
+    /// let definitions = tools.definitions_for_native_search(&RunOptions::new());
+    /// let request = anthropic::tools(&definitions, Strict::Off).value;
+    /// assert_eq!(request[1]["name"], "weather");
+    /// assert_eq!(request[1]["defer_loading"], true);
+    /// assert_eq!(request[2]["type"], "tool_search_tool_bm25_20251119");
+    /// ```
+    pub fn definitions_for_native_search(&self, options: &RunOptions) -> Vec<ToolDefinition> {
+        self.iter()
+            .filter(|tool| !self.is_builtin_search(tool))
+            .filter_map(|tool| shown_in(tool, options))
+            .collect()
+    }
+}
+
+/// The tool's definition in this turn, if the options show it.
+fn shown_in(tool: &RegisteredTool, options: &RunOptions) -> Option<ToolDefinition> {
+    if !options.is_enabled(tool.name()) {
+        return None;
+    }
+    tool.definition_for(options).map(Cow::into_owned)
+}

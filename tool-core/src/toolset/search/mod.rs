@@ -1,0 +1,209 @@
+//! `tool_search`: the built-in tool that finds deferred tools for a model
+//! whose provider has no tool search of its own (and for MCP clients).
+//!
+//! The model calls it with a query; it answers with the definitions of the
+//! tools it found, which the model can read at once, and their names in
+//! the result's details (`{"found": [..]}`), which the application adds to
+//! the next turn's loaded set ([`RunOptions::load_found`](crate::RunOptions::load_found)).
+//! The loaded set lives in the run options, not in the registry, so a turn
+//! is reproducible from its options alone.
+
+mod index;
+mod tokens;
+
+use crate::message::ToolResultMessage;
+use crate::registry::{RegisteredTool, ToolDefinition};
+use crate::tool::{DynamicTool, ToolError, ToolOutput};
+use index::Index;
+use serde_json::{Map, Value, json};
+use std::sync::{Arc, OnceLock};
+
+/// The built-in search tool's name, valid under every provider's rule.
+pub const SEARCH_TOOL_NAME: &str = "tool_search";
+
+/// Results a search returns when the call gives no limit.
+const DEFAULT_LIMIT: u64 = 5;
+/// Most results one search may return: enough to choose from, few enough
+/// that a search cannot send a thousand schemas back.
+const MAX_LIMIT: u64 = 20;
+/// Longest regex accepted, as Anthropic's regex tool search allows.
+const MAX_PATTERN_CHARS: usize = 200;
+/// Compiled size limit of a regex: a pattern cannot make the search slow.
+const REGEX_SIZE_LIMIT: usize = 1 << 20;
+
+/// How `tool_search` matches its query.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchMode {
+    /// Words, ranked by BM25 over names, descriptions and parameters.
+    Bm25,
+    /// A regular expression (Rust's `regex` syntax, case-insensitive),
+    /// matched against the same text; tools whose name matches come
+    /// first.
+    Regex,
+}
+
+/// The deferred tools a search runs over: their definitions, indexed the
+/// first time a search needs them.
+pub(crate) struct SearchCorpus {
+    definitions: Vec<Arc<ToolDefinition>>,
+    index: OnceLock<Index>,
+}
+
+impl SearchCorpus {
+    pub(crate) fn new(tools: &[RegisteredTool]) -> Self {
+        SearchCorpus {
+            definitions: tools
+                .iter()
+                .filter(|tool| tool.is_deferred())
+                .map(|tool| Arc::new(tool.definition().clone()))
+                .collect(),
+            index: OnceLock::new(),
+        }
+    }
+
+    fn index(&self) -> &Index {
+        self.index
+            .get_or_init(|| Index::new(self.definitions.iter().map(Arc::as_ref)))
+    }
+
+    /// The definitions `query` finds, best first.
+    pub(crate) fn find(
+        &self,
+        query: &str,
+        mode: SearchMode,
+        limit: usize,
+    ) -> Result<Vec<&ToolDefinition>, String> {
+        let index = self.index();
+        let positions: Vec<usize> = match mode {
+            SearchMode::Bm25 => index
+                .bm25(query, limit)
+                .into_iter()
+                .map(|(document, _)| document)
+                .collect(),
+            SearchMode::Regex => regex_matches(index, query, limit)?,
+        };
+        Ok(positions
+            .into_iter()
+            .map(|position| self.definitions[position].as_ref())
+            .collect())
+    }
+}
+
+/// Tools whose name matches first, then those matching elsewhere in their
+/// text, each group in the registry's order.
+fn regex_matches(index: &Index, pattern: &str, limit: usize) -> Result<Vec<usize>, String> {
+    if pattern.chars().count() > MAX_PATTERN_CHARS {
+        return Err(format!(
+            "the pattern is longer than {MAX_PATTERN_CHARS} characters"
+        ));
+    }
+    let regex = regex::RegexBuilder::new(pattern)
+        .case_insensitive(true)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+        .map_err(|error| format!("the pattern is not a valid regex: {error}"))?;
+    let documents = &index.documents;
+    let by_name = (0..documents.len()).filter(|&at| regex.is_match(&documents[at].name));
+    let elsewhere = (0..documents.len())
+        .filter(|&at| !regex.is_match(&documents[at].name) && regex.is_match(&documents[at].text));
+    Ok(by_name.chain(elsewhere).take(limit).collect())
+}
+
+/// The `tool_search` tool over `corpus`, as a registry offers it.
+pub(crate) fn search_tool(corpus: Arc<SearchCorpus>) -> RegisteredTool {
+    let description = "Find tools that are not loaded yet. Give a few words saying what you \
+         want to do (mode \"bm25\", the default) or a regular expression over tool names and \
+         descriptions (mode \"regex\"). Answers with the definitions of the tools found; call \
+         them by name from the next turn on.";
+    let parameters = json!({
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "minLength": 1, "description": "Words describing the tool you need, or a regex in regex mode"},
+            "mode": {"type": "string", "enum": ["bm25", "regex"], "description": "How to match the query (default bm25)"},
+            "limit": {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "description": "Most tools to return (default 5)"}
+        },
+        "required": ["query"],
+        "additionalProperties": false
+    });
+    let tool = DynamicTool::new(SEARCH_TOOL_NAME, description, move |arguments, _ctx| {
+        let corpus = Arc::clone(&corpus);
+        async move { run(&corpus, &arguments) }
+    })
+    .with_parameters(parameters);
+    RegisteredTool::new(tool)
+}
+
+fn run(
+    corpus: &SearchCorpus,
+    arguments: &Map<String, Value>,
+) -> Result<ToolOutput<Value>, ToolError> {
+    // The schema was checked before the call ran: the types are right.
+    let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
+    let mode = match arguments.get("mode").and_then(Value::as_str) {
+        Some("regex") => SearchMode::Regex,
+        _ => SearchMode::Bm25,
+    };
+    let limit = arguments
+        .get("limit")
+        .and_then(Value::as_u64)
+        .unwrap_or(DEFAULT_LIMIT)
+        .min(MAX_LIMIT) as usize;
+    let found = corpus.find(query, mode, limit)?;
+    let names: Vec<&str> = found
+        .iter()
+        .map(|definition| definition.name.as_str())
+        .collect();
+    let details = json!({"found": names});
+    if found.is_empty() {
+        return Ok(
+            ToolOutput::text(format!("No tool matches {query:?}; try other words."))
+                .with_details(details),
+        );
+    }
+    let mut text = format!(
+        "Found {} tools for {query:?}; call them by name from the next turn on:",
+        found.len()
+    );
+    for definition in &found {
+        let shown = json!({
+            "name": definition.name,
+            "description": definition.description,
+            "parameters": definition.parameters,
+        });
+        text.push('\n');
+        text.push_str(&shown.to_string());
+    }
+    Ok(ToolOutput::text(text).with_details(details))
+}
+
+/// The names `tool_search` found in these results, in order, each once:
+/// what the next turn should load
+/// ([`RunOptions::load_found`](crate::RunOptions::load_found) does both).
+///
+/// ```
+/// use tool_core::toolset::found_tools;
+/// use tool_core::ToolResultMessage;
+/// use serde_json::json;
+///
+/// let result: ToolResultMessage = serde_json::from_value(json!({
+///     "role": "toolResult", "toolCallId": "c1", "toolName": "tool_search",
+///     "content": [{"type": "text", "text": "Found 1 tools .."}],
+///     "details": {"found": ["weather_get"]}, "isError": false, "timestamp": 0
+/// })).unwrap();
+/// assert_eq!(found_tools(&[result.clone(), result]), ["weather_get"]);
+/// ```
+pub fn found_tools(results: &[ToolResultMessage]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let found = results
+        .iter()
+        .filter(|result| result.tool_name == SEARCH_TOOL_NAME && !result.is_error)
+        .filter_map(|result| result.details.as_ref()?.get("found")?.as_array())
+        .flatten()
+        .filter_map(Value::as_str);
+    for name in found {
+        if !names.iter().any(|seen| seen == name) {
+            names.push(name.to_owned());
+        }
+    }
+    names
+}
