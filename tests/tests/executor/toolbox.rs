@@ -204,8 +204,19 @@ async fn a_taken_name_refuses_the_whole_box() {
     tools.register(HelloTool).unwrap();
     let greeter = Arc::new(Greeter);
     let error = tools.register_all(Arc::clone(&greeter)).unwrap_err();
-    assert_eq!(error, RegistryError::DuplicateName("hello".into()));
-    assert_eq!(error.to_string(), "Tool already exists: hello");
+    assert_eq!(
+        error,
+        RegistryError::NameTaken {
+            name: "hello".into(),
+            registered: "tool hello".into(),
+            incoming: "toolbox Greeter".into(),
+        }
+    );
+    assert_eq!(
+        error.to_string(),
+        "Tool already exists: hello (registered from tool hello; the new one is from toolbox \
+         Greeter); give one side a prefix (Toolset::prefixed) or rename it (Toolset::renamed)"
+    );
     // Nothing of the box was added, not even `wave`, declared before `hello`.
     assert_eq!(tools.len(), 1);
     assert!(tools.get("wave").is_none());
@@ -233,7 +244,11 @@ fn a_box_registered_twice_is_refused_the_second_time() {
     let mut tools = ToolRegistry::new();
     tools.register_all(Greeter).unwrap();
     let error = tools.register_all(Greeter).unwrap_err();
-    assert_eq!(error, RegistryError::DuplicateName("wave".into()));
+    assert!(
+        matches!(&error, RegistryError::NameTaken { name, registered, incoming }
+            if name == "wave" && registered == "toolbox Greeter" && incoming == registered),
+        "{error:?}"
+    );
     assert_eq!(tools.len(), 3);
 }
 

@@ -77,13 +77,14 @@ mod remote;
 mod start;
 
 use connection::Connection;
-use remote::{RemoteTool, RemoteToolbox};
+use remote::RemoteTool;
 use std::ffi::OsString;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 use tool_core::ToolRegistry;
-use tool_core::registry::RegistryError;
+use tool_core::registry::{RegisteredTool, RegistryError};
+use tool_core::toolset::Toolset;
 
 /// What joins a prefix and a server's tool name in a registry:
 /// `github` + `create_issue` is `github__create_issue`. Two underscores
@@ -501,6 +502,40 @@ impl McpClient {
         registry: &mut ToolRegistry,
         prefix: Option<&str>,
     ) -> Result<usize, ClientError> {
+        let set = self.remote_toolset(prefix)?;
+        let count = set.len();
+        registry.register_all(set)?;
+        Ok(count)
+    }
+
+    /// The server's tools as a [`Toolset`], under their own names, labelled
+    /// `MCP server <address>` (the program, or the URL): compose it as any
+    /// other set (`.prefixed("github")`, `.filtered(..)`, `.deferred()`)
+    /// before a registry takes it, all or nothing. A tool whose schema is
+    /// not valid JSON Schema is refused here, and none is given.
+    ///
+    /// ```no_run
+    /// use tool_core::ToolRegistry;
+    /// use tool_mcp::client::{McpClient, Upstream};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let github = McpClient::connect(Upstream::http("http://127.0.0.1:8080/mcp")).await?;
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register_all(
+    ///     github
+    ///         .toolset()?
+    ///         .prefixed("github")
+    ///         .filtered(|tool| tool.annotations().read_only == Some(true))
+    ///         .deferred(),
+    /// )?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn toolset(&self) -> Result<Toolset, ClientError> {
+        self.remote_toolset(None)
+    }
+
+    fn remote_toolset(&self, prefix: Option<&str>) -> Result<Toolset, ClientError> {
         let mut tools = Vec::new();
         for spec in self.connection.state().specs() {
             if let Err(error) = &spec.check {
@@ -509,15 +544,11 @@ impl McpClient {
                     message: error.message().to_owned(),
                 });
             }
-            tools.push(RemoteTool::new(
-                Arc::clone(&self.connection),
-                &spec.tool,
-                prefix,
-            ));
+            let tool = RemoteTool::new(Arc::clone(&self.connection), &spec.tool, prefix);
+            tools.push(RegisteredTool::new(tool));
         }
-        let count = tools.len();
-        registry.register_all(RemoteToolbox(tools))?;
-        Ok(count)
+        let label = format!("MCP server {}", self.connection.upstream().place());
+        Ok(Toolset::from_tools(label, tools))
     }
 
     /// The names of the tools the server offers now (its own names, with

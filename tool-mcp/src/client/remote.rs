@@ -8,10 +8,7 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 use std::time::Duration;
 use tool_core::ParamError;
-use tool_core::registry::RegisteredTool;
-use tool_core::{
-    Content, Tool, ToolAnnotations, ToolContext, ToolError, ToolFailure, ToolOutput, Toolbox,
-};
+use tool_core::{Content, Tool, ToolAnnotations, ToolContext, ToolError, ToolFailure, ToolOutput};
 
 #[derive(Clone)]
 pub(crate) struct RemoteTool {
@@ -167,14 +164,4 @@ fn content(block: &ContentBlock) -> Content {
         }
     }
     Content::text(value.to_string())
-}
-
-/// The tools of one registration, added all or nothing by
-/// [`ToolRegistry::register_all`](tool_core::ToolRegistry::register_all).
-pub(crate) struct RemoteToolbox(pub Vec<RemoteTool>);
-
-impl Toolbox for RemoteToolbox {
-    fn tools(self: Arc<Self>) -> Vec<RegisteredTool> {
-        self.0.iter().cloned().map(RegisteredTool::new).collect()
-    }
 }

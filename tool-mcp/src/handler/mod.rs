@@ -208,17 +208,35 @@ impl McpServer {
         self.calls.count()
     }
 
-    /// The listed tools (only the enabled ones) and their output schemas.
+    /// The listed tools and the output schemas of every callable tool.
+    ///
+    /// `tools/list` shows what a turn with the call options shows
+    /// ([`ToolRegistry::definitions_for`]): the enabled tools sorted by
+    /// name (the deterministic order MCP 2026-07-28 asks of `tools/list`),
+    /// deferred ones left out in favour of `tool_search`. A deferred tool
+    /// stays callable by name: `tool_search` answers with its definition,
+    /// so the server keeps no per-client list, and a search answered by
+    /// one process behind a balancer holds for the next.
     fn list_tools_again(&mut self) {
         let tools: Vec<Tool> = self
             .registry
-            .definitions()
+            .definitions_for(&self.options)
             .iter()
-            .filter(|definition| self.options.is_enabled(&definition.name))
             .map(mcp_tool)
             .collect();
-        self.output_schemas = Arc::new(OutputSchemas::of(&tools));
+        let every: Vec<Tool> = self.registry.definitions().iter().map(mcp_tool).collect();
+        self.output_schemas = Arc::new(OutputSchemas::of(&every));
         self.tools = Arc::new(tools);
+    }
+
+    /// Whether a call of `name` is one this server answers: a listed tool,
+    /// or a deferred one a search can find.
+    fn callable(&self, name: &str) -> bool {
+        self.tools.iter().any(|tool| tool.name == name)
+            || self
+                .registry
+                .get(name)
+                .is_some_and(|tool| tool.is_deferred() && self.options.is_enabled(name))
     }
 }
 
@@ -279,7 +297,7 @@ impl McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         // MCP: an unknown tool is a protocol error, not a tool result.
-        if !self.tools.iter().any(|tool| tool.name == request.name) {
+        if !self.callable(&request.name) {
             tracing::debug!("unknown tool");
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {}", request.name),
