@@ -217,7 +217,11 @@ fn registry_gives_definitions_and_whole_tools() {
 fn registry_refuses_a_second_tool_of_the_same_name() {
     let mut tools = echo_registry();
     let error = tools.register(Echo::exploding()).unwrap_err();
-    assert_eq!(error.to_string(), "Tool already exists: echo");
+    assert_eq!(
+        error.to_string(),
+        "Tool already exists: echo (registered from tool echo; the new one is from tool echo); \
+         give one side a prefix (Toolset::prefixed) or rename it (Toolset::renamed)"
+    );
     assert_eq!(tools.len(), 1);
 }
 

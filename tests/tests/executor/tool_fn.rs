@@ -91,8 +91,15 @@ fn registry() -> ToolRegistry {
 #[test]
 fn names_descriptions_and_schemas_come_from_the_function() {
     let definitions = serde_json::to_value(registry().definitions()).unwrap();
+    let definition = |name: &str| -> Value {
+        let all = definitions.as_array().unwrap();
+        let found = all.iter().find(|definition| definition["name"] == name);
+        found
+            .unwrap_or_else(|| panic!("no {name} in {definitions}"))
+            .clone()
+    };
     assert_eq!(
-        definitions[0],
+        definition("echo"),
         json!({
             "name": "echo",
             "description": "Echo one value",
@@ -105,12 +112,12 @@ fn names_descriptions_and_schemas_come_from_the_function() {
         })
     );
     assert_eq!(
-        definitions[1]["description"],
+        definition("shout")["description"],
         "Upper-case a text.\n\nEvery letter, not only the first."
     );
-    assert_eq!(definitions[2]["name"], "count_chars");
+    assert_eq!(definition("count_chars")["name"], "count_chars");
     assert_eq!(
-        definitions[3],
+        definition("greet"),
         json!({
             "name": "greet",
             "description": "Greets someone, politely",
@@ -127,15 +134,18 @@ fn names_descriptions_and_schemas_come_from_the_function() {
     );
     // The context is not shown to the model.
     assert_eq!(
-        definitions[5]["parameters"]["properties"],
+        definition("inspect")["parameters"]["properties"],
         json!({"value": {"type": "string"}})
     );
     assert_eq!(
-        definitions[6]["parameters"],
+        definition("whoami")["parameters"],
         json!({"type": "object", "properties": {}, "additionalProperties": false})
     );
-    assert_eq!(definitions[7]["name"], "match");
-    assert_eq!(definitions[7]["parameters"]["required"], json!(["type"]));
+    assert_eq!(definition("match")["name"], "match");
+    assert_eq!(
+        definition("match")["parameters"]["required"],
+        json!(["type"])
+    );
 }
 
 #[tokio::test]

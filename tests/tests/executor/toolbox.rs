@@ -294,13 +294,19 @@ impl Ordered {
 }
 
 #[tokio::test]
-async fn tools_keep_declaration_order_and_methods_stay_callable() {
+async fn a_box_declares_its_tools_in_order_and_methods_stay_callable() {
+    // The box gives its tools as declared; a registry sorts them by name.
+    let declared: Vec<String> = tool_core::Toolbox::tools(Arc::new(Ordered::new("o")))
+        .iter()
+        .map(|tool| tool.name().to_owned())
+        .collect();
+    assert_eq!(declared, ["zulu", "alpha", "mike"]);
     let mut tools = ToolRegistry::new();
     tools.register_all(Ordered::new("o")).unwrap();
     let names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
-    assert_eq!(names, ["zulu", "alpha", "mike"]);
+    assert_eq!(names, ["alpha", "mike", "zulu"]);
     let definitions: Vec<String> = tools.definitions().into_iter().map(|d| d.name).collect();
-    assert_eq!(definitions, ["zulu", "alpha", "mike"]);
+    assert_eq!(definitions, ["alpha", "mike", "zulu"]);
 
     // The plain method and the associated function are plain.
     let ordered = Ordered::new("x");

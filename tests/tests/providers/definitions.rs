@@ -1125,8 +1125,16 @@ fn tool_names_checked_against_each_providers_rule() {
                 "Anthropic allows only ASCII letters, digits and `_-` in tool names, not ':'",
             ),
             refused(
+                &b65,
+                "Anthropic allows tool names of at most 64 characters; this one has 65",
+            ),
+            refused(
+                &c128,
+                "Anthropic allows tool names of at most 64 characters; this one has 128",
+            ),
+            refused(
                 &d129,
-                "Anthropic allows tool names of at most 128 characters; this one has 129",
+                "Anthropic allows tool names of at most 64 characters; this one has 129",
             ),
             refused(
                 "wetter_köln",
@@ -1214,7 +1222,7 @@ fn tool_names_checked_against_each_providers_rule() {
 fn name_rules_directly() {
     assert_eq!(NameRule::OPENAI.check("get_weather"), None);
     assert_eq!(NameRule::OPENAI.check(&"a".repeat(64)), None);
-    assert_eq!(NameRule::ANTHROPIC.check(&"a".repeat(128)), None);
+    assert_eq!(NameRule::ANTHROPIC.check(&"a".repeat(64)), None);
     assert_eq!(NameRule::GEMINI.check("_private.read:v2-x"), None);
     assert_eq!(NameRule::MCP.check("admin.tools.list"), None);
     assert_eq!(NameRule::MCP.check("DATA_EXPORT_v2"), None);

@@ -67,6 +67,9 @@ async fn run_in_span(
     result
 }
 
+/// How many available tools a refusal names.
+const AVAILABLE_NAMES_SHOWN: usize = 20;
+
 /// The registered tool, if the model may call it in this batch.
 #[inline]
 fn available<'a>(
@@ -81,18 +84,24 @@ fn available<'a>(
     if ctx.is_enabled(&call.name) && !tool.hidden_in(ctx) {
         return Ok(tool);
     }
-    let names: Vec<&str> = registry
+    let mut names = registry
         .iter()
         .filter(|tool| ctx.is_enabled(tool.name()) && !tool.hidden_in(ctx))
-        .map(RegisteredTool::name)
-        .collect();
-    let message = if names.is_empty() {
-        "not available in this turn (no tools are)".to_owned()
-    } else {
-        format!(
+        .map(RegisteredTool::name);
+    // A registry of thousands of tools would make a message of thousands
+    // of names: the first ones, and how many more.
+    let shown: Vec<&str> = names.by_ref().take(AVAILABLE_NAMES_SHOWN).collect();
+    let more = names.count();
+    let message = match (shown.is_empty(), more) {
+        (true, _) => "not available in this turn (no tools are)".to_owned(),
+        (false, 0) => format!(
             "not available in this turn (available: {})",
-            names.join(", ")
-        )
+            shown.join(", ")
+        ),
+        (false, more) => format!(
+            "not available in this turn (available: {} and {more} more)",
+            shown.join(", ")
+        ),
     };
     Err(Box::new(ToolResultMessage::failure(call, &message)))
 }

@@ -280,7 +280,7 @@ impl RunOptions {
     ///
     /// ```
     /// use tool_core::toolset::Toolset;
-    /// use tool_core::{execute_tool_calls, DynamicTool, RunOptions, ToolCall, ToolOutput, ToolRegistry};
+    /// use tool_core::{execute_tool_calls, DynamicTool, ExecutionMode, RunOptions, ToolCall, ToolOutput, ToolRegistry};
     /// use serde_json::json;
     ///
     /// let tool = |name: &str, description: &str| {
@@ -297,7 +297,7 @@ impl RunOptions {
     /// # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
     /// let turn = RunOptions::new();
     /// let search = ToolCall::new("c1", "tool_search", json!({"query": "weather in Paris"}));
-    /// let results = execute_tool_calls(&[search], &tools, turn.clone()).await;
+    /// let results = execute_tool_calls(&[search], &tools, turn.clone(), ExecutionMode::Parallel).await;
     /// assert!(results[0].content[0].as_text().unwrap().contains(r#""name":"weather_get""#));
     ///
     /// let next = turn.load_found(&results);

@@ -175,15 +175,15 @@ impl ToolRegistry {
             if let Some(registered) = taken_by {
                 return Err(RegistryError::NameTaken {
                     name: name.to_owned(),
-                    registered: registered.origin().into_owned(),
-                    incoming: tool.origin().into_owned(),
+                    registered: registered.origin().to_owned(),
+                    incoming: tool.origin().to_owned(),
                 });
             }
             if defers && name == SEARCH_TOOL_NAME {
                 return Err(RegistryError::NameTaken {
                     name: name.to_owned(),
                     registered: "the built-in search over deferred tools".to_owned(),
-                    incoming: tool.origin().into_owned(),
+                    incoming: tool.origin().to_owned(),
                 });
             }
             self.check_name(name)?;
@@ -192,7 +192,7 @@ impl ToolRegistry {
         if defers && let Some(&at) = self.by_name.get(SEARCH_TOOL_NAME) {
             return Err(RegistryError::NameTaken {
                 name: SEARCH_TOOL_NAME.to_owned(),
-                registered: self.tools[at].origin().into_owned(),
+                registered: self.tools[at].origin().to_owned(),
                 incoming: "the built-in search over deferred tools".to_owned(),
             });
         }
@@ -227,12 +227,17 @@ impl ToolRegistry {
 
     fn view(&self) -> &View {
         self.view.get_or_init(|| {
+            let mut sorted: Vec<RegisteredTool> = self.tools.clone();
+            sorted.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+            // Searched in name order, so ties rank the same whatever the
+            // registration order.
             let search = self
                 .has_deferred()
-                .then(|| search_tool(Arc::new(SearchCorpus::new(&self.tools))));
-            let mut sorted: Vec<RegisteredTool> = self.tools.clone();
-            sorted.extend(search.iter().cloned());
-            sorted.sort_unstable_by(|a, b| a.name().cmp(b.name()));
+                .then(|| search_tool(Arc::new(SearchCorpus::new(&sorted))));
+            if let Some(search) = &search {
+                let at = sorted.partition_point(|tool| tool.name() < search.name());
+                sorted.insert(at, search.clone());
+            }
             View { sorted, search }
         })
     }
@@ -271,6 +276,12 @@ impl ToolRegistry {
     /// True when no tool is registered.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+
+    /// The registered tools, in registration order, without the built-in
+    /// search.
+    pub(crate) fn registered(&self) -> &[RegisteredTool] {
+        &self.tools
     }
 
     /// Whether `tool` is the built-in search (not a registered tool of

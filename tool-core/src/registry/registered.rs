@@ -35,8 +35,8 @@ pub struct RegisteredTool {
     /// tool when it is an error.
     schema_error: Option<SchemaError>,
     /// Where the tool came from, for a collision's message: its toolset's
-    /// label, or the tool's own name when it was registered alone.
-    origin: Option<Arc<str>>,
+    /// label, or `tool <name>` (its name when built) when it came alone.
+    origin: Arc<str>,
     /// The per-turn preparations of the toolsets it went through, outer last.
     prepare: Option<PrepareFn>,
 }
@@ -45,7 +45,9 @@ impl RegisteredTool {
     /// `tool` with its definition built, ready to be added to a registry
     /// (what [`Toolbox::tools`] returns).
     pub fn new<T: Tool>(tool: T) -> Self {
+        let origin = Arc::from(format!("tool {}", Tool::name(&tool)));
         RegisteredTool {
+            origin,
             definition: Arc::new(ToolDefinition::of(&tool)),
             timeout: Tool::timeout(&tool),
             retries: Tool::retries(&tool),
@@ -53,7 +55,6 @@ impl RegisteredTool {
             needs_approval: Tool::needs_approval(&tool),
             schema_error: Tool::check_schema(&tool).err(),
             tool: Arc::new(tool),
-            origin: None,
             prepare: None,
         }
     }
@@ -113,11 +114,8 @@ impl RegisteredTool {
 
     /// Where the tool came from: its toolset's label (a toolbox's type, an
     /// MCP server), or `tool <name>` when it was registered alone.
-    pub fn origin(&self) -> Cow<'_, str> {
-        match &self.origin {
-            Some(origin) => Cow::Borrowed(origin),
-            None => Cow::Owned(format!("tool {}", self.definition.name)),
-        }
+    pub fn origin(&self) -> &str {
+        &self.origin
     }
 
     /// The definition the model is shown in a turn run with `options`, or
@@ -160,7 +158,7 @@ impl RegisteredTool {
     }
 
     pub(crate) fn with_origin(mut self, origin: &Arc<str>) -> Self {
-        self.origin = Some(Arc::clone(origin));
+        self.origin = Arc::clone(origin);
         self
     }
 

@@ -3,7 +3,7 @@
 
 use crate::params::{ParamError, SchemaCheck, SchemaError};
 use crate::tool::ToolContext;
-use crate::tool::{Tool, ToolError, ToolOutput};
+use crate::tool::{Tool, ToolAnnotations, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::future::Future;
@@ -60,6 +60,8 @@ pub struct DynamicTool {
     /// The schema compiled when it was set; `Err` when it does not compile
     /// (registration then refuses the tool).
     check: Result<Option<SchemaCheck>, SchemaError>,
+    annotations: ToolAnnotations,
+    examples: Vec<Value>,
     run: Arc<DynamicFn>,
 }
 
@@ -75,6 +77,8 @@ impl DynamicTool {
             description: description.into(),
             parameters: None,
             check: Ok(None),
+            annotations: ToolAnnotations::default(),
+            examples: Vec::new(),
             run: Arc::new(move |arguments, ctx| Box::pin(run(arguments, ctx))),
         }
     }
@@ -88,6 +92,35 @@ impl DynamicTool {
     pub fn with_parameters(mut self, schema: Value) -> Self {
         self.check = SchemaCheck::new(&schema).map(Some);
         self.parameters = Some(schema);
+        self
+    }
+
+    /// Hints about the tool's effects ([`Tool::annotations`]): what a
+    /// toolset can filter on, and what MCP clients are shown.
+    pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = annotations;
+        self
+    }
+
+    /// Adds example arguments ([`Tool::examples`]), checked against the
+    /// parameters when the tool is registered.
+    ///
+    /// ```
+    /// use tool_core::{DynamicTool, ToolOutput, ToolRegistry};
+    /// use serde_json::json;
+    ///
+    /// let search = DynamicTool::new("search", "Search", |_args, _ctx| async { Ok(ToolOutput::text("")) })
+    ///     .with_parameters(json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}))
+    ///     .with_example(json!({"q": "rust"}))
+    ///     .with_example(json!({"q": 7}));
+    /// let error = ToolRegistry::new().register(search).unwrap_err();
+    /// assert_eq!(
+    ///     error.to_string(),
+    ///     "Tool search's example 1 does not parse with its parameters: q: expected string, got number"
+    /// );
+    /// ```
+    pub fn with_example(mut self, arguments: Value) -> Self {
+        self.examples.push(arguments);
         self
     }
 
@@ -128,6 +161,14 @@ impl Tool for DynamicTool {
         self.parameters
             .clone()
             .unwrap_or_else(|| json!({"type": "object"}))
+    }
+
+    fn annotations(&self) -> ToolAnnotations {
+        self.annotations.clone()
+    }
+
+    fn examples(&self) -> Vec<Value> {
+        self.examples.clone()
     }
 
     fn check_arguments(&self, arguments: &Value) -> Result<(), ParamError> {

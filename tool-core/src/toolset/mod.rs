@@ -360,7 +360,7 @@ impl IntoToolset for ToolRegistry {
     fn into_toolset(self) -> Toolset {
         Toolset {
             label: Arc::from("registry"),
-            tools: self.iter().cloned().collect(),
+            tools: self.registered().to_vec(),
             problems: Vec::new(),
         }
     }

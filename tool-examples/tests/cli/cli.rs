@@ -95,8 +95,8 @@ fn no_arguments_prints_the_walkthrough() {
     // The walkthrough's call, as written, and each case's result, in order.
     let expected_in_order = [
         r#""name": "echo""#,
-        r#""name": "upper""#,
         r#""name": "read""#,
+        r#""name": "upper""#,
         r#""ignored": "drop me""#,
         r#""toolCallId": "call-1""#,
         r#""text": "Pi""#,
@@ -146,7 +146,7 @@ fn definitions_prints_the_registrys_definitions() {
         .collect();
     assert_eq!(
         names,
-        ["echo", "upper", "read", "list", "write", "wait", "label"]
+        ["echo", "label", "list", "read", "upper", "wait", "write"]
     );
     // One definition written out, not derived from the registry.
     assert_eq!(
@@ -222,16 +222,16 @@ fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
     let strict = run_in(dir.path(), &["definitions", "--format=openai-strict"], "");
     assert_eq!(
         strict.stderr,
-        "openai-strict: read: /properties/offset: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
-         openai-strict: read: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
+        "openai-strict: label: /properties/label: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
+         openai-strict: label: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
          openai-strict: list: /properties/path: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
-         openai-strict: label: /properties/label: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
-         openai-strict: label: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n"
+         openai-strict: read: /properties/offset: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n\
+         openai-strict: read: /properties/limit: changed: optional, so made nullable and required (strict mode requires every property; null means absent)\n"
     );
     let printed: Value = serde_json::from_str(&strict.stdout).unwrap();
-    assert_eq!(printed[2]["function"]["strict"], json!(true));
+    assert_eq!(printed[3]["function"]["strict"], json!(true));
     assert_eq!(
-        printed[2]["function"]["parameters"]["required"],
+        printed[3]["function"]["parameters"]["required"],
         json!(["path", "offset", "limit"])
     );
     let legacy = run_in(
@@ -242,7 +242,7 @@ fn definitions_print_each_format_with_its_diagnostics_on_stderr() {
     assert_eq!(legacy.stderr.lines().count(), 12, "{}", legacy.stderr);
     let printed: Value = serde_json::from_str(&legacy.stdout).unwrap();
     assert_eq!(
-        printed["functionDeclarations"][2]["parameters"]["properties"]["offset"]["nullable"],
+        printed["functionDeclarations"][3]["parameters"]["properties"]["offset"]["nullable"],
         json!(true)
     );
 }

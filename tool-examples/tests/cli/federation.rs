@@ -114,19 +114,19 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
         names,
         [
             "echo",
-            "upper",
-            "read",
-            "list",
-            "write",
-            "wait",
-            "label",
             "far__echo",
-            "far__upper",
-            "far__read",
+            "far__label",
             "far__list",
-            "far__write",
+            "far__read",
+            "far__upper",
             "far__wait",
-            "far__label"
+            "far__write",
+            "label",
+            "list",
+            "read",
+            "upper",
+            "wait",
+            "write"
         ]
     );
     // The remote tools keep their schemas and annotations across the hop.

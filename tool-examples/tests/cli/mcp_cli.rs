@@ -32,7 +32,7 @@ async fn assert_lists_the_example_tools(client: &Client, root: &Path) {
     let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
     assert_eq!(
         names,
-        ["echo", "upper", "read", "list", "write", "wait", "label"]
+        ["echo", "label", "list", "read", "upper", "wait", "write"]
     );
     assert_eq!(listed(&tools), expected_tools(root));
     // The files tools say they are read-only; `list` gives its listing's

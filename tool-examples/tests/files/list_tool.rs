@@ -454,7 +454,7 @@ async fn a_file_is_not_a_directory() {
 async fn the_definitions_show_read_and_list_read_only() {
     let fx = Fixture::new();
     let names: Vec<_> = fx.tools.iter().map(|tool| tool.name()).collect();
-    assert_eq!(names, ["read", "list", "write"]);
+    assert_eq!(names, ["list", "read", "write"]);
 
     let list = fx.tools.get("list").unwrap().definition();
     assert!(
