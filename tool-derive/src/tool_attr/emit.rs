@@ -117,7 +117,7 @@ fn tool_impl(
 }
 
 /// The `Tool` methods `#[tool(...)]` overrides: timeout, retries,
-/// exclusivity, annotations.
+/// exclusivity, approval, examples, annotations.
 fn optional_items(attrs: &ToolAttrs) -> TokenStream {
     let mut items = TokenStream::new();
     if let Some(ms) = attrs.timeout_ms {
@@ -148,6 +148,9 @@ fn optional_items(attrs: &ToolAttrs) -> TokenStream {
             }
         });
     }
+    if !attrs.examples.is_empty() {
+        items.extend(examples(&attrs.examples));
+    }
     let hints = &attrs.annotations;
     if !hints.is_empty() {
         let option = |value: &Option<bool>| match value {
@@ -171,4 +174,19 @@ fn optional_items(attrs: &ToolAttrs) -> TokenStream {
         });
     }
     items
+}
+
+/// `Tool::examples`: each `example = <expr>` in the order written. The
+/// expressions are the user's tokens, so `json!` resolves as the user
+/// imported it, and an expression of another type is a type error at its
+/// own span: the array's element type is written out, so rustc checks each
+/// element against `Value` rather than inferring it from the first.
+fn examples(examples: &[syn::Expr]) -> TokenStream {
+    let count = examples.len();
+    quote! {
+        fn examples(&self) -> ::std::vec::Vec<::tool_core::__private::Value> {
+            let __examples: [::tool_core::__private::Value; #count] = [#(#examples),*];
+            ::std::vec::Vec::from(__examples)
+        }
+    }
 }

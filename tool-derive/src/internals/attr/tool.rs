@@ -1,5 +1,6 @@
 //! `#[tool(...)]` on an async function or method: name, description,
-//! timeout, retries, exclusivity, approval, and the annotations (MCP's hints).
+//! timeout, retries, exclusivity, approval, examples of its arguments, and
+//! the annotations (MCP's hints).
 
 use super::Attr;
 use super::values::{bool_flag, flag, required_value, skip_value, string_value};
@@ -17,6 +18,9 @@ pub(crate) struct ToolAttrs {
     pub retries: Option<u32>,
     pub exclusive: bool,
     pub needs_approval: bool,
+    /// `example = <expr>`, each evaluating to a `serde_json::Value`, in
+    /// the order written; the registry parses them when it adds the tool.
+    pub examples: Vec<Expr>,
     pub annotations: Annotations,
 }
 
@@ -40,7 +44,7 @@ impl Annotations {
     }
 }
 
-const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `retries`, `exclusive`, `needs_approval`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `retries`, `exclusive`, `needs_approval`, `example`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
 
 pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
@@ -54,6 +58,7 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut destructive = Attr::none(cx, "tool", "destructive");
     let mut idempotent = Attr::none(cx, "tool", "idempotent");
     let mut open_world = Attr::none(cx, "tool", "open_world");
+    let mut examples = Vec::new();
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
@@ -131,6 +136,19 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
                 flag(cx, &meta, "needs_approval")?;
                 needs_approval.set(&meta.path, ());
             }
+            "example" => {
+                if let Some(value) = required_value(cx, &meta, "example", "json!({...})")? {
+                    match not_an_object(&value) {
+                        Some(what) => cx.error_spanned_by(
+                            &value,
+                            format!(
+                                "a tool's `example` is one whole set of its arguments, a JSON object, not {what}: write `example = json!({{\"name\": value, ...}})`"
+                            ),
+                        ),
+                        None => examples.push(value),
+                    }
+                }
+            }
             "title" => {
                 if let Some(text) = string_value(cx, &meta, "title")? {
                     if text.value().trim().is_empty() {
@@ -172,6 +190,7 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         retries: retries.get(),
         exclusive: exclusive.get().is_some(),
         needs_approval: needs_approval.get().is_some(),
+        examples,
         annotations: Annotations {
             title: title.get(),
             read_only: read_only.get(),
@@ -179,5 +198,32 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
             idempotent: idempotent.get(),
             open_world: open_world.get(),
         },
+    }
+}
+
+/// What an example's expression is when it can be seen, without
+/// evaluating it, not to be an object: a literal (a number, possibly
+/// negative, a string, a boolean, ...) or an array. Every tool's arguments
+/// are an object, so such an example could never parse; anything else
+/// (`json!(..)`, a call, a constant) is left to the registry, which parses
+/// each example when it adds the tool.
+fn not_an_object(value: &Expr) -> Option<&'static str> {
+    let value = match value {
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => &**expr,
+        other => other,
+    };
+    match value {
+        Expr::Lit(ExprLit { lit, .. }) => Some(match lit {
+            Lit::Int(_) | Lit::Float(_) => "a number",
+            Lit::Str(_) => "a string (it is not read as JSON text)",
+            Lit::Bool(_) => "a boolean",
+            _ => "a literal",
+        }),
+        Expr::Array(_) | Expr::Repeat(_) => Some("an array"),
+        _ => None,
     }
 }
