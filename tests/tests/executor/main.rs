@@ -16,8 +16,6 @@
 //! - [`structured_results`]: `Json<T>` results and output schemas.
 //! - [`stress`]: one batch of every outcome, 10,000 calls.
 //! - [`tracing_events`]: the spans and events, captured by a subscriber.
-//! - [`toolsets`], [`tool_search`]: toolsets as a registry takes them;
-//!   deferred tools, the built-in search, and each format's deferral.
 
 mod approval;
 mod executor;
@@ -32,7 +30,5 @@ mod structured_results;
 #[path = "../support/mod.rs"]
 mod support;
 mod tool_fn;
-mod tool_search;
 mod toolbox;
-mod toolsets;
 mod tracing_events;

@@ -198,6 +198,12 @@ async fn not_an_object(query: String) -> String {
     query
 }
 
+/// Find notes, shown a misspelled key that parse alone would drop
+#[tool(example = json!({"query": "x", "limt": 3}))]
+async fn misspelled(query: String, limit: Option<u32>) -> String {
+    format!("{query}{limit:?}")
+}
+
 fn refusal<T: Tool>(tool: T) -> RegistryError {
     let mut tools = ToolRegistry::new();
     let error = tools.register(tool).unwrap_err();
@@ -243,6 +249,18 @@ fn a_registry_refuses_an_example_with_a_key_the_type_denies() {
         refusal(UnknownKeyTool).to_string(),
         "Tool unknown_key's example 0 does not parse with its parameters: filter.tag: missing required field (got \"tags\": did you mean \"tag\"?); filter.tags: unknown field (did you mean \"tag\"?)"
     );
+}
+
+#[test]
+fn a_registry_refuses_an_example_with_a_key_the_schema_does_not_have() {
+    // Parse drops undeclared keys; the schema the model is shown has
+    // `additionalProperties: false`, and judges the example too.
+    let error = refusal(MisspelledTool).to_string();
+    assert!(
+        error.starts_with("Tool misspelled's example 0 does not parse with its parameters: "),
+        "{error}"
+    );
+    assert!(error.contains("limt"), "{error}");
 }
 
 #[test]

@@ -5,5 +5,11 @@
 //! - [`examples`]: `#[tool(example = ..)]` on functions and `#[tools]`
 //!   methods, in the definitions and each provider's format, and the
 //!   examples a registry refuses.
+//! - [`toolsets`]: toolsets as a registry takes them: collisions, name
+//!   rules, the sorted order, `prepared`, `approval_required`, `renamed`.
+//! - [`tool_search`]: deferred tools, the built-in search, the
+//!   prompt-cache property, and each format's deferral.
 
 mod examples;
+mod tool_search;
+mod toolsets;

@@ -5,7 +5,7 @@
 use super::definition::ToolDefinition;
 use super::error::RegistryError;
 use crate::executor::RunOptions;
-use crate::params::{ParamError, SchemaError};
+use crate::params::{ParamError, SchemaCheck, SchemaError};
 use crate::tool::{ErasedCall, ErasedTool};
 use crate::tool::{Tool, ToolAnnotations, ToolContext, ToolError, ToolOutput};
 use serde_json::Value;
@@ -197,8 +197,21 @@ impl RegisteredTool {
                 error: error.clone(),
             });
         }
-        for (index, example) in self.definition.input_examples.iter().enumerate() {
-            if let Err(error) = self.tool.prepare(example) {
+        let examples = &self.definition.input_examples;
+        if examples.is_empty() {
+            return Ok(());
+        }
+        // Parse alone would drop a misspelled key: the schema the model is
+        // shown judges each example too, so an example never teaches a key
+        // or a name that the schema does not have.
+        let schema = SchemaCheck::new(&self.definition.parameters).ok();
+        for (index, example) in examples.iter().enumerate() {
+            let parsed = self.tool.prepare(example).map(drop);
+            let judged = parsed.and_then(|()| match &schema {
+                Some(schema) => schema.check(example),
+                None => Ok(()),
+            });
+            if let Err(error) = judged {
                 return Err(RegistryError::InvalidExample {
                     tool: self.name().to_owned(),
                     index,
