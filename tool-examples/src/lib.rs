@@ -13,12 +13,13 @@
 //!   tool, for the throughput measurements.
 //! - [`walkthrough`], [`call`], [`serve`] and [`cli`]: the binary's
 //!   commands; [`logging`]: where and how it logs; [`upstream`]: other MCP
-//!   servers' tools beside these; [`token_file`]: bearer tokens read from
-//!   files.
+//!   servers' tools beside these; [`deferral`]: all but a few tools found
+//!   through `tool_search`; [`token_file`]: bearer tokens read from files.
 
 #![forbid(unsafe_code)]
 pub mod call;
 pub mod cli;
+pub mod deferral;
 pub mod echo;
 pub mod files;
 pub mod label;

@@ -9,14 +9,15 @@ use std::sync::Arc;
 use tool_core::ExecutionMode;
 use tool_core::approval::{Approvals, Decision};
 use tool_examples::cli::{
-    ApprovalArgs, CallArgs, Cli, Command, CompletionsArgs, DefinitionsArgs, McpArgs, Root,
+    ApprovalArgs, CallArgs, Cli, Command, CompletionsArgs, Deferral, DefinitionsArgs, McpArgs,
+    Root, UsageError,
 };
 use tool_examples::serve::{
     DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token,
     serve_http, serve_stdio, with_env_list,
 };
 use tool_examples::upstream::add_upstreams;
-use tool_examples::{call, example_registry, logging, walkthrough};
+use tool_examples::{call, deferral, example_registry, logging, walkthrough};
 
 /// The binary's allocator: mimalloc. `call` parses a chunk of calls on one
 /// thread and may free it on another (always so in `--sequential` mode),
@@ -35,10 +36,13 @@ fn main() -> ExitCode {
     logging::init(cli.log_format);
     match run(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => {
-            eprintln!("error: {error}");
-            ExitCode::FAILURE
-        }
+        Err(error) => match UsageError::found_in(&error) {
+            Some(usage) => usage.report(),
+            None => {
+                eprintln!("error: {error}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 
@@ -60,10 +64,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             clap_complete::generate(shell, &mut Cli::command(), "tool-examples", &mut out);
             Ok(())
         }
-        Command::Definitions(DefinitionsArgs { format }) => {
+        Command::Definitions(DefinitionsArgs { format, deferral }) => {
             let format = tool_core::providers::ProviderFormat::from(format);
             let tools = example_registry(&std::env::current_dir()?)?;
-            let converted = format.definitions(&tools.definitions());
+            let tools = deferred(tools, &deferral, "definitions")?;
+            let converted = format.definitions(&deferral::shown_definitions(&tools, format));
             for diagnostic in &converted.diagnostics {
                 eprintln!("{format}: {diagnostic}");
             }
@@ -79,6 +84,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             allowed_hosts,
             allowed_origins,
             upstreams,
+            deferral,
             allow_unauthenticated,
             stateless,
             approval_key_file,
@@ -94,6 +100,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 &upstreams.servers,
                 &upstreams.settings(),
             ))?;
+            let tools = deferred(tools, &deferral, "mcp")?;
             let mut server =
                 tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
             if let Some(file) = approval_key_file {
@@ -128,6 +135,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             repair,
             approvals,
             upstreams,
+            deferral,
         }) => {
             let ctx = call_context(repair).with_approvals(call_approvals(&approvals)?);
             let mut tools = rooted_registry(&root)?;
@@ -137,6 +145,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 &upstreams.servers,
                 &upstreams.settings(),
             ))?;
+            let tools = deferred(tools, &deferral, "call")?;
             let mode = if sequential {
                 ExecutionMode::Sequential
             } else {
@@ -184,6 +193,18 @@ fn call_context(repair: bool) -> tool_core::RunOptions {
     } else {
         ctx
     }
+}
+
+/// `tools` with all but `--defer-all-except`'s tools deferred, once every
+/// tool (upstream ones too) is registered; a name that is no tool is a
+/// usage error of `command`.
+fn deferred(
+    tools: tool_core::ToolRegistry,
+    deferral: &Deferral,
+    command: &'static str,
+) -> std::io::Result<tool_core::ToolRegistry> {
+    deferral::defer_all_except(tools, &deferral.core)
+        .map_err(|error| UsageError::new(command, format!("--defer-all-except: {error}")).into())
 }
 
 fn rooted_registry(root: &std::path::Path) -> std::io::Result<tool_core::ToolRegistry> {

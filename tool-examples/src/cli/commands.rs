@@ -61,6 +61,27 @@ impl Upstreams {
     }
 }
 
+/// `--defer-all-except`, which `call`, `mcp` and `definitions` share: the
+/// few tools offered up front when the others wait for a search
+/// ([`defer_all_except`](crate::deferral::defer_all_except)).
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deferral {
+    /// Offer only these tools up front, the others through tool_search (repeatable)
+    ///
+    /// NAMES are tool names, comma-separated. The other tools, upstream ones too, are listed no
+    /// more: tool_search finds them by what they do, and they are still called by name.
+    /// `definitions` for Anthropic and OpenAI Responses lists them marked defer_loading instead,
+    /// beside the provider's own search tool. A name that is no tool is an error listing the
+    /// tools.
+    #[arg(
+        long = "defer-all-except",
+        value_name = "NAMES",
+        value_delimiter = ',',
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub core: Vec<String>,
+}
+
 /// `call`: the JSON-lines runner.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct CallArgs {
@@ -82,6 +103,9 @@ pub struct CallArgs {
     /// The MCP servers whose tools are imported.
     #[command(flatten)]
     pub upstreams: Upstreams,
+    /// The tools offered up front when the others wait for a search.
+    #[command(flatten)]
+    pub deferral: Deferral,
 }
 
 /// `call`'s approvals: a call of a tool that needs approval (`write`) is
@@ -111,6 +135,9 @@ pub struct DefinitionsArgs {
     /// The provider whose format the definitions are written in
     #[arg(long, value_enum, value_name = "FORMAT", default_value = "neutral")]
     pub format: Format,
+    /// The tools offered up front when the others wait for a search.
+    #[command(flatten)]
+    pub deferral: Deferral,
 }
 
 /// `mcp`: the server. The HTTP-only flags need `--http` (or its variable).
@@ -122,6 +149,9 @@ pub struct McpArgs {
     /// The MCP servers whose tools are imported.
     #[command(flatten)]
     pub upstreams: Upstreams,
+    /// The tools offered up front when the others wait for a search.
+    #[command(flatten)]
+    pub deferral: Deferral,
     /// Serve streamable HTTP on ADDR, such as 127.0.0.1:8080, instead of stdio
     #[arg(long, value_name = "ADDR", env = HTTP_VARIABLE, hide_env_values = true)]
     pub http: Option<SocketAddr>,

@@ -11,11 +11,14 @@ mod commands;
 mod format;
 pub mod help;
 mod refused;
+mod usage;
 
 pub use commands::{
-    ApprovalArgs, CallArgs, CompletionsArgs, DefinitionsArgs, HttpLimits, McpArgs, Root, Upstreams,
+    ApprovalArgs, CallArgs, CompletionsArgs, Deferral, DefinitionsArgs, HttpLimits, McpArgs, Root,
+    Upstreams,
 };
 pub use format::Format;
+pub use usage::UsageError;
 
 use crate::logging::LogFormat;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

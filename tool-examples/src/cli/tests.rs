@@ -47,12 +47,14 @@ fn call(root: &str, sequential: bool, repair: bool) -> Option<Command> {
         repair,
         approvals: ApprovalArgs::default(),
         upstreams: Upstreams::default(),
+        deferral: Deferral::default(),
     }))
 }
 
 fn definitions(format: ProviderFormat) -> Option<Command> {
     Some(Command::Definitions(DefinitionsArgs {
         format: Format(format),
+        deferral: Deferral::default(),
     }))
 }
 
@@ -70,6 +72,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         allowed_hosts: Vec::new(),
         allowed_origins: Vec::new(),
         upstreams: Upstreams::default(),
+        deferral: Deferral::default(),
         allow_unauthenticated: false,
         stateless: false,
         approval_key_file: None,
@@ -410,5 +413,56 @@ fn upstreams_take_an_environment_and_token_files_in_call_and_mcp() {
         &["call", "--upstream-token-file", "docs"][..],
     ] {
         assert!(parse(args).is_err(), "{args:?}");
+    }
+}
+
+#[test]
+fn defer_all_except_takes_names_repeated_or_comma_separated_in_every_command() {
+    assert_no_deployment_variables();
+    let core = Deferral {
+        core: vec!["echo".into(), "upper".into(), "read".into()],
+    };
+    let flags = [
+        "--defer-all-except",
+        "echo,upper",
+        "--defer-all-except=read",
+    ];
+    let Some(Command::Call(call)) = command(&[&["call"][..], &flags[..]].concat()) else {
+        panic!("call parses");
+    };
+    assert_eq!(call.deferral, core);
+    let Some(Command::Mcp(mcp)) = command(&[&["mcp"][..], &flags[..]].concat()) else {
+        panic!("mcp parses");
+    };
+    assert_eq!(mcp.deferral, core);
+    let Some(Command::Definitions(definitions)) =
+        command(&[&["definitions"][..], &flags[..]].concat())
+    else {
+        panic!("definitions parses");
+    };
+    assert_eq!(definitions.deferral, core);
+    // Without the flag, nothing is deferred.
+    let Some(Command::Call(call)) = command(&["call"]) else {
+        panic!("call parses");
+    };
+    assert!(call.deferral.core.is_empty());
+    // An empty name, alone or between commas, and no value at all.
+    for args in [
+        &["call", "--defer-all-except", ""][..],
+        &["mcp", "--defer-all-except", "echo,,upper"][..],
+        &["definitions", "--defer-all-except"][..],
+    ] {
+        let refused = error(args);
+        assert!(
+            matches!(
+                refused.kind(),
+                ErrorKind::InvalidValue | ErrorKind::ValueValidation
+            ),
+            "{args:?}: {refused}"
+        );
+        assert!(
+            refused.to_string().contains("--defer-all-except"),
+            "{args:?}: {refused}"
+        );
     }
 }

@@ -15,10 +15,10 @@ use tool_examples::cli::Cli;
 /// blocking the suite.
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-struct Run {
-    status: ExitStatus,
-    stdout: String,
-    stderr: String,
+pub(crate) struct Run {
+    pub(crate) status: ExitStatus,
+    pub(crate) stdout: String,
+    pub(crate) stderr: String,
 }
 
 impl Run {
@@ -38,7 +38,7 @@ fn drain(mut source: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> 
 }
 
 /// Runs the binary in `dir` with `input` on stdin (then closed).
-fn run_in(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Run {
+pub(crate) fn run_in(dir: &Path, args: &[&str], input: impl AsRef<[u8]>) -> Run {
     let mut child = spawn(args, dir, Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     let input = input.as_ref().to_vec();

@@ -15,6 +15,8 @@
 //! - [`logging`]: the logs, on stderr only.
 //! - [`mcp_cli`]: `tool-examples mcp` driven by an rmcp client.
 //! - [`federation`]: an aggregator in front of upstream servers.
+//! - [`many_tools`]: `--defer-all-except`, the tools found through
+//!   `tool_search` in `definitions`, `call` and `mcp`.
 
 mod approval_lines;
 mod cli;
@@ -23,6 +25,7 @@ mod federation;
 mod hostile_cli;
 mod line_properties;
 mod logging;
+mod many_tools;
 mod mcp_cli;
 mod run_calls;
 // Shared by every test binary here: one copy, beside the binaries.

@@ -6,9 +6,12 @@
 //!   revisions, limits, shutdown, served call options.
 //! - [`client`]: `tool_mcp::client` against our own server, in process and
 //!   in child processes that are this test binary.
+//! - [`toolsets`]: imported servers as toolsets: deferred behind
+//!   `tool_search`, prefixed against collisions.
 
 mod client;
 mod server;
+mod toolsets;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]
 mod support;

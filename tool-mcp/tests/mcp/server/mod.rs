@@ -11,9 +11,12 @@
 //! - [`shutdown`]: the stop with its grace period.
 //! - [`options`]: served calls run with the server's options (hooks,
 //!   repair, enabled tools, a caller's signal).
+//! - [`search`]: deferred tools behind `tool_search`: the list, the
+//!   search, the call of a found tool, the same bytes in any order.
 
 mod limits;
 mod options;
 mod protocol;
 mod safety;
+mod search;
 mod shutdown;
