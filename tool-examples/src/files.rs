@@ -32,7 +32,7 @@ use tool_core::{CancellationToken, Json, ToolContext, ToolError, ToolOutput, too
 /// let mut tools = ToolRegistry::new();
 /// tools.register_all(Files::new(&dir).unwrap()).unwrap();
 /// let names: Vec<_> = tools.iter().map(|tool| tool.name()).collect();
-/// assert_eq!(names, ["read", "list", "write"]);
+/// assert_eq!(names, ["list", "read", "write"]); // a registry sorts by name
 /// let write = tools.get("write").unwrap();
 /// assert!(write.needs_approval());
 /// assert_eq!(write.annotations().destructive, Some(true));

@@ -346,3 +346,21 @@ async fn a_refusal_names_at_most_twenty_available_tools() {
     );
     assert_eq!(refused.content[0].as_text(), Some(expected.as_str()));
 }
+
+#[test]
+fn a_registry_with_deferred_tools_becomes_a_set_without_its_built_in_search() {
+    let mut first = ToolRegistry::new();
+    first.register(tool("echo", "")).unwrap();
+    first
+        .register_all(set("more", &["b", "a"]).deferred())
+        .unwrap();
+    assert!(first.get("tool_search").is_some());
+    let set = first.into_toolset();
+    let names: Vec<&str> = set.tools().iter().map(|tool| tool.name()).collect();
+    assert_eq!(names, ["a", "b", "echo"]);
+    // Rebuilt, it offers its own search again.
+    let mut second = ToolRegistry::new();
+    second.register_all(set).unwrap();
+    assert!(second.get("tool_search").is_some());
+    assert_eq!(second.len(), 3);
+}

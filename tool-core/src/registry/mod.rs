@@ -278,12 +278,6 @@ impl ToolRegistry {
         self.tools.is_empty()
     }
 
-    /// The registered tools, in registration order, without the built-in
-    /// search.
-    pub(crate) fn registered(&self) -> &[RegisteredTool] {
-        &self.tools
-    }
-
     /// Whether `tool` is the built-in search (not a registered tool of
     /// that name).
     pub(crate) fn is_builtin_search(&self, tool: &RegisteredTool) -> bool {

@@ -356,11 +356,16 @@ impl<B: Toolbox> IntoToolset for Arc<B> {
 }
 
 impl IntoToolset for ToolRegistry {
-    /// The registry's tools, each keeping its origin.
+    /// The registry's tools, sorted by name (not the built-in search),
+    /// each keeping its origin.
     fn into_toolset(self) -> Toolset {
         Toolset {
             label: Arc::from("registry"),
-            tools: self.registered().to_vec(),
+            tools: self
+                .iter()
+                .filter(|tool| !self.is_builtin_search(tool))
+                .cloned()
+                .collect(),
             problems: Vec::new(),
         }
     }
