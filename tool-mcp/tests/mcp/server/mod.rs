@@ -20,3 +20,53 @@ mod protocol;
 mod safety;
 mod search;
 mod shutdown;
+
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::Value;
+use std::time::Duration;
+use tool_mcp::McpServer;
+
+/// rmcp's client, as the in-process tests hold it.
+type Client = RunningService<RoleClient, ClientConfig>;
+
+/// `server` on one end of a pipe, whose other end is returned.
+fn serve(server: McpServer) -> tokio::io::DuplexStream {
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let running = server.serve(server_end).await.expect("the server starts");
+        let _ = running.waiting().await;
+    });
+    client_end
+}
+
+/// rmcp's client, initialized against `server` over a pipe.
+async fn connect(server: McpServer) -> Client {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new("server-test", "0.1.0"),
+    )
+    .serve(serve(server))
+    .await
+    .expect("initialize succeeds")
+}
+
+/// `tools/call` of `name`, its result as JSON.
+async fn call(client: &Client, name: &str, arguments: Value) -> Value {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object");
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
+        .await
+        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
+    serde_json::to_value(result).unwrap()
+}
+
+/// `future`, which must end within 10 s.
+async fn bounded<F: Future>(future: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(10), future)
+        .await
+        .expect("within 10 s")
+}

@@ -2,10 +2,9 @@
 //! other call does: hooks, repair, the enabled tools, a caller's signal.
 //! Client and server talk over an in-process pipe (stdio's framing).
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
-use serde_json::{Value, json};
+use super::{bounded, call, connect};
+use rmcp::model::CallToolRequestParams;
+use serde_json::json;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tool_core::{
@@ -38,41 +37,6 @@ fn tools() -> ToolRegistry {
     tools.register(WipeTool).unwrap();
     tools.register(VigilTool).unwrap();
     tools
-}
-
-type Client = RunningService<RoleClient, ClientConfig>;
-
-/// `server`, served on one end of a pipe, and a client on the other.
-async fn connect(server: McpServer) -> Client {
-    let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let running = server.serve(server_end).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("served-options-test", "0.1.0"),
-    )
-    .serve(client_end)
-    .await
-    .expect("initialize succeeds")
-}
-
-async fn call(client: &Client, name: &str, arguments: Value) -> Value {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object");
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
-        .await
-        .expect("answered with a result");
-    serde_json::to_value(result).unwrap()
-}
-
-async fn bounded<F: Future>(future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(10), future)
-        .await
-        .expect("within 10 s")
 }
 
 #[tokio::test]

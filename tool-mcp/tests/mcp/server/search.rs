@@ -6,11 +6,9 @@
 //! lines written by hand where the bytes do, over an in-process pipe
 //! (stdio's framing).
 
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
-use rmcp::service::RunningService;
-use rmcp::{RoleClient, ServiceExt};
+use super::{bounded, call, connect, serve};
+use rmcp::model::CallToolRequestParams;
 use serde_json::{Map, Value, json};
-use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tool_core::toolset::Toolset;
 use tool_core::{DynamicTool, ToolOutput, ToolRegistry};
@@ -63,45 +61,6 @@ fn registry(order: &[usize]) -> ToolRegistry {
     let mut tools = ToolRegistry::new();
     tools.register_all(set.deferred_except(&CORE)).unwrap();
     tools
-}
-
-type Client = RunningService<RoleClient, ClientConfig>;
-
-/// `server` on one end of a pipe, whose other end is returned.
-fn serve(server: McpServer) -> tokio::io::DuplexStream {
-    let (server_end, client_end) = tokio::io::duplex(1 << 16);
-    tokio::spawn(async move {
-        let running = server.serve(server_end).await.expect("the server starts");
-        let _ = running.waiting().await;
-    });
-    client_end
-}
-
-async fn connect(server: McpServer) -> Client {
-    ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("search-test", "0.1.0"),
-    )
-    .serve(serve(server))
-    .await
-    .expect("initialize succeeds")
-}
-
-async fn call(client: &Client, name: &str, arguments: Value) -> Value {
-    let Value::Object(arguments) = arguments else {
-        panic!("arguments are an object");
-    };
-    let result = client
-        .call_tool(CallToolRequestParams::new(name.to_owned()).with_arguments(arguments))
-        .await
-        .unwrap_or_else(|error| panic!("{name} answers: {error}"));
-    serde_json::to_value(result).unwrap()
-}
-
-async fn bounded<F: Future>(future: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(10), future)
-        .await
-        .expect("within 10 s")
 }
 
 #[tokio::test]
