@@ -10,6 +10,11 @@
 #
 # Usage: scripts/interop.sh [CHECK...]   (CHECK: a file name in interop/checks/,
 #                                         without .sh; none runs them all)
+#        scripts/interop.sh --setup-only  (installs the programs and stops:
+#                                         .ci/run starts it first, in the
+#                                         background, so the downloads overlap
+#                                         the build; the later run finds them
+#                                         installed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -38,6 +43,10 @@ command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
   echo "interop: nginx is needed and could not be installed" >&2
   exit 1
 }
+
+if [[ ${1:-} == --setup-only ]]; then
+  exit 0
+fi
 
 step "setup: the tool-examples binary"
 # The binary `cargo test --workspace` builds for the tests (with the
