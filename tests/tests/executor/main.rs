@@ -15,11 +15,13 @@
 //!   schema; the note and the recorded repairs bounded.
 //! - [`structured_results`]: `Json<T>` results and output schemas.
 //! - [`stress`]: one batch of every outcome, 10,000 calls.
+//! - [`many_tools`]: 10,000 generated tools, deferred behind `tool_search`.
 //! - [`tracing_events`]: the spans and events, captured by a subscriber.
 
 mod approval;
 mod executor;
 mod faults;
+mod many_tools;
 mod recovery;
 mod repair_any_tool;
 mod repair_properties;
