@@ -9,7 +9,9 @@
 //!   rules, the sorted order, `prepared`, `approval_required`, `renamed`.
 //! - [`tool_search`]: deferred tools, the built-in search, the
 //!   prompt-cache property, and each format's deferral.
+//! - [`many_tools`]: 10,000 generated tools, deferred behind `tool_search`.
 
 mod examples;
+mod many_tools;
 mod tool_search;
 mod toolsets;

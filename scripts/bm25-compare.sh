@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Compares tool_search's BM25 ranking over the 10,000 generated tools with
+# rank_bm25's BM25Okapi (scripts/bm25_reference.py): exports every tool's
+# searchable text and our top 10 for each query from the search_latency
+# bench, then ranks the same text in Python. Installs rank_bm25 in a venv
+# under the target directory the first time. A measurement for
+# docs/performance.md, not a test.
+#
+# Usage: scripts/bm25-compare.sh [QUERIES]   (default 2,000; the first 50
+#        are the ones written by hand in benches/support/many_tools.rs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${CARGO_TARGET_DIR:-target}
+mkdir -p "$target"
+target=$(cd "$target" && pwd)
+venv="$target/bm25-venv"
+if ! "$venv/bin/python" -c "import rank_bm25" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "rank_bm25==0.2.2"
+fi
+
+export_file="$target/bm25-export.json"
+cargo bench -q -p tool-core --bench search_latency -- "${1:-2000}" --export "$export_file"
+echo
+"$venv/bin/python" scripts/bm25_reference.py "$export_file"
