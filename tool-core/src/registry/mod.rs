@@ -49,6 +49,8 @@ pub struct ToolRegistry {
     by_name: NameMap<usize>,
     /// The name rules of the formats the registry was made for.
     rules: Vec<NameRule>,
+    /// How many of the tools are deferred.
+    deferred: usize,
     /// The tools sorted, with the built-in search when any tool is
     /// deferred: built when first read after a change.
     view: OnceLock<View>,
@@ -164,14 +166,18 @@ impl ToolRegistry {
     /// Checks every tool against the registry and the others, then adds
     /// them all, or none.
     fn add(&mut self, tools: Vec<RegisteredTool>) -> Result<(), RegistryError> {
-        let defers = tools.iter().any(RegisteredTool::is_deferred) || self.has_deferred();
+        let incoming_deferred = tools.iter().filter(|tool| tool.is_deferred()).count();
+        let defers = incoming_deferred > 0 || self.deferred > 0;
+        // The batch's own names, so a clash inside it is found in one pass
+        // (registering ten thousand tools stays linear).
+        let mut batch: NameMap<usize> = NameMap::default();
         for (index, tool) in tools.iter().enumerate() {
             let name = tool.name();
             let taken_by = self
                 .by_name
                 .get(name)
                 .map(|&at| &self.tools[at])
-                .or_else(|| tools[..index].iter().find(|earlier| earlier.name() == name));
+                .or_else(|| batch.get(name).map(|&at| &tools[at]));
             if let Some(registered) = taken_by {
                 return Err(RegistryError::NameTaken {
                     name: name.to_owned(),
@@ -188,6 +194,7 @@ impl ToolRegistry {
             }
             self.check_name(name)?;
             tool.check()?;
+            batch.insert(name.to_owned(), index);
         }
         if defers && let Some(&at) = self.by_name.get(SEARCH_TOOL_NAME) {
             return Err(RegistryError::NameTaken {
@@ -201,6 +208,7 @@ impl ToolRegistry {
                 .insert(tool.name().to_owned(), self.tools.len());
             self.tools.push(tool);
         }
+        self.deferred += incoming_deferred;
         self.view = OnceLock::new();
         Ok(())
     }
@@ -222,7 +230,7 @@ impl ToolRegistry {
     }
 
     fn has_deferred(&self) -> bool {
-        self.tools.iter().any(RegisteredTool::is_deferred)
+        self.deferred > 0
     }
 
     fn view(&self) -> &View {

@@ -79,6 +79,11 @@ impl RegisteredTool {
         &self.definition.annotations
     }
 
+    /// The definition, shared (a search index holds it without a copy).
+    pub(crate) fn shared_definition(&self) -> &Arc<ToolDefinition> {
+        &self.definition
+    }
+
     /// Name, description and schema, as a provider wants them.
     pub fn definition(&self) -> &ToolDefinition {
         &self.definition

@@ -82,7 +82,11 @@ impl Index {
             }
         });
         let count = self.documents.len() as f32;
-        let mut scores: HashMap<u32, f32> = HashMap::new();
+        // One score per document, and the list of those a term touched: a
+        // dense array is several times faster than a map at ten thousand
+        // tools, and the list keeps the ranking's cost to the matches.
+        let mut scores: Vec<f32> = vec![0.0; self.documents.len()];
+        let mut touched: Vec<usize> = Vec::new();
         for term in &terms {
             let Some(postings) = self.postings.get(term) else {
                 continue;
@@ -90,16 +94,19 @@ impl Index {
             let with_term = postings.len() as f32;
             let idf = (1.0 + (count - with_term + 0.5) / (with_term + 0.5)).ln();
             for &(document, frequency) in postings {
+                let document = document as usize;
                 let frequency = frequency as f32;
-                let length = self.lengths[document as usize] as f32;
+                let length = self.lengths[document] as f32;
                 let norm = K1 * (1.0 - B + B * length / self.average_length);
-                *scores.entry(document).or_default() +=
-                    idf * frequency * (K1 + 1.0) / (frequency + norm);
+                if scores[document] == 0.0 {
+                    touched.push(document);
+                }
+                scores[document] += idf * frequency * (K1 + 1.0) / (frequency + norm);
             }
         }
-        let mut ranked: Vec<(usize, f32)> = scores
+        let mut ranked: Vec<(usize, f32)> = touched
             .into_iter()
-            .map(|(document, score)| (document as usize, score))
+            .map(|document| (document, scores[document]))
             .collect();
         let by_rank = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         if ranked.len() > limit && limit > 0 {

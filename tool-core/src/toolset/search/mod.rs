@@ -55,7 +55,7 @@ impl SearchCorpus {
             definitions: tools
                 .iter()
                 .filter(|tool| tool.is_deferred())
-                .map(|tool| Arc::new(tool.definition().clone()))
+                .map(|tool| Arc::clone(tool.shared_definition()))
                 .collect(),
             index: OnceLock::new(),
         }
