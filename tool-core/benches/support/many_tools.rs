@@ -6,7 +6,7 @@
 //!
 //! Shared by the `many_tools` criterion bench, the `search_latency` main
 //! (latency, memory, the export for `scripts/bm25_reference.py`) and the
-//! integration test `tests/tests/executor/many_tools.rs`, each including
+//! integration test `tests/tests/registry/many_tools.rs`, each including
 //! this file with `#[path]`: nothing here depends on the rest of
 //! `benches/support`.
 
