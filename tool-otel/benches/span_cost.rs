@@ -1,0 +1,98 @@
+//! What one tool call's span costs: the span tool-core's executor opens
+//! (created, entered, one event, a failure recorded, closed) with no
+//! subscriber, with a bare `Registry`, with tracing-opentelemetry's layer
+//! alone, with `ToolDurationLayer` alone, and with `tool_otel::layer`
+//! (both). What tool-otel adds is `ToolDurationLayer` over the bare
+//! registry, or `tool_otel::layer` over tracing-opentelemetry's; the first
+//! row is what an application that installs nothing pays.
+//!
+//! `cargo bench -p tool-otel --bench span_cost`
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use std::hint::black_box;
+use tracing::Dispatch;
+use tracing::field::Empty;
+use tracing_subscriber::prelude::*;
+
+/// One call's span, as support.rs in the tests opens it.
+fn one_call(tool: &str, id: &str) {
+    let span = tracing::info_span!(
+        target: "tool_core::executor::one_call",
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {tool}"),
+        otel.kind = "internal",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %tool,
+        gen_ai.tool.call.id = %id,
+        gen_ai.tool.type = "function",
+        gen_ai.tool.description = Empty,
+        error.type = Empty,
+        otel.status_code = Empty,
+        otel.status_description = Empty,
+        gen_ai.tool.call.arguments = Empty,
+        gen_ai.tool.call.result = Empty,
+    );
+    let entered = span.enter();
+    tracing::info!(timeout_ms = 5000_u64, "timeout");
+    span.record("error.type", "timeout");
+    span.record("otel.status_code", "error");
+    span.record("otel.status_description", "the tool ran past its timeout");
+    drop(entered);
+}
+
+fn span_cost(c: &mut Criterion) {
+    // Spans are built and ended; no exporter, so the figure is the layers'
+    // work, not a network's. The meter has a reader, or its instruments
+    // would record nothing.
+    let tracers = SdkTracerProvider::builder().build();
+    let meters = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(InMemoryMetricExporter::default()).build())
+        .build();
+    let meter = meters.meter("bench");
+
+    let mut group = c.benchmark_group("one call's span");
+    group.bench_function("no subscriber", |b| {
+        b.iter(|| one_call(black_box("echo"), black_box("call_1")))
+    });
+    let setups = [
+        (
+            "registry, no layer",
+            Dispatch::new(tracing_subscriber::registry()),
+        ),
+        (
+            "tracing-opentelemetry layer",
+            Dispatch::new(
+                tracing_subscriber::registry()
+                    .with(tracing_opentelemetry::layer().with_tracer(tracers.tracer("bench"))),
+            ),
+        ),
+        (
+            "ToolDurationLayer alone",
+            Dispatch::new(
+                tracing_subscriber::registry().with(tool_otel::ToolDurationLayer::new(&meter)),
+            ),
+        ),
+        (
+            "tool_otel::layer",
+            Dispatch::new(
+                tracing_subscriber::registry()
+                    .with(tool_otel::layer(tracers.tracer("bench"), &meter)),
+            ),
+        ),
+    ];
+    for (name, dispatch) in setups {
+        tracing::dispatcher::with_default(&dispatch, || {
+            group.bench_function(name, |b| {
+                b.iter(|| one_call(black_box("echo"), black_box("call_1")))
+            });
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, span_cost);
+criterion_main!(benches);

@@ -1,0 +1,8 @@
+//! tool-otel against OpenTelemetry's in-memory exporters: what would be
+//! sent for spans of the executor's contract (support.rs opens them as
+//! tool-core's executor does).
+
+mod metrics;
+mod propagation;
+mod spans;
+mod support;
