@@ -43,7 +43,7 @@ pub struct RegisteredTool {
 
 impl RegisteredTool {
     /// `tool` with its definition built, ready to be added to a registry
-    /// (what [`Toolbox::tools`] returns).
+    /// (what [`Toolbox::tools`](crate::Toolbox::tools) returns).
     pub fn new<T: Tool>(tool: T) -> Self {
         let origin = Arc::from(format!("tool {}", Tool::name(&tool)));
         RegisteredTool {
