@@ -13,6 +13,14 @@
 //!   the client before it runs: `elicitation/create`, or on 2026-07-28 an
 //!   `InputRequiredResult` with a signed `requestState`
 //!   ([`McpServer`]'s "Approval").
+//! - Each `tools/call` has a span on both sides, named as OpenTelemetry's
+//!   MCP conventions name them (`tools/call {tool}`, kinds CLIENT and
+//!   SERVER). With the feature `otel` (off by default) the client sends
+//!   its span's trace context in the request's `params._meta`
+//!   (`traceparent`, `tracestate`) and the server continues that trace,
+//!   through the propagator the application sets with
+//!   `opentelemetry::global::set_text_map_propagator` (the README's
+//!   "Tracing across hops").
 //!
 //! ```no_run
 //! use tool_core::{tool, ToolRegistry};
@@ -37,6 +45,7 @@ pub mod client;
 mod handler;
 mod http;
 mod idle;
+mod trace_context;
 
 pub use handler::McpServer;
 pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};

@@ -202,13 +202,15 @@ fn an_mcp_session_over_stdio_logs_json_on_stderr_with_its_spans() {
     assert_eq!(started["fields"]["client"], "log-test", "{started:?}");
     assert_eq!(started["span"]["name"], "mcp_session", "{started:?}");
     assert_eq!(started["span"]["transport"], "stdio", "{started:?}");
-    // The call's events carry its span: the tool and the request id.
+    // The call's events carry its span: the tool and the request id, under
+    // the OpenTelemetry conventions' names.
     for message in ["called", "answered"] {
         let event = find(message);
         assert_eq!(event["level"], "DEBUG");
         assert_eq!(event["span"]["name"], "tools/call", "{event:?}");
-        assert_eq!(event["span"]["tool"], "upper", "{event:?}");
-        assert_eq!(event["span"]["request"], "2", "{event:?}");
+        assert_eq!(event["span"]["gen_ai.tool.name"], "upper", "{event:?}");
+        assert_eq!(event["span"]["jsonrpc.request.id"], "2", "{event:?}");
+        assert_eq!(event["span"]["otel.kind"], "server", "{event:?}");
     }
     assert_eq!(find("answered")["fields"]["is_error"], false);
     find("MCP session ended");

@@ -3,8 +3,10 @@
 //! the progress sinks of the calls in flight.
 
 use super::progress::Progress;
+use super::span;
 use super::start::start;
 use super::{ClientError, Upstream};
+use crate::trace_context;
 use rmcp::model::{
     CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig,
     ClientRequest, Implementation, JsonObject, ProgressNotificationParam, ProgressToken, Request,
@@ -255,14 +257,11 @@ impl Connection {
         ctx: &ToolContext,
     ) -> Result<ServerResult, ToolError> {
         // The remote half of a federated call: its lines name the server
-        // and the tool there, beside the local call's own span.
-        let span = tracing::info_span!(
-            "upstream_call",
-            server = %self.upstream.place(),
-            tool = name,
-        );
-        self.call_in_span(name, arguments, ctx)
-            .instrument(span)
+        // and the tool there, beside the local call's own span; its trace
+        // context goes with the request (`otel`).
+        let span = span::call_span(name, &self.upstream);
+        self.call_in_span(name, arguments, ctx, &span)
+            .instrument(span.clone())
             .await
     }
 
@@ -271,26 +270,36 @@ impl Connection {
         name: &str,
         arguments: JsonObject,
         ctx: &ToolContext,
+        span: &tracing::Span,
     ) -> Result<ServerResult, ToolError> {
-        let (peer, generation) = self
-            .peer()
-            .await
-            .map_err(|error| ToolFailure::retry(format!("cannot reach the MCP server: {error}")))?;
+        let (peer, generation) = match self.peer().await {
+            Ok(live) => live,
+            Err(error) => {
+                let message = format!("cannot reach the MCP server: {error}");
+                span::failed(span, "unreachable", &message);
+                return Err(ToolFailure::retry(message).into());
+            }
+        };
         let request = ClientRequest::CallToolRequest(Request::new(
             CallToolRequestParams::new(name.to_owned()).with_arguments(arguments),
         ));
-        let handle = match peer
-            .send_request_with_option(request, PeerRequestOptions::no_options())
-            .await
-        {
-            Ok(handle) => handle,
-            Err(error) => return Err(self.failed(generation, error).await),
+        // rmcp merges this `_meta` into the request's own (beside its
+        // `progressToken`).
+        let options = match trace_context::outgoing(span) {
+            Some(meta) => PeerRequestOptions::no_options().with_meta(meta),
+            None => PeerRequestOptions::no_options(),
         };
+        let handle = match peer.send_request_with_option(request, options).await {
+            Ok(handle) => handle,
+            Err(error) => return Err(self.failed(generation, error, span).await),
+        };
+        span::sent(span, &handle.id);
         let mut in_flight = InFlight {
             peer: peer.clone(),
             id: Some(handle.id.clone()),
             token: token_key(&handle.progress_token),
             state: Arc::clone(&self.state),
+            span: span.clone(),
         };
         if let Some(progress) = &ctx.progress {
             let before = self
@@ -311,16 +320,25 @@ impl Connection {
         };
         in_flight.id = None;
         match response {
-            Ok(result) => Ok(result),
-            Err(error) => Err(self.failed(generation, error).await),
+            Ok(result) => {
+                span::answered(span, &result);
+                Ok(result)
+            }
+            Err(error) => Err(self.failed(generation, error, span).await),
         }
     }
 
-    /// A request's failure as the call's error; a lost connection is
-    /// marked, so the next call connects again.
-    async fn failed(&self, generation: u64, error: ServiceError) -> ToolError {
+    /// A request's failure as the call's error (and its span's); a lost
+    /// connection is marked, so the next call connects again.
+    async fn failed(
+        &self,
+        generation: u64,
+        error: ServiceError,
+        span: &tracing::Span,
+    ) -> ToolError {
         let message = match error {
             ServiceError::McpError(error) => {
+                span::rejected(span, error.code, &error.message);
                 return ToolFailure::retry(format!(
                     "MCP error {}: {}",
                     error.code.0, error.message
@@ -336,10 +354,12 @@ impl Connection {
                 format!("cannot send to the MCP server: {cause}")
             }
             other => {
-                return ToolFailure::retry(format!("the MCP server's answer failed: {other}"))
-                    .into();
+                let message = format!("the MCP server's answer failed: {other}");
+                span::failed(span, "_OTHER", &message);
+                return ToolFailure::retry(message).into();
             }
         };
+        span::failed(span, "connection_closed", &message);
         self.mark_broken(generation).await;
         tracing::warn!(server = %self.upstream.place(), "{message}; the next call connects again");
         ToolFailure::retry(format!("{message}; the next call connects again")).into()
@@ -354,11 +374,14 @@ struct InFlight {
     id: Option<RequestId>,
     token: String,
     state: Arc<State>,
+    /// The call's span, which a cancellation ends as `cancelled`.
+    span: tracing::Span,
 }
 
 impl InFlight {
     async fn cancel(&mut self, reason: &str) {
         if let Some(id) = self.id.take() {
+            span::failed(&self.span, "cancelled", reason);
             let _ = self
                 .peer
                 .notify_cancelled(CancelledNotificationParam::new(
@@ -376,6 +399,7 @@ impl Drop for InFlight {
         let Some(id) = self.id.take() else {
             return;
         };
+        span::failed(&self.span, "cancelled", "request abandoned by the caller");
         let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };

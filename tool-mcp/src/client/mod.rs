@@ -74,6 +74,7 @@
 mod connection;
 mod progress;
 mod remote;
+mod span;
 mod start;
 
 use connection::Connection;
@@ -337,6 +338,27 @@ impl Upstream {
             Target::Command { program, .. } => program.to_string_lossy().into_owned(),
             Target::Http { url, .. } => url.clone(),
         }
+    }
+
+    /// The transport as the OpenTelemetry conventions name it
+    /// (`network.transport`: "`pipe` if the transport is stdio", `tcp`
+    /// for HTTP).
+    fn transport(&self) -> &'static str {
+        match &self.target {
+            Target::Command { .. } => "pipe",
+            Target::Http { .. } => "tcp",
+        }
+    }
+
+    /// An HTTP server's host and port (the scheme's default when the URL
+    /// names none); none for a command, or a URL that does not parse
+    /// (which fails at connection, with its own error).
+    fn host_and_port(&self) -> Option<(String, u16)> {
+        let Target::Http { url, .. } = &self.target else {
+            return None;
+        };
+        let url = reqwest::Url::parse(url).ok()?;
+        Some((url.host_str()?.to_owned(), url.port_or_known_default()?))
     }
 }
 

@@ -5,10 +5,12 @@ mod malformed;
 mod progress;
 mod result;
 mod running;
+mod span;
 
 use crate::approval::mrtr::{self, Retry};
 use crate::approval::state::ApprovalStates;
 use crate::approval::{Asking, HandedOver, ask};
+use crate::trace_context;
 use progress::ProgressForwarder;
 use result::OutputSchemas;
 use rmcp::model::{
@@ -263,18 +265,15 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // Every log line of the call, the tool's own included, says which
-        // call of which session it belongs to.
-        let span = tracing::info_span!(
-            "tools/call",
-            tool = %request.name,
-            request = %request_id(&context.id),
-            session = tracing::field::Empty,
-        );
-        if let Some(session) = http_session(&context) {
-            span.record("session", session);
-        }
-        self.run_call(request, context).instrument(span).await
+        let span = span::call_span(&request.name, &context);
+        // Before the span is first entered: its parent is fixed then.
+        trace_context::adopt_parent(&span, &context.meta);
+        let answer = self
+            .run_call(request, context)
+            .instrument(span.clone())
+            .await;
+        span::answered(&span, &answer);
+        answer
     }
 
     /// rmcp hands over, as a custom request, a request it could not read
@@ -481,18 +480,6 @@ async fn until_answered<F: Future>(
     }
     signal.cancel();
     running.await
-}
-
-/// The `Mcp-Session-Id` of a request that came over streamable HTTP
-/// (rmcp hands the HTTP request's head to the handler); none over stdio.
-fn http_session(context: &RequestContext<RoleServer>) -> Option<&str> {
-    context
-        .extensions
-        .get::<hyper::http::request::Parts>()?
-        .headers
-        .get("mcp-session-id")?
-        .to_str()
-        .ok()
 }
 
 /// A definition as `tools/list` gives it: tool-core's MCP shape (name,

@@ -1,0 +1,89 @@
+//! The span of one remote call, as the MCP semantic conventions name the
+//! client side of a request
+//! (<https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#client>):
+//! `tools/call {tool}`, kind CLIENT, with `mcp.method.name`,
+//! `gen_ai.tool.name`, `gen_ai.operation.name = "execute_tool"`,
+//! `jsonrpc.request.id` once the request is sent, `network.transport`
+//! (`pipe` for stdio, `tcp` for HTTP) and `server.address`/`server.port`
+//! for HTTP, and on failure `error.type` with the span's status Error.
+//!
+//! tracing-opentelemetry reads `otel.name` and `otel.kind` when the span is
+//! created, and `otel.status_code`/`otel.status_description` whenever they
+//! are recorded
+//! (<https://docs.rs/tracing-opentelemetry/0.34.0/tracing_opentelemetry/#special-fields>).
+//! Without an OpenTelemetry layer these are ordinary fields of a plain
+//! tracing span (its name in the logs stays `upstream_call`), and nothing
+//! here costs more than the span itself: every field is computed only
+//! when a subscriber wants the span.
+
+use super::Upstream;
+use rmcp::model::{ErrorCode, RequestId, ServerResult};
+use tracing::Span;
+use tracing::field::Empty;
+
+/// The span a call of the server's tool `tool` runs in, before it is sent.
+pub(super) fn call_span(tool: &str, upstream: &Upstream) -> Span {
+    let span = tracing::info_span!(
+        "upstream_call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = "client",
+        mcp.method.name = "tools/call",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        // For the logs: the URL or the command, whichever it is.
+        server = %upstream.place(),
+        network.transport = upstream.transport(),
+        server.address = Empty,
+        server.port = Empty,
+        jsonrpc.request.id = Empty,
+        error.type = Empty,
+        rpc.response.status_code = Empty,
+        otel.status_code = Empty,
+        otel.status_description = Empty,
+    );
+    if !span.is_disabled()
+        && let Some((host, port)) = upstream.host_and_port()
+    {
+        span.record("server.address", host);
+        span.record("server.port", i64::from(port));
+    }
+    span
+}
+
+/// The JSON-RPC id the request went with.
+pub(super) fn sent(span: &Span, id: &RequestId) {
+    span.record("jsonrpc.request.id", tracing::field::display(id));
+}
+
+/// The server's answer: a tool result with `isError` is the conventions'
+/// `tool_error`; an answer that is no tool result is an error too (the
+/// call fails with it).
+pub(super) fn answered(span: &Span, answer: &ServerResult) {
+    match answer {
+        ServerResult::CallToolResult(result) if result.is_error == Some(true) => {
+            failed(span, "tool_error", "the tool answered with isError");
+        }
+        ServerResult::CallToolResult(_) => {}
+        _ => failed(span, "_OTHER", "the answer is not a tool result"),
+    }
+}
+
+/// A JSON-RPC error answer: its code is the error type, its message the
+/// status description (the conventions' rule for both).
+pub(super) fn rejected(span: &Span, code: ErrorCode, message: &str) {
+    if span.is_disabled() {
+        return;
+    }
+    let code = code.0.to_string();
+    span.record("rpc.response.status_code", code.as_str());
+    failed(span, &code, message);
+}
+
+/// The call failed for `kind` (low-cardinality: `cancelled`,
+/// `connection_closed`, `unreachable`, a JSON-RPC code...), described by
+/// `description`.
+pub(super) fn failed(span: &Span, kind: &str, description: &str) {
+    span.record("error.type", kind);
+    span.record("otel.status_code", "error");
+    span.record("otel.status_description", description);
+}

@@ -1,0 +1,85 @@
+//! The span of one `tools/call` the server answers, as the MCP semantic
+//! conventions name the server side of a request
+//! (<https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#server>):
+//! `tools/call {tool}`, kind SERVER, with `mcp.method.name`,
+//! `gen_ai.tool.name`, `gen_ai.operation.name = "execute_tool"`,
+//! `jsonrpc.request.id`, `mcp.session.id` and `network.transport = "tcp"`
+//! over HTTP, `mcp.protocol.version` when the client said it, and on
+//! failure `error.type` (the JSON-RPC error's code, or `tool_error` for a
+//! result with `isError`) with the span's status Error.
+//!
+//! Every log line of the call, the tool's own included, is inside it, so
+//! it says which call of which session a line belongs to. With the `otel`
+//! feature the trace context of the request's `_meta` becomes its parent
+//! ([`crate::trace_context::adopt_parent`]), so tool-core's span for the
+//! call, inside it, continues the caller's trace.
+
+use super::request_id;
+use rmcp::model::CallToolResponse;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use tracing::Span;
+use tracing::field::Empty;
+
+/// The span of a call of `tool` in the request `context`, not yet entered.
+pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Span {
+    let span = tracing::info_span!(
+        "tools/call",
+        otel.name = %format_args!("tools/call {tool}"),
+        otel.kind = "server",
+        mcp.method.name = "tools/call",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        jsonrpc.request.id = %request_id(&context.id),
+        mcp.session.id = Empty,
+        mcp.protocol.version = Empty,
+        network.transport = Empty,
+        error.type = Empty,
+        rpc.response.status_code = Empty,
+        otel.status_code = Empty,
+        otel.status_description = Empty,
+    );
+    if span.is_disabled() {
+        return span;
+    }
+    if let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() {
+        span.record("network.transport", "tcp");
+        if let Some(session) = http_session(parts) {
+            span.record("mcp.session.id", session);
+        }
+    }
+    if let Some(revision) = context.protocol_version() {
+        span.record("mcp.protocol.version", tracing::field::display(revision));
+    }
+    span
+}
+
+/// How the call was answered: a JSON-RPC error is its code (and its
+/// message the status description), a tool result with `isError` is
+/// `tool_error`, as the conventions' note on `error.type` says.
+pub(super) fn answered(span: &Span, answer: &Result<CallToolResponse, ErrorData>) {
+    if span.is_disabled() {
+        return;
+    }
+    match answer {
+        Err(error) => {
+            let code = error.code.0.to_string();
+            span.record("rpc.response.status_code", code.as_str());
+            span.record("error.type", code.as_str());
+            span.record("otel.status_code", "error");
+            span.record("otel.status_description", &*error.message);
+        }
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            span.record("error.type", "tool_error");
+            span.record("otel.status_code", "error");
+            span.record("otel.status_description", "the tool answered with isError");
+        }
+        Ok(_) => {}
+    }
+}
+
+/// The `Mcp-Session-Id` of a request that came over streamable HTTP
+/// (rmcp hands the HTTP request's head to the handler).
+fn http_session(parts: &hyper::http::request::Parts) -> Option<&str> {
+    parts.headers.get("mcp-session-id")?.to_str().ok()
+}
