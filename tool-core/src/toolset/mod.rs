@@ -46,7 +46,8 @@
 //!         .deferred(),
 //! ).unwrap();
 //! let names: Vec<_> = tools.iter().map(|tool| tool.name()).collect();
-//! assert_eq!(names, ["github_close", "github_search", "jira_search"]);
+//! // A deferred tool brings the built-in search with it.
+//! assert_eq!(names, ["github_close", "github_search", "jira_search", "tool_search"]);
 //! assert!(tools.get("jira_search").unwrap().is_deferred());
 //! ```
 
