@@ -16,7 +16,8 @@
 # `--allow-dirty` lets .ci/run pass before a commit; what is packaged is
 # the working tree either way.
 #
-# Usage: scripts/package.sh   (after `cargo test --workspace`, as .ci/run does)
+# Usage: scripts/package.sh   (last, as .ci/run runs it: it removes our
+#                              crates' builds first)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,6 +42,12 @@ for crate in "${crates[@]}"; do
   id=$(cargo pkgid -p "$crate")
   rm -rf "$cargo_home"/registry/src/-*/"$crate-${id##*[#@]}"
 done
+# Cargo takes a registry package as immutable, so a verify build of
+# tool-core 0.1.0 from that local registry left in the target directory by
+# an earlier run (the same version, other sources) would be reused as it
+# is; only a clean target, as CI's first run, is safe without this. It
+# removes our three crates' builds, which is why .ci/run packages last.
+cargo clean --quiet -p tool-core-macros -p tool-core -p tool-mcp
 cargo package --locked --allow-dirty "${args[@]}" \
   --config 'profile.dev.debug="line-tables-only"' \
   --config 'profile.dev.package."*".debug=false'
