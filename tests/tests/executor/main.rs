@@ -15,15 +15,19 @@
 //!   schema; the note and the recorded repairs bounded.
 //! - [`structured_results`]: `Json<T>` results and output schemas.
 //! - [`stress`]: one batch of every outcome, 10,000 calls.
-//! - [`tracing_events`]: the spans and events, captured by a subscriber.
+//! - [`tracing_events`]: the events in the logs, captured by a subscriber.
+//! - [`call_span`]: the `execute_tool` span's fields (OpenTelemetry's GenAI
+//!   conventions), kept by the layer in [`span_capture`].
 
 mod approval;
+mod call_span;
 mod executor;
 mod faults;
 mod recovery;
 mod repair_any_tool;
 mod repair_properties;
 mod seed;
+mod span_capture;
 mod stress;
 mod structured_results;
 // Shared by every test binary here: one copy, beside the binaries.

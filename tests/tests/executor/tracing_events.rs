@@ -1,7 +1,9 @@
-//! tool-core speaks through `tracing` only: one span per call, carrying its
-//! id and tool, and an event for each thing an operator wants to see in the
-//! logs (a timeout, a cancellation, a panic, a hook's block or failure, a
-//! repair, an internal error's full message). Captured here by a real subscriber.
+//! tool-core speaks through `tracing` only: one `execute_tool` span per
+//! call, carrying its id and tool (its other fields are checked in
+//! `call_span.rs`), and an event for each thing an operator wants to see in
+//! the logs (a timeout, a cancellation, a panic, a hook's decision or
+//! failure, a repair, an internal error's full message). Captured here as
+//! the log lines a real subscriber writes.
 //!
 //! It shares its test binary with the other executor tests: each capture
 //! installs its subscriber for its own thread only (`with_default`, never a
@@ -101,10 +103,15 @@ fn logged<'a>(logs: &'a str, message: &str, parts: &[&str]) -> &'a str {
 /// [`logged`] for the `act` call of [`call`]: the line is in its span, and
 /// holds each of `also`.
 fn line_with<'a>(logs: &'a str, message: &str, also: &[&str]) -> &'a str {
-    let parts: Vec<&str> = ["tool_call", "call_id=call-7", "tool=act"]
-        .into_iter()
-        .chain(also.iter().copied())
-        .collect();
+    let parts: Vec<&str> = [
+        "execute_tool{",
+        "otel.name=execute_tool act",
+        "gen_ai.tool.name=act",
+        "gen_ai.tool.call.id=call-7",
+    ]
+    .into_iter()
+    .chain(also.iter().copied())
+    .collect();
     logged(logs, message, &parts)
 }
 
@@ -165,6 +172,46 @@ fn a_hooks_block_is_logged_with_its_reason() {
 }
 
 #[test]
+fn a_hooks_allow_and_rewrite_are_logged_at_debug() {
+    let allow = RunOptions::new().with_before_hook(|_| async { Ok(HookDecision::Allow) });
+    let logs = logs_of(call(json!({})), allow);
+    line_with(&logs, "the before hook allowed the call", &["DEBUG"]);
+
+    let rewrite = RunOptions::new()
+        .with_before_hook(|_| async { Ok(HookDecision::Rewrite(json!({"how": "done"}))) });
+    let logs = logs_of(call(json!({"how": "panic"})), rewrite);
+    line_with(&logs, "the before hook rewrote the arguments", &["DEBUG"]);
+    // The rewrite is also a repair, with what changed.
+    line_with(
+        &logs,
+        "the arguments were repaired",
+        &["INFO", "rule=BeforeHook"],
+    );
+}
+
+#[test]
+fn a_cancellation_while_the_before_hook_decides_is_logged() {
+    let signal = CancellationToken::new();
+    let cancel = signal.clone();
+    let ctx = RunOptions::new()
+        .with_signal(signal)
+        .with_before_hook(move |_| {
+            let cancel = cancel.clone();
+            async move {
+                cancel.cancel();
+                std::future::pending::<()>().await;
+                Ok(HookDecision::Allow)
+            }
+        });
+    let logs = logs_of(call(json!({})), ctx);
+    line_with(
+        &logs,
+        "the call was cancelled while the before hook decided",
+        &["INFO"],
+    );
+}
+
+#[test]
 fn a_repair_is_logged_with_what_changed() {
     let ctx = RunOptions::new().with_repair(RepairPolicy::all());
     let logs = logs_of(ToolCall::new("call-7", "count", json!({"count": "3"})), ctx);
@@ -172,7 +219,9 @@ fn a_repair_is_logged_with_what_changed() {
         &logs,
         "the arguments were repaired",
         &[
-            "call_id=call-7 tool=count",
+            "execute_tool{",
+            "gen_ai.tool.name=count",
+            "gen_ai.tool.call.id=call-7",
             "path=count",
             "sent=\"3\"",
             "used=3",

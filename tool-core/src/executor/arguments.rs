@@ -3,6 +3,7 @@
 //! asked for it) schema-guided repair and a second parse. A before hook's
 //! rewrite is parsed the same way.
 
+use super::error_type::{ErrorType, Failed};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::params::ParamError;
 use crate::registry::{PreparedCall, RegisteredTool};
@@ -11,8 +12,9 @@ use crate::tool::FailureKind;
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// A call's paired failure; boxed, as it is the rare path and large.
-type Failure = Box<ToolResultMessage>;
+/// A call's paired failure and why: arguments that do not parse, or a
+/// panic in the code that parses or writes them.
+type Failure = Box<Failed>;
 
 /// Parsed arguments, ready to run, and what was repaired to get them.
 pub(crate) struct Parsed<'a> {
@@ -39,7 +41,7 @@ pub(crate) fn parse<'a>(
         // Text that is not JSON: only the empty-arguments rule can help.
         Some(Err(problem)) => {
             return repaired(call, tool, &call.arguments, policy)
-                .unwrap_or_else(|| Err(Box::new(ToolResultMessage::failure(call, &problem))));
+                .unwrap_or_else(|| Err(invalid(ToolResultMessage::failure(call, &problem))));
         }
     };
     match prepare(call, tool, arguments)? {
@@ -48,7 +50,7 @@ pub(crate) fn parse<'a>(
             repairs: Vec::new(),
         }),
         Err(problems) => repaired(call, tool, arguments, policy).unwrap_or_else(|| {
-            Err(Box::new(ToolResultMessage::failure(
+            Err(invalid(ToolResultMessage::failure(
                 call,
                 &problems.to_string(),
             )))
@@ -90,7 +92,7 @@ pub(crate) fn rewritten<'a>(
         _ => "the before hook's arguments",
     };
     let refused = |problem: &dyn std::fmt::Display| {
-        Box::new(ToolResultMessage::failed(
+        invalid(ToolResultMessage::failed(
             call,
             &format!("{whose} do not parse: {problem}"),
             FailureKind::Fatal,
@@ -119,7 +121,7 @@ pub(crate) fn rewritten<'a>(
 /// call's failure).
 pub(crate) fn arguments_of(call: &ToolCall, prepared: &PreparedCall<'_>) -> Result<Value, Failure> {
     catch_unwind(AssertUnwindSafe(|| prepared.arguments()))
-        .map_err(|payload| Box::new(super::outcome::panicked(call, &*payload)))
+        .map_err(|payload| panicked(call, payload))
 }
 
 /// The strict parse. A user-written `ParamValue` could panic while parsing;
@@ -130,7 +132,20 @@ fn prepare<'a>(
     arguments: &Value,
 ) -> Result<Result<PreparedCall<'a>, ParamError>, Failure> {
     catch_unwind(AssertUnwindSafe(|| tool.prepare(arguments)))
-        .map_err(|payload| Box::new(super::outcome::panicked(call, &*payload)))
+        .map_err(|payload| panicked(call, payload))
+}
+
+/// Arguments that do not parse.
+#[cold]
+fn invalid(result: ToolResultMessage) -> Failure {
+    Failed::boxed(result, ErrorType::InvalidArguments)
+}
+
+/// The tool's own code (its parameters' parser, or their `to_json`)
+/// panicked.
+#[cold]
+fn panicked(call: &ToolCall, payload: Box<dyn std::any::Any + Send>) -> Failure {
+    Failed::boxed(super::outcome::panicked(call, &*payload), ErrorType::Panic)
 }
 
 /// Arguments written as a JSON string (OpenAI sends them so) are decoded

@@ -8,6 +8,7 @@
 //! [`ToolFailure`]: crate::ToolFailure
 
 use super::catch_unwind::{CatchUnwind, panic_message};
+use super::error_type::{ErrorType, Failed};
 use super::outcome::{self, Told};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::tool::{Content, FailureKind, ToolError};
@@ -38,22 +39,25 @@ where
     }
 }
 
-/// The answer to a call whose before hook failed: its error keeps its kind
-/// (an internal one redacted), a panic is a retry failure, as a tool's.
+/// The answer to a call whose before hook failed, and why: its error keeps
+/// its kind (an internal one redacted), a panic is a retry failure (a
+/// `panic` on the span), as a tool's.
 #[cold]
-pub(super) fn before_hook_failed(call: &ToolCall, fault: HookFault) -> ToolResultMessage {
+pub(super) fn before_hook_failed(call: &ToolCall, fault: HookFault) -> Box<Failed> {
     match fault {
         HookFault::Failed(error) => {
             let Told { kind, text } = outcome::told(call, &error, "before hook", &mut None);
             if kind != FailureKind::Internal {
                 tracing::warn!(problem = %text, "the before hook failed; the call is answered with its problem");
             }
-            ToolResultMessage::failed(call, &format!("before hook failed: {text}"), kind)
+            let result =
+                ToolResultMessage::failed(call, &format!("before hook failed: {text}"), kind);
+            Failed::boxed(result, ErrorType::of_kind(Some(kind)))
         }
         HookFault::Panicked(payload) => {
             let problem = format!("before hook panicked: {payload}");
             tracing::warn!(%problem, "the before hook failed; the call is answered with its problem");
-            ToolResultMessage::failure(call, &problem)
+            Failed::boxed(ToolResultMessage::failure(call, &problem), ErrorType::Panic)
         }
     }
 }

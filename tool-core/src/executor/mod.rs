@@ -1,9 +1,63 @@
 //! Runs tool calls: lookup, parse, execute, and always exactly one paired
 //! result per call, whatever the model sent or the tool did.
+//!
+//! # Tracing
+//!
+//! Each call runs in a `tracing` span named `execute_tool`, whose fields
+//! follow OpenTelemetry's GenAI conventions for tool execution
+//! (<https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/#execute-tool-span>),
+//! so that `tracing-opentelemetry` exports it as the conventions' span:
+//!
+//! | field | value |
+//! | --- | --- |
+//! | `otel.name` | `execute_tool {tool}`, the span's name in OpenTelemetry |
+//! | `otel.kind` | `internal` |
+//! | `gen_ai.operation.name` | `execute_tool` |
+//! | `gen_ai.tool.name` | the name the call asked for |
+//! | `gen_ai.tool.call.id` | the call's id |
+//! | `gen_ai.tool.type` | `function` |
+//! | `gen_ai.tool.description` | the tool's description, when it is registered |
+//! | `error.type` | why the call failed, when it did (below) |
+//! | `otel.status_code` | `error` when the call failed, else not recorded |
+//! | `otel.status_description` | the failure's message as the model reads it (an internal failure's reference), at most 256 bytes |
+//! | `gen_ai.tool.call.arguments` | only with [`RunOptions::with_traced_content`]: the arguments as JSON text, bounded |
+//! | `gen_ai.tool.call.result` | only with [`RunOptions::with_traced_content`], and only when the call succeeded: the result, bounded |
+//!
+//! `error.type` is one of these values (a low-cardinality class of the
+//! error, as OpenTelemetry asks):
+//!
+//! | `error.type` | the call failed because |
+//! | --- | --- |
+//! | `unknown_tool` | no tool of that name is registered |
+//! | `not_available` | the tool is not available in this turn ([`RunOptions::with_enabled`], or a deferred tool not loaded) |
+//! | `invalid_arguments` | the arguments do not parse (or a before hook's or a person's replacement does not) |
+//! | `tool_error` | the tool answered with an output marked as an error (or the after hook marked it so) |
+//! | `retry` | the tool (or the before hook) returned an error of kind [`Retry`](crate::FailureKind::Retry), or any other error |
+//! | `fatal` | a [`Fatal`](crate::FailureKind::Fatal) failure, or a call not run because its tool's retries are spent ([`RetryBudget`]) |
+//! | `internal` | an [`Internal`](crate::FailureKind::Internal) failure |
+//! | `denied` | a person, an approval policy or the before hook refused the call |
+//! | `timeout` | the tool ran past its timeout and was stopped |
+//! | `cancelled` | the caller cancelled the call |
+//! | `panic` | the tool panicked (or its parameters' parser, or the before hook) |
+//! | `_OTHER` | a result marked as an error with no failure kind (never from the executor itself) |
+//!
+//! It names what went wrong first: a failure a [`RetryBudget`] then makes
+//! fatal keeps its value, and the result's
+//! [`failure_kind`](crate::ToolResultMessage::failure_kind) says what the
+//! agent is to do.
+//!
+//! Inside the span, events (which `tracing-opentelemetry` exports as span
+//! events) say what happened on the way: a repair, the before hook's or an
+//! approver's decision, a timeout, a cancellation, a panic. Their messages
+//! and levels are listed in `docs/running.md` (section Logs). With no
+//! subscriber, or one that does not want the span, it is disabled: one
+//! check of a static, and none of its values is formatted or computed.
 
 mod arguments;
 mod batch;
+mod call_span;
 mod catch_unwind;
+mod error_type;
 mod hook_faults;
 mod hooks;
 mod one_call;

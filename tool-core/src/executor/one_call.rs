@@ -3,10 +3,14 @@
 //! hook, the tool under its timeout and the caller's cancellation, the
 //! `after` hook, then what the result records (repairs, the retry budget).
 //! Every path ends in exactly one paired result; a hook that fails is
-//! answered as [`hook_faults`](super::hook_faults) says.
+//! answered as [`hook_faults`](super::hook_faults) says. The call runs in
+//! its `execute_tool` span ([`call_span`](super::call_span)); each step
+//! that fails it says why, for the span's `error.type`.
 
 use super::arguments::{self, Parsed};
+use super::call_span::{self, Trace};
 use super::catch_unwind::CatchUnwind;
+use super::error_type::{ErrorType, Failed};
 use super::hook_faults::{HookFault, after_hook_failed, before_hook_failed, guarded};
 use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
@@ -21,9 +25,10 @@ use crate::tool::{Content, FailureKind, ToolError, ToolOutput};
 use futures_util::FutureExt;
 use serde_json::Value;
 use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use tracing::Instrument;
+use tracing::{Instrument, Span};
 
 /// Answers `call`; `tool` is what `registry` holds under its name (the
 /// caller looked it up once, and may have needed it before).
@@ -33,42 +38,71 @@ pub(crate) async fn run(
     tool: Option<&RegisteredTool>,
     ctx: &RunOptions,
 ) -> ToolResultMessage {
-    // Every event of the call (a timeout, a panic, a repair...) carries its
-    // id and tool through this span. With no subscriber it is a disabled
-    // span: a check of one static, no formatting.
-    let span = tracing::info_span!("tool_call", call_id = %call.id, tool = %call.name);
-    run_in_span(call, registry, tool, ctx)
+    // Every event of the call (a timeout, a panic, a repair...) is an event
+    // of this span. With no subscriber it is a disabled span: a check of
+    // one static, no formatting, and nothing recorded on the way or at the
+    // end. The span and the trace come out of one call: a local borrowed
+    // before an await (the span, to ask whether it is recording) would
+    // stay in the call's future after it, and every byte of that future is
+    // copied for every call.
+    let (span, trace) = call_span::open(call, tool, ctx);
+    run_in_span(call, registry, tool, ctx, trace)
         .instrument(span)
         .await
 }
 
+/// The call's answer, recorded on its span (the current one) at the end.
 async fn run_in_span(
     call: &ToolCall,
     registry: &ToolRegistry,
     tool: Option<&RegisteredTool>,
     ctx: &RunOptions,
+    mut trace: Trace,
 ) -> ToolResultMessage {
     // A tool whose retries this batch has spent does not run again in it.
     if let Some(budget) = &ctx.retry_budget
         && let Some(refused) = budget.refusal(call)
     {
+        trace.why = Some(ErrorType::Fatal);
+        record_end(call, &refused, &trace, ctx);
         return refused;
     }
     let mut result = match available(call, registry, tool, ctx) {
-        Ok(tool) => answer(call, tool, ctx).await,
-        Err(refused) => *refused,
+        Ok(tool) => answer(call, tool, ctx, &mut trace).await,
+        Err(refused) => answered(*refused, &mut trace),
     };
     // A batch the caller cancelled is not the model's mistake.
     if let Some(budget) = &ctx.retry_budget
         && !is_cancelled(ctx.signal.as_ref())
     {
+        // The budget may make the failure fatal: the span names what went
+        // wrong, fixed before.
+        trace.why = ErrorType::of_result(&result, trace.why);
         budget.record(&mut result, tool.and_then(RegisteredTool::retries));
     }
+    record_end(call, &result, &trace, ctx);
     result
+}
+
+/// Records how the call ended on its span (the current one), when a
+/// subscriber wants the span.
+#[inline]
+fn record_end(call: &ToolCall, result: &ToolResultMessage, trace: &Trace, ctx: &RunOptions) {
+    if trace.recording {
+        call_span::finish(&Span::current(), call, result, trace, ctx);
+    }
 }
 
 /// How many available tools a refusal names.
 const AVAILABLE_NAMES_SHOWN: usize = 20;
+
+/// A failure the executor made, as the call's answer, its reason kept for
+/// the span.
+#[cold]
+fn answered(failed: Failed, trace: &mut Trace) -> ToolResultMessage {
+    trace.why = Some(failed.why);
+    failed.result
+}
 
 /// The registered tool, if the model may call it in this batch.
 #[inline]
@@ -77,9 +111,12 @@ fn available<'a>(
     registry: &ToolRegistry,
     tool: Option<&'a RegisteredTool>,
     ctx: &RunOptions,
-) -> Result<&'a RegisteredTool, Box<ToolResultMessage>> {
+) -> Result<&'a RegisteredTool, Box<Failed>> {
     let Some(tool) = tool else {
-        return Err(Box::new(ToolResultMessage::failure(call, "unknown tool")));
+        return Err(Failed::boxed(
+            ToolResultMessage::failure(call, "unknown tool"),
+            ErrorType::UnknownTool,
+        ));
     };
     if ctx.is_enabled(&call.name) && !tool.hidden_in(ctx) {
         return Ok(tool);
@@ -103,14 +140,23 @@ fn available<'a>(
             shown.join(", ")
         ),
     };
-    Err(Box::new(ToolResultMessage::failure(call, &message)))
+    Err(Failed::boxed(
+        ToolResultMessage::failure(call, &message),
+        ErrorType::NotAvailable,
+    ))
 }
 
 /// Parse, the before hook, the run and the after hook, then the repairs
 /// made on the way recorded on the result.
-async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> ToolResultMessage {
+async fn answer(
+    call: &ToolCall,
+    tool: &RegisteredTool,
+    ctx: &RunOptions,
+    trace: &mut Trace,
+) -> ToolResultMessage {
     if is_cancelled(ctx.signal.as_ref()) {
         tracing::info!("the call was cancelled before it started");
+        trace.why = Some(ErrorType::Cancelled);
         return ToolResultMessage::failure(call, "cancelled");
     }
     let Parsed {
@@ -118,7 +164,7 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
         mut repairs,
     } = match arguments::parse(call, tool, ctx.repair.as_ref()) {
         Ok(parsed) => parsed,
-        Err(failure) => return *failure,
+        Err(failure) => return answered(*failure, trace),
     };
     let gate = approval_gate(call, tool, ctx, &mut repairs);
     // The parsed arguments as JSON, only when someone will look at them.
@@ -126,7 +172,7 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
     if gate == Gate::Ask || ctx.before.is_some() || ctx.after.is_some() {
         parsed = match arguments::arguments_of(call, &prepared) {
             Ok(parsed) => parsed,
-            Err(failure) => return with_repairs(*failure, repairs, ctx),
+            Err(failure) => return with_repairs(answered(*failure, trace), repairs, ctx),
         };
     }
 
@@ -144,8 +190,11 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
         };
         let current = (&mut parsed, &mut prepared, &mut repairs);
         if let Err(answer) = follow(verdict, call, tool, current, rule) {
-            return with_repairs(*answer, repairs, ctx);
+            return with_repairs(answered(*answer, trace), repairs, ctx);
         }
+    }
+    if trace.content {
+        traced_arguments(&parsed, &prepared, ctx, trace);
     }
     let Started {
         running,
@@ -160,7 +209,7 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
         Box::pin(supervise(running, timeout, ctx, signal.as_ref())).await
     };
     let mut internal_error = None;
-    let mut result = stopped_result(call, stopped, &mut internal_error);
+    let mut result = stopped_result(call, stopped, &mut internal_error, trace);
     if ctx.after.is_some() {
         result = Box::pin(after_hook(call, ctx, parsed, result, internal_error)).await;
     }
@@ -168,11 +217,30 @@ async fn answer(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> Too
     result
 }
 
+/// Records the arguments the tool is given, as JSON, on the call's span
+/// (the current one): the ones the hooks saw when they were written for
+/// them, else written now. The tool's code writes them: if it panics, the
+/// span goes without them (the call is not failed for a trace's sake).
+#[cold]
+fn traced_arguments(
+    parsed: &Value,
+    prepared: &PreparedCall<'_>,
+    ctx: &RunOptions,
+    trace: &mut Trace,
+) {
+    let span = Span::current();
+    if !parsed.is_null() {
+        call_span::record_arguments(&span, parsed, ctx, trace);
+    } else if let Ok(arguments) = catch_unwind(AssertUnwindSafe(|| prepared.arguments())) {
+        call_span::record_arguments(&span, &arguments, ctx, trace);
+    }
+}
+
 /// What the approver or the before hook decided, as the next step needs it.
 enum Verdict {
     Run,
     RunInstead(Value),
-    Answer(Box<ToolResultMessage>),
+    Answer(Box<Failed>),
 }
 
 /// Applies a verdict: nothing to do, arguments replaced (parsed again and
@@ -184,7 +252,7 @@ fn follow<'a>(
     tool: &'a RegisteredTool,
     (parsed, prepared, repairs): (&mut Value, &mut PreparedCall<'a>, &mut Vec<Repair>),
     rule: RepairRule,
-) -> Result<(), Box<ToolResultMessage>> {
+) -> Result<(), Box<Failed>> {
     match verdict {
         Verdict::Run => Ok(()),
         Verdict::RunInstead(replacement) => {
@@ -257,10 +325,13 @@ async fn approval(
                 None => "the run options have no approvals (RunOptions::with_approvals)",
             };
             tracing::warn!(why, "a call that needs approval was denied");
-            return Verdict::Answer(Box::new(denied(
-                call,
-                "needs a person's approval, which could not be asked for here",
-            )));
+            return refuse(
+                denied(
+                    call,
+                    "needs a person's approval, which could not be asked for here",
+                ),
+                ErrorType::Denied,
+            );
         }
     };
     let request = ApprovalRequest::new(
@@ -274,21 +345,48 @@ async fn approval(
     let decision = tokio::select! {
         biased;
         decision = asking => decision,
-        () = caller_cancelled(ctx) => return Verdict::Answer(Box::new(ToolResultMessage::failure(call, "cancelled"))),
+        () = caller_cancelled(ctx) => {
+            tracing::info!("the call was cancelled while its approval was asked");
+            return cancelled(call);
+        }
     };
     match decision {
-        Ok(Decision::Approve) => Verdict::Run,
-        Ok(Decision::ApproveWith { arguments }) => Verdict::RunInstead(arguments),
-        Ok(Decision::Deny { reason }) => Verdict::Answer(Box::new(denied(call, &reason))),
+        Ok(Decision::Approve) => {
+            tracing::debug!("a person approved the call");
+            Verdict::Run
+        }
+        Ok(Decision::ApproveWith { arguments }) => {
+            tracing::debug!("a person approved the call with edited arguments");
+            Verdict::RunInstead(arguments)
+        }
+        Ok(Decision::Deny { reason }) => refuse(denied(call, &reason), ErrorType::Denied),
         Err(fault) => {
             // A panicking asker is a bug of the application's: logged in
             // full, and nothing runs unapproved.
             if let HookFault::Panicked(payload) = &fault {
                 tracing::error!(panic = %payload, "the approval asker panicked; the call is denied");
             }
-            Verdict::Answer(Box::new(denied(call, "the approval could not be asked")))
+            refuse(
+                denied(call, "the approval could not be asked"),
+                ErrorType::Denied,
+            )
         }
     }
+}
+
+/// The call answered without running, because of `why`.
+#[cold]
+fn refuse(result: ToolResultMessage, why: ErrorType) -> Verdict {
+    Verdict::Answer(Failed::boxed(result, why))
+}
+
+/// The call answered `cancelled` before the tool started.
+#[cold]
+fn cancelled(call: &ToolCall) -> Verdict {
+    refuse(
+        ToolResultMessage::failure(call, "cancelled"),
+        ErrorType::Cancelled,
+    )
 }
 
 async fn before_hook(
@@ -313,24 +411,33 @@ async fn before_hook(
     let decision = tokio::select! {
         biased;
         decision = deciding => decision,
-        () = caller_cancelled(ctx) => return Verdict::Answer(Box::new(ToolResultMessage::failure(call, "cancelled"))),
+        () = caller_cancelled(ctx) => {
+            tracing::info!("the call was cancelled while the before hook decided");
+            return cancelled(call);
+        }
     };
     let verdict = match decision {
-        Ok(HookDecision::Allow) => Verdict::Run,
-        Ok(HookDecision::Rewrite(replacement)) => Verdict::RunInstead(replacement),
+        Ok(HookDecision::Allow) => {
+            tracing::debug!("the before hook allowed the call");
+            Verdict::Run
+        }
+        Ok(HookDecision::Rewrite(replacement)) => {
+            tracing::debug!("the before hook rewrote the arguments");
+            Verdict::RunInstead(replacement)
+        }
         Ok(HookDecision::Block(reason)) => {
             tracing::info!(%reason, "the before hook blocked the call");
-            return Verdict::Answer(Box::new(ToolResultMessage::failed(
-                call,
-                &reason,
-                FailureKind::Denied,
-            )));
+            return refuse(
+                ToolResultMessage::failed(call, &reason, FailureKind::Denied),
+                ErrorType::Denied,
+            );
         }
-        Err(fault) => return Verdict::Answer(Box::new(before_hook_failed(call, fault))),
+        Err(fault) => return Verdict::Answer(before_hook_failed(call, fault)),
     };
     // Cancelled while the hook decided: the tool does not start.
     if is_cancelled(ctx.signal.as_ref()) {
-        return Verdict::Answer(Box::new(ToolResultMessage::failure(call, "cancelled")));
+        tracing::info!("the call was cancelled while the before hook decided");
+        return cancelled(call);
     }
     verdict
 }
@@ -365,33 +472,51 @@ struct Started<F> {
     signal: Option<CancellationToken>,
 }
 
-/// How the tool stopped, as its result. An internal failure's full
-/// message, which the result does not carry, goes to `internal_error`.
+/// How the tool stopped, as its result, and why it failed into `trace`.
+/// An internal failure's full message, which the result does not carry,
+/// goes to `internal_error`.
 fn stopped_result(
     call: &ToolCall,
     stopped: Stopped,
     internal_error: &mut Option<String>,
+    trace: &mut Trace,
 ) -> ToolResultMessage {
-    match stopped {
-        Stopped::Finished(Ok(Ok(output))) => outcome::success(call, output),
-        Stopped::Finished(Ok(Err(error))) => outcome::failed(call, &error, internal_error),
-        Stopped::Finished(Err(payload)) => outcome::panicked(call, &*payload),
+    // An output marked as an error needs no reason: a result no step
+    // failed is the tool's own (`tool_error`).
+    let (result, why) = match stopped {
+        Stopped::Finished(Ok(Ok(output))) => return outcome::success(call, output),
+        Stopped::Finished(Ok(Err(error))) => {
+            let result = outcome::failed(call, &error, internal_error);
+            let why = ErrorType::of_kind(result.failure_kind);
+            (result, why)
+        }
+        Stopped::Finished(Err(payload)) => (outcome::panicked(call, &*payload), ErrorType::Panic),
         Stopped::TimedOut(after) => {
             let after_ms = after.as_millis();
             tracing::warn!(after_ms, "the tool timed out and was stopped");
-            ToolResultMessage::failure(call, &format!("timed out after {after_ms} ms"))
+            let message = format!("timed out after {after_ms} ms");
+            (
+                ToolResultMessage::failure(call, &message),
+                ErrorType::Timeout,
+            )
         }
         Stopped::Cancelled => {
             tracing::info!("the call was cancelled and the tool stopped");
-            ToolResultMessage::failure(call, "cancelled")
+            (
+                ToolResultMessage::failure(call, "cancelled"),
+                ErrorType::Cancelled,
+            )
         }
-    }
+    };
+    trace.why = Some(why);
+    result
 }
 
 /// The after hook's rewrite of the result. The failure kind stays the
-/// tool's while the result is still an error. A hook that fails or panics
-/// leaves the tool's result as it was, with a note
-/// ([`after_hook_failed`]).
+/// tool's while the result is still an error (and so does the span's
+/// `error.type`; an output the hook marks as an error is a `tool_error`).
+/// A hook that fails or panics leaves the tool's result as it was, with a
+/// note ([`after_hook_failed`]).
 async fn after_hook(
     call: &ToolCall,
     ctx: &RunOptions,

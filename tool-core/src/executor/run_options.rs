@@ -84,6 +84,9 @@ pub struct RunOptions {
     pub(crate) approved: Option<Arc<HashMap<String, Vec<Repair>>>>,
     /// Deferred tools loaded by a search, in the order they were loaded.
     pub(crate) loaded: Arc<[String]>,
+    /// How many bytes of each call's arguments and result its span
+    /// records; `None`: neither is recorded (the default).
+    pub(crate) traced_content: Option<usize>,
 }
 
 impl Default for RunOptions {
@@ -102,6 +105,7 @@ impl Default for RunOptions {
             approvals: None,
             approved: None,
             loaded: Arc::from([]),
+            traced_content: None,
         }
     }
 }
@@ -310,6 +314,41 @@ impl RunOptions {
         self.with_loaded(found)
     }
 
+    /// Records each call's arguments and result on its `execute_tool` span
+    /// (the attributes `gen_ai.tool.call.arguments` and
+    /// `gen_ai.tool.call.result` of OpenTelemetry's GenAI conventions, which
+    /// leave them to the application to opt in to, as they may hold
+    /// sensitive data), each cut to at most `max_bytes` bytes of its text,
+    /// on a character boundary, then `…[N bytes cut]`.
+    ///
+    /// The arguments are the ones the tool was given, as JSON (after repair
+    /// and rewrites), or, for a call that failed before they parsed, the
+    /// ones the model sent. The result is recorded only when the call
+    /// succeeded, as the conventions say: its details as JSON when it has
+    /// details, else its text. Nothing is computed when no subscriber wants
+    /// the span. See the [executor's documentation](crate::executor) for
+    /// the span's other fields.
+    ///
+    /// ```
+    /// use tool_core::RunOptions;
+    ///
+    /// // At most 4 KiB of each call's arguments and of its result.
+    /// let options = RunOptions::new().with_traced_content(4096);
+    /// assert_eq!(options.traced_content(), Some(4096));
+    /// assert_eq!(RunOptions::new().traced_content(), None);
+    /// ```
+    pub fn with_traced_content(mut self, max_bytes: usize) -> Self {
+        self.traced_content = Some(max_bytes);
+        self
+    }
+
+    /// How many bytes of each call's arguments and result its span
+    /// records, if the application opted in
+    /// ([`with_traced_content`](Self::with_traced_content)).
+    pub fn traced_content(&self) -> Option<usize> {
+        self.traced_content
+    }
+
     /// The deferred tools loaded into the turn, in the order they were
     /// loaded.
     pub fn loaded(&self) -> &[String] {
@@ -418,6 +457,7 @@ impl fmt::Debug for RunOptions {
             .field("repair", &self.repair)
             .field("retry_budget", &self.retry_budget)
             .field("enabled", &self.enabled)
+            .field("traced_content", &self.traced_content)
             .finish()
     }
 }

@@ -4,6 +4,8 @@
 //! approved.
 
 use super::arguments::{self, Parsed};
+use super::call_span;
+use super::error_type::ErrorType;
 use super::run_options::RunOptions;
 use super::{ExecutionMode, execute_tool_calls};
 use crate::approval::{
@@ -191,8 +193,8 @@ enum Step {
     Keep(Slot),
     /// Runs, approved: the call to run and the repairs to put on its result.
     Run(ToolCall, Vec<Repair>),
-    /// Answered `denied`.
-    Denied(ToolResultMessage),
+    /// Answered `denied`, with the person's reason.
+    Denied(ToolCall, String),
 }
 
 /// Every slot's step, with edited arguments parsed strictly now, so a
@@ -235,7 +237,7 @@ fn plan(
                         repairs,
                     ))
                 }
-                Decision::Deny { reason } => Ok(Step::Denied(denied(&call, &reason))),
+                Decision::Deny { reason } => Ok(Step::Denied(call, reason)),
             }
         })
         .collect()
@@ -258,9 +260,10 @@ fn edited_arguments(
         call_id: request.call_id.clone(),
         problem,
     };
-    let Parsed { prepared, .. } =
-        arguments::parse(&call, tool, None).map_err(|failure| refused(failure_text(&failure)))?;
-    arguments::arguments_of(&call, &prepared).map_err(|failure| refused(failure_text(&failure)))
+    let Parsed { prepared, .. } = arguments::parse(&call, tool, None)
+        .map_err(|failure| refused(failure_text(&failure.result)))?;
+    arguments::arguments_of(&call, &prepared)
+        .map_err(|failure| refused(failure_text(&failure.result)))
 }
 
 /// A paired failure's message, without the `Tool x failed: ` it starts with.
@@ -280,9 +283,24 @@ pub(crate) fn denied(call: &ToolCall, reason: &str) -> ToolResultMessage {
     ToolResultMessage::failed(call, reason, FailureKind::Denied)
 }
 
-/// Runs the approved calls together (one batch, under the same options:
-/// concurrency, exclusive tools, timeouts), then files every result in its
-/// slot.
+/// A call a person denied on resume, answered in its own `execute_tool`
+/// span, as every call that is answered (its span if it had run).
+fn denied_on_resume(
+    call: &ToolCall,
+    reason: &str,
+    registry: &ToolRegistry,
+    ctx: &RunOptions,
+) -> ToolResultMessage {
+    let (span, mut trace) = call_span::open(call, registry.get(&call.name), ctx);
+    trace.why = Some(ErrorType::Denied);
+    let result = span.in_scope(|| denied(call, reason));
+    call_span::finish(&span, call, &result, &trace, ctx);
+    result
+}
+
+/// Answers the denied calls, runs the approved ones together (one batch,
+/// under the same options: concurrency, exclusive tools, timeouts), then
+/// files every result in its slot.
 async fn run_plan(
     plan: Vec<Step>,
     registry: &ToolRegistry,
@@ -291,21 +309,29 @@ async fn run_plan(
 ) -> Vec<Slot> {
     let mut approved = HashMap::new();
     let mut calls = Vec::new();
+    let mut refused = Vec::new();
     for step in &plan {
-        if let Step::Run(call, repairs) = step {
-            approved.insert(call.id.clone(), repairs.clone());
-            calls.push(call.clone());
+        match step {
+            Step::Run(call, repairs) => {
+                approved.insert(call.id.clone(), repairs.clone());
+                calls.push(call.clone());
+            }
+            Step::Denied(call, reason) => {
+                refused.push(denied_on_resume(call, reason, registry, &ctx));
+            }
+            Step::Keep(_) => {}
         }
     }
     ctx.approved = Some(Arc::new(approved));
     let mut results = execute_tool_calls(&calls, registry, ctx, mode)
         .await
         .into_iter();
+    let mut refused = refused.into_iter();
     plan.into_iter()
         .map(|step| match step {
             Step::Keep(slot) => slot,
             Step::Run(call, _) => answered(results.next(), &call),
-            Step::Denied(result) => Slot::Answered { result },
+            Step::Denied(call, _) => answered(refused.next(), &call),
         })
         .collect()
 }

@@ -32,13 +32,14 @@ pub(super) fn excerpt(value: &Value) -> (Value, Option<u64>) {
 /// character boundary) and the text's whole size in bytes. The text is
 /// written once into a sink that keeps only those bytes, so a 10 MB value
 /// costs no allocation of its size.
-pub(crate) fn json_head(value: &Value, limit: usize) -> (String, u64) {
+pub(crate) fn json_head<T: serde::Serialize + ?Sized>(value: &T, limit: usize) -> (String, u64) {
     let mut sink = Head {
         head: Vec::with_capacity(limit.min(4096) + 4),
         total: 0,
         limit,
     };
-    // The sink never fails; serializing a `Value` cannot either.
+    // The sink never fails; serializing a `Value` cannot either, nor the
+    // other values written here (results' content, derived `Serialize`).
     let _ = serde_json::to_writer(&mut sink, value);
     let text = match String::from_utf8(sink.head) {
         Ok(text) => text,
