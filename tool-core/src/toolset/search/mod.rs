@@ -102,11 +102,14 @@ fn regex_matches(index: &Index, pattern: &str, limit: usize) -> Result<Vec<usize
         .size_limit(REGEX_SIZE_LIMIT)
         .build()
         .map_err(|error| format!("the pattern is not a valid regex: {error}"))?;
-    let documents = &index.documents;
-    let by_name = (0..documents.len()).filter(|&at| regex.is_match(&documents[at].name));
-    let elsewhere = (0..documents.len())
-        .filter(|&at| !regex.is_match(&documents[at].name) && regex.is_match(&documents[at].text));
-    Ok(by_name.chain(elsewhere).take(limit).collect())
+    // Each name is matched once: the tools it matches lead, the others
+    // are kept to be tried on their whole text.
+    let (by_name, others): (Vec<usize>, Vec<usize>) =
+        (0..index.documents.len()).partition(|&at| regex.is_match(&index.documents[at].name));
+    let elsewhere = others
+        .into_iter()
+        .filter(|&at| regex.is_match(&index.documents[at].text));
+    Ok(by_name.into_iter().chain(elsewhere).take(limit).collect())
 }
 
 /// The `tool_search` tool over `corpus`, as a registry offers it.
