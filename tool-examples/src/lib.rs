@@ -28,6 +28,7 @@ pub mod logging;
 pub mod read;
 pub mod sandbox;
 pub mod serve;
+pub mod telemetry;
 pub mod token_file;
 pub mod upper;
 pub mod upstream;

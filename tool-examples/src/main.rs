@@ -16,6 +16,7 @@ use tool_examples::serve::{
     DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token,
     serve_http, serve_stdio, with_env_list,
 };
+use tool_examples::telemetry::{Endpoints, Telemetry};
 use tool_examples::upstream::add_upstreams;
 use tool_examples::{call, deferral, example_registry, logging, walkthrough};
 
@@ -33,16 +34,31 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     // clap's own exits: a usage error exits 2, `--help` and `--version` 0.
     let cli = Cli::from_env();
-    logging::init(cli.log_format);
-    match run(cli.command) {
+    let telemetry = match Endpoints::resolve(cli.otlp_endpoint.as_deref())
+        .and_then(|endpoints| endpoints.as_ref().map(Telemetry::start).transpose())
+    {
+        Ok(telemetry) => telemetry,
+        Err(error) => return report(UsageError::new("tool-examples", error.to_string()).into()),
+    };
+    logging::init(cli.log_format, telemetry.as_ref());
+    let ran = run(cli.command);
+    // Flushed on every way out: a signal ends `mcp` through `run` too.
+    if let Some(telemetry) = telemetry {
+        telemetry.shutdown();
+    }
+    match ran {
         Ok(()) => ExitCode::SUCCESS,
-        Err(error) => match UsageError::found_in(&error) {
-            Some(usage) => usage.report(),
-            None => {
-                eprintln!("error: {error}");
-                ExitCode::FAILURE
-            }
-        },
+        Err(error) => report(error),
+    }
+}
+
+fn report(error: std::io::Error) -> ExitCode {
+    match UsageError::found_in(&error) {
+        Some(usage) => usage.report(),
+        None => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
     }
 }
 

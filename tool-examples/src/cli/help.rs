@@ -31,7 +31,11 @@ serves the tools to any MCP client.";
 pub const LOGGING: &str = "\
 Logs go to stderr only (stdout carries results and MCP). RUST_LOG filters them, as in \
 RUST_LOG=debug or RUST_LOG=tool_mcp=debug (default: warn,tool_examples=info,tool_mcp=info); \
---log-format json writes one JSON object per line.";
+--log-format json writes one JSON object per line, with trace_id and span_id when the line is \
+written inside a call's span and --otlp-endpoint exports it. With --otlp-endpoint, tool calls \
+(execute_tool spans, tools/call spans of MCP, the gen_ai.execute_tool.duration histogram) go to \
+the collector whatever RUST_LOG says; OTEL_SERVICE_NAME names the service (default: \
+tool-examples).";
 
 /// `call --help`.
 pub const CALL: &str = "\

@@ -64,6 +64,15 @@ pub struct Cli {
         default_value_t = LogFormat::Text
     )]
     pub log_format: LogFormat,
+    /// Send traces and metrics to the OpenTelemetry collector at URL, with OTLP over
+    /// HTTP/protobuf (to URL/v1/traces and URL/v1/metrics) [default: OTEL_EXPORTER_OTLP_ENDPOINT]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "URL"
+    )]
+    pub otlp_endpoint: Option<String>,
     /// What to do; none is the walkthrough.
     #[command(subcommand)]
     pub command: Option<Command>,

@@ -32,7 +32,7 @@ async fn upstream(root: &std::path::Path) -> (Child, SocketAddr) {
 
 /// The same with the variables `env` set, and the lines it writes to
 /// stderr after the address.
-async fn upstream_with_log(
+pub(crate) async fn upstream_with_log(
     root: &std::path::Path,
     env: &[(&str, &str)],
 ) -> (

@@ -17,6 +17,8 @@
 //! - [`federation`]: an aggregator in front of upstream servers.
 //! - [`many_tools`]: `--defer-all-except`, the tools found through
 //!   `tool_search` in `definitions`, `call` and `mcp`.
+//! - [`otlp`]: `--otlp-endpoint`, two federated processes exporting to an
+//!   OTLP/HTTP receiver in the test: one trace, the metric, the log ids.
 
 mod approval_lines;
 mod cli;
@@ -27,6 +29,7 @@ mod line_properties;
 mod logging;
 mod many_tools;
 mod mcp_cli;
+mod otlp;
 mod run_calls;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]

@@ -2,6 +2,8 @@
 //! stdio (where every byte it writes to stdout must be JSON-RPC) and over
 //! streamable HTTP on a port it picks.
 
+#[cfg(unix)]
+use crate::support::mcp::terminate;
 use crate::support::mcp::{Client, binary, bounded, call, call_json};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolResult, ClientCapabilities, ClientConfig, Implementation, Tool};
@@ -397,17 +399,6 @@ async fn serve_http_child(args: &[&str]) -> (Child, SocketAddr, tokio::task::Joi
         .parse()
         .expect("a socket address");
     (child, address, drain(stderr))
-}
-
-/// Sends SIGTERM, as an orchestrator stopping the process does.
-#[cfg(unix)]
-fn terminate(child: &Child) {
-    let pid = child.id().expect("still running").to_string();
-    let sent = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .expect("kill runs");
-    assert!(sent.success(), "kill -TERM {pid}: {sent}");
 }
 
 /// A `wait` call sent on `client`, answered on a task of its own; waits

@@ -54,3 +54,14 @@ pub(crate) async fn call_json<S: rmcp::Service<RoleClient>>(
         .unwrap_or_else(|error| panic!("{name} answers: {error}"));
     serde_json::to_value(&result).unwrap()
 }
+
+/// Sends SIGTERM, as an orchestrator stopping the process does.
+#[cfg(unix)]
+pub(crate) fn terminate(child: &tokio::process::Child) {
+    let pid = child.id().expect("still running").to_string();
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -TERM {pid}: {sent}");
+}

@@ -29,7 +29,7 @@ pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// The variables that change what the binary does or logs: a test sets
 /// the ones it is about, and the developer's own never leak in.
-pub(crate) const DEPLOYMENT_VARIABLES: [&str; 17] = [
+pub(crate) const DEPLOYMENT_VARIABLES: [&str; 22] = [
     "TOOL_EXAMPLES_ROOT",
     "TOOL_EXAMPLES_HTTP",
     "TOOL_EXAMPLES_TOKEN_FILE",
@@ -47,6 +47,11 @@ pub(crate) const DEPLOYMENT_VARIABLES: [&str; 17] = [
     "TOOL_EXAMPLES_READ_TIMEOUT",
     "TOOL_EXAMPLES_SHUTDOWN_GRACE",
     "RUST_LOG",
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+    "OTEL_SERVICE_NAME",
+    "OTEL_RESOURCE_ATTRIBUTES",
 ];
 
 /// The binary with `args`, run in `dir`, none of the

@@ -1,0 +1,164 @@
+//! `--otlp-endpoint`: the binary's tool calls as OpenTelemetry traces and
+//! metrics, sent to a collector with OTLP over HTTP/protobuf.
+//!
+//! What goes out is what [`tool_otel::layer`] makes of the spans tool-core
+//! and tool-mcp open: `execute_tool {tool}` for every call, `tools/call
+//! {tool}` around every MCP request (client and server side), and the
+//! `gen_ai.execute_tool.duration` histogram. The W3C trace context travels
+//! in MCP's `_meta` (tool-mcp's `otel` feature) with the propagator set
+//! here, so a call through an upstream is one trace across both processes.
+
+mod endpoint;
+mod reported;
+
+pub use endpoint::{ENDPOINT_VARIABLE, Endpoints};
+
+use opentelemetry::metrics::MeterProvider as _;
+use opentelemetry::trace::TracerProvider as _;
+use opentelemetry_otlp::{MetricExporter, Protocol, SpanExporter, WithExportConfig};
+use opentelemetry_sdk::Resource;
+use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::propagation::TraceContextPropagator;
+use opentelemetry_sdk::trace::SdkTracerProvider;
+use reported::Reported;
+use std::io;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::{Layer, Registry};
+
+/// The service name the resource gets when neither `OTEL_SERVICE_NAME` nor
+/// `OTEL_RESOURCE_ATTRIBUTES` names one, instead of the SDK's
+/// `unknown_service`.
+pub const SERVICE_NAME: &str = "tool-examples";
+
+/// The crates whose spans are exported, whatever `RUST_LOG` says: the log
+/// filter decides what is printed, not what a collector receives.
+/// tool-core opens `execute_tool`, tool-mcp `tools/call`; the dependencies'
+/// own spans (hyper, rmcp) would only bury them.
+const EXPORTED_TARGETS: [&str; 3] = ["tool_core", "tool_mcp", "tool_examples"];
+
+/// The exporting pipeline of this process: its tracer and meter
+/// providers, which [`shutdown`](Self::shutdown) flushes.
+pub struct Telemetry {
+    tracers: SdkTracerProvider,
+    meters: SdkMeterProvider,
+    /// Whether the last export of traces, and of metrics, failed (and was
+    /// reported).
+    failing: [Arc<AtomicBool>; 2],
+}
+
+impl Telemetry {
+    /// Starts exporting to `endpoints`: spans through a batch processor,
+    /// metrics through a periodic reader (every 60 s, or
+    /// `OTEL_METRIC_EXPORT_INTERVAL` milliseconds), both also on
+    /// [`shutdown`](Self::shutdown). Sets the global propagator to W3C
+    /// trace context, which tool-mcp injects into and reads from `_meta`.
+    ///
+    /// An endpoint that cannot be reached does not stop the command: each
+    /// signal's first failure is a warning, and so is its recovery.
+    pub fn start(endpoints: &Endpoints) -> io::Result<Telemetry> {
+        let resource = resource();
+        let spans = SpanExporter::builder()
+            .with_http()
+            .with_protocol(Protocol::HttpBinary);
+        let spans = match &endpoints.traces {
+            Some(url) => spans.with_endpoint(url.as_str()),
+            None => spans,
+        }
+        .build()
+        .map_err(|error| endpoint_error("traces", error))?;
+        let metrics = MetricExporter::builder()
+            .with_http()
+            .with_protocol(Protocol::HttpBinary);
+        let metrics = match &endpoints.metrics {
+            Some(url) => metrics.with_endpoint(url.as_str()),
+            None => metrics,
+        }
+        .build()
+        .map_err(|error| endpoint_error("metrics", error))?;
+        let failing: [Arc<AtomicBool>; 2] = Default::default();
+        let spans = Reported::new(
+            spans,
+            "traces",
+            endpoints.describe("traces"),
+            failing[0].clone(),
+        );
+        let metrics = Reported::new(
+            metrics,
+            "metrics",
+            endpoints.describe("metrics"),
+            failing[1].clone(),
+        );
+        let tracers = SdkTracerProvider::builder()
+            .with_batch_exporter(spans)
+            .with_resource(resource.clone())
+            .build();
+        let meters = SdkMeterProvider::builder()
+            .with_periodic_exporter(metrics)
+            .with_resource(resource)
+            .build();
+        opentelemetry::global::set_text_map_propagator(TraceContextPropagator::new());
+        Ok(Telemetry {
+            tracers,
+            meters,
+            failing,
+        })
+    }
+
+    /// The layer that turns the exported crates' spans into OpenTelemetry
+    /// spans and the duration histogram, filtered on its own so that
+    /// `RUST_LOG` cannot hide them from the collector.
+    pub fn layer(&self) -> Box<dyn Layer<Registry> + Send + Sync> {
+        let exported = EXPORTED_TARGETS
+            .iter()
+            .fold(Targets::new(), |targets, target| {
+                targets.with_target(*target, LevelFilter::INFO)
+            });
+        let tracer = self.tracers.tracer(SERVICE_NAME);
+        let meter = self.meters.meter(SERVICE_NAME);
+        tool_otel::layer(tracer, &meter)
+            .with_filter(exported)
+            .boxed()
+    }
+
+    /// Sends what is still buffered and stops the exporters: the spans
+    /// of the batch processor and a last reading of the metrics. Problems
+    /// are warnings, unless the failing export already said so; the
+    /// command's own outcome stands.
+    pub fn shutdown(self) {
+        let [traces_failing, metrics_failing] = &self.failing;
+        if let Err(error) = self.tracers.shutdown()
+            && !traces_failing.load(Ordering::Relaxed)
+        {
+            tracing::warn!("OTLP traces: the last spans may not have been sent: {error}");
+        }
+        if let Err(error) = self.meters.shutdown()
+            && !metrics_failing.load(Ordering::Relaxed)
+        {
+            tracing::warn!("OTLP metrics: the last reading may not have been sent: {error}");
+        }
+    }
+}
+
+/// The resource every span and metric carries: the SDK's detectors
+/// (`OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`, the SDK's name and
+/// version), with [`SERVICE_NAME`] where they found no service name.
+fn resource() -> Resource {
+    let detected = Resource::builder().build();
+    let named = detected
+        .get(&opentelemetry::Key::from_static_str("service.name"))
+        .is_some_and(|name| !name.as_str().starts_with("unknown_service"));
+    if named {
+        detected
+    } else {
+        Resource::builder().with_service_name(SERVICE_NAME).build()
+    }
+}
+
+fn endpoint_error(signal: &str, error: impl std::fmt::Display) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("--otlp-endpoint: the {signal} exporter: {error}"),
+    )
+}
