@@ -6,6 +6,10 @@
 //! registry, or `tool_otel::layer` over tracing-opentelemetry's; the first
 //! row is what an application that installs nothing pays.
 //!
+//! The second group is a whole `echo` call through tool-core's executor
+//! (parse, run, result) with no subscriber and with `tool_otel::layer`: the
+//! ratio is what exporting costs a real call.
+//!
 //! `cargo bench -p tool-otel --bench span_cost`
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -94,5 +98,42 @@ fn span_cost(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, span_cost);
+/// Echo one value
+#[tool_core::tool]
+async fn echo(value: String) -> String {
+    value
+}
+
+fn real_call(c: &mut Criterion) {
+    let tracers = SdkTracerProvider::builder().build();
+    let meters = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(InMemoryMetricExporter::default()).build())
+        .build();
+    let mut tools = tool_core::ToolRegistry::new();
+    tools.register(EchoTool).unwrap();
+    let call = tool_core::ToolCall::new("call_1", "echo", serde_json::json!({"value": "hi"}));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let run = || {
+        runtime.block_on(tool_core::execute_tool_call(
+            black_box(&call),
+            &tools,
+            tool_core::RunOptions::new(),
+        ))
+    };
+
+    let mut group = c.benchmark_group("an echo call through the executor");
+    group.bench_function("no subscriber", |b| b.iter(run));
+    let exported = Dispatch::new(
+        tracing_subscriber::registry()
+            .with(tool_otel::layer(tracers.tracer("bench"), &meters.meter("bench"))),
+    );
+    tracing::dispatcher::with_default(&exported, || {
+        group.bench_function("tool_otel::layer", |b| b.iter(run));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, span_cost, real_call);
 criterion_main!(benches);

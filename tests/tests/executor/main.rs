@@ -18,11 +18,14 @@
 //! - [`tracing_events`]: the events in the logs, captured by a subscriber.
 //! - [`call_span`]: the `execute_tool` span's fields (OpenTelemetry's GenAI
 //!   conventions), kept by the layer in [`span_capture`].
+//! - [`otel_export`]: real calls under `tool_otel::layer`, as the
+//!   OpenTelemetry SDK exports their spans and durations.
 
 mod approval;
 mod call_span;
 mod executor;
 mod faults;
+mod otel_export;
 mod recovery;
 mod repair_any_tool;
 mod repair_properties;

@@ -190,28 +190,6 @@ fn a_hooks_allow_and_rewrite_are_logged_at_debug() {
 }
 
 #[test]
-fn a_cancellation_while_the_before_hook_decides_is_logged() {
-    let signal = CancellationToken::new();
-    let cancel = signal.clone();
-    let ctx = RunOptions::new()
-        .with_signal(signal)
-        .with_before_hook(move |_| {
-            let cancel = cancel.clone();
-            async move {
-                cancel.cancel();
-                std::future::pending::<()>().await;
-                Ok(HookDecision::Allow)
-            }
-        });
-    let logs = logs_of(call(json!({})), ctx);
-    line_with(
-        &logs,
-        "the call was cancelled while the before hook decided",
-        &["INFO"],
-    );
-}
-
-#[test]
 fn a_repair_is_logged_with_what_changed() {
     let ctx = RunOptions::new().with_repair(RepairPolicy::all());
     let logs = logs_of(ToolCall::new("call-7", "count", json!({"count": "3"})), ctx);

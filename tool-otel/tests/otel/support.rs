@@ -147,8 +147,9 @@ pub(crate) fn attribute<'a>(span: &'a SpanData, key: &str) -> Option<&'a Value> 
 
 /// The span tool-core's executor opens for a call of `tool` with id
 /// `call_id` (the span contract of issue 24: its name, target and
-/// fields). Once the executor opens it, tests/ should also run a real
-/// call through tool-core under `tool_otel::layer`.
+/// fields). Real calls through tool-core under `tool_otel::layer` are
+/// tested in `tests/tests/executor/otel_export.rs`, and across processes
+/// in `tool-examples/tests/cli/otlp/`.
 pub(crate) fn execute_tool_span(tool: &str, call_id: &str) -> tracing::Span {
     tracing::info_span!(
         target: "tool_core::executor::one_call",
