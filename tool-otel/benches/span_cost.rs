@@ -125,10 +125,10 @@ fn real_call(c: &mut Criterion) {
 
     let mut group = c.benchmark_group("an echo call through the executor");
     group.bench_function("no subscriber", |b| b.iter(run));
-    let exported = Dispatch::new(
-        tracing_subscriber::registry()
-            .with(tool_otel::layer(tracers.tracer("bench"), &meters.meter("bench"))),
-    );
+    let exported = Dispatch::new(tracing_subscriber::registry().with(tool_otel::layer(
+        tracers.tracer("bench"),
+        &meters.meter("bench"),
+    )));
     tracing::dispatcher::with_default(&exported, || {
         group.bench_function("tool_otel::layer", |b| b.iter(run));
     });

@@ -14,6 +14,7 @@ use crate::support::mcp::{binary, bounded, terminate};
 use opentelemetry_proto::tonic::common::v1::KeyValue;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use opentelemetry_proto::tonic::metrics::v1::metric::Data;
+use opentelemetry_proto::tonic::resource::v1::Resource;
 use opentelemetry_proto::tonic::trace::v1::Span;
 use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
 use opentelemetry_proto::tonic::trace::v1::status::StatusCode;
@@ -52,15 +53,18 @@ fn attribute(attributes: &[KeyValue], key: &str) -> Option<String> {
     }
 }
 
+/// The `service.name` of the process that sent a batch.
+fn service_name(resource: Option<&Resource>) -> String {
+    resource
+        .and_then(|resource| attribute(&resource.attributes, "service.name"))
+        .unwrap_or_default()
+}
+
 fn spans(received: &Received) -> Vec<Exported> {
     let mut found = Vec::new();
     for request in &received.traces {
         for resource_spans in &request.resource_spans {
-            let service = resource_spans
-                .resource
-                .as_ref()
-                .and_then(|resource| attribute(&resource.attributes, "service.name"))
-                .unwrap_or_default();
+            let service = service_name(resource_spans.resource.as_ref());
             for scope in &resource_spans.scope_spans {
                 for span in &scope.spans {
                     found.push(Exported {
@@ -94,11 +98,7 @@ fn duration_points(received: &Received) -> Vec<(String, String, Option<String>, 
     let mut points = Vec::new();
     for request in &received.metrics {
         for resource_metrics in &request.resource_metrics {
-            let service = resource_metrics
-                .resource
-                .as_ref()
-                .and_then(|resource| attribute(&resource.attributes, "service.name"))
-                .unwrap_or_default();
+            let service = service_name(resource_metrics.resource.as_ref());
             for scope in &resource_metrics.scope_metrics {
                 for metric in &scope.metrics {
                     if metric.name != "gen_ai.execute_tool.duration" {
@@ -134,7 +134,6 @@ async fn a_call_through_an_upstream_is_one_trace_in_the_collector() {
     let receiver = Receiver::start().await;
     let remote_root = tempfile::tempdir().unwrap();
     std::fs::write(remote_root.path().join("remote.txt"), "far").unwrap();
-    let local_root = tempfile::tempdir().unwrap();
     // The upstream finds the collector as every OpenTelemetry SDK does,
     // through the variable; the caller through the flag.
     let (mut upstream, address, _log) = upstream_with_log(
@@ -146,42 +145,34 @@ async fn a_call_through_an_upstream_is_one_trace_in_the_collector() {
     )
     .await;
 
-    let mut caller = binary()
-        .args(["call", "--repair", "--log-format", "json", "--upstream"])
-        .arg(format!("far=http://{address}/mcp"))
-        .args(["--otlp-endpoint", &receiver.url, "--root"])
-        .arg(local_root.path())
-        .env("OTEL_SERVICE_NAME", CALLER)
-        // tool-core's info: the repair of call-repaired, logged inside its span.
-        .env("RUST_LOG", "warn,tool_core=info")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the caller starts");
-    let mut stdin = caller.stdin.take().unwrap();
-    stdin
-        .write_all(
-            concat!(
-                r#"{"id":"call-ok","name":"far__echo","arguments":{"value":"hello"}}"#,
-                "\n",
-                r#"{"id":"call-bad","name":"far__read","arguments":{"path":"missing.txt"}}"#,
-                "\n",
-                r#"{"id":"call-repaired","name":"far__wait","arguments":{"ms":"1"}}"#,
-                "\n",
-            )
-            .as_bytes(),
-        )
-        .await
-        .unwrap();
-    drop(stdin);
-    let output = bounded("the caller exits", caller.wait_with_output())
-        .await
-        .unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(output.status.success(), "{stderr}");
+    let upstream_flag = format!("far=http://{address}/mcp");
+    let lines = concat!(
+        r#"{"id":"call-ok","name":"far__echo","arguments":{"value":"hello"}}"#,
+        "\n",
+        r#"{"id":"call-bad","name":"far__read","arguments":{"path":"missing.txt"}}"#,
+        "\n",
+        r#"{"id":"call-repaired","name":"far__wait","arguments":{"ms":"1"}}"#,
+        "\n",
+    );
+    let (status, stdout, stderr) = run_call(
+        &[
+            "--repair",
+            "--log-format",
+            "json",
+            "--upstream",
+            &upstream_flag,
+            "--otlp-endpoint",
+            &receiver.url,
+        ],
+        &[
+            ("OTEL_SERVICE_NAME", CALLER),
+            // tool-core's info: the repair of call-repaired, logged inside its span.
+            ("RUST_LOG", "warn,tool_core=info"),
+        ],
+        lines,
+    )
+    .await;
+    assert!(status.success(), "{stderr}");
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
     // The upstream flushes what it holds when it is stopped.
     terminate(&upstream);
@@ -358,14 +349,20 @@ async fn a_call_through_an_upstream_is_one_trace_in_the_collector() {
     );
 }
 
-/// Runs `call` with `args` on `lines`; its exit status, stdout and stderr.
-async fn run_call(args: &[&str], lines: &str) -> (std::process::ExitStatus, String, String) {
+/// Runs `call` with `args` and the variables `env` on `lines`, in an
+/// empty root; its exit status, stdout and stderr.
+async fn run_call(
+    args: &[&str],
+    env: &[(&str, &str)],
+    lines: &str,
+) -> (std::process::ExitStatus, String, String) {
     let root = tempfile::tempdir().unwrap();
     let mut caller = binary()
         .arg("call")
         .args(args)
         .arg("--root")
         .arg(root.path())
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -394,7 +391,7 @@ async fn a_collector_that_is_down_is_one_warning_per_signal_not_a_failure() {
     };
     let echo = r#"{"id":"c","name":"echo","arguments":{"value":"v"}}"#;
     let lines = format!("{echo}\n{echo}\n{echo}\n");
-    let (status, stdout, stderr) = run_call(&["--otlp-endpoint", &closed], &lines).await;
+    let (status, stdout, stderr) = run_call(&["--otlp-endpoint", &closed], &[], &lines).await;
     assert!(status.success(), "{stderr}");
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
     let traces = format!("OTLP traces: cannot export to {closed}/v1/traces");
@@ -406,7 +403,7 @@ async fn a_collector_that_is_down_is_one_warning_per_signal_not_a_failure() {
 
 #[tokio::test]
 async fn an_endpoint_that_is_not_an_http_url_is_a_usage_error() {
-    let (status, stdout, stderr) = run_call(&["--otlp-endpoint", "localhost:4318"], "").await;
+    let (status, stdout, stderr) = run_call(&["--otlp-endpoint", "localhost:4318"], &[], "").await;
     assert_eq!(status.code(), Some(2), "{stderr}");
     assert_eq!(stdout, "");
     assert!(
