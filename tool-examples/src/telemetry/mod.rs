@@ -24,7 +24,7 @@ use reported::Reported;
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use tracing_subscriber::filter::{LevelFilter, Targets};
+use tracing_subscriber::filter::{FilterExt, LevelFilter, Targets, filter_fn};
 use tracing_subscriber::{Layer, Registry};
 
 /// The service name the resource gets when neither `OTEL_SERVICE_NAME` nor
@@ -37,6 +37,16 @@ pub const SERVICE_NAME: &str = "tool-examples";
 /// tool-core opens `execute_tool`, tool-mcp `tools/call`; the dependencies'
 /// own spans (hyper, rmcp) would only bury them.
 const EXPORTED_TARGETS: [&str; 3] = ["tool_core", "tool_mcp", "tool_examples"];
+
+/// Of those, only the spans that name themselves for OpenTelemetry (an
+/// `otel.name` field: the calls' spans, which follow the conventions) are
+/// exported. The others are for the logs: above all `mcp_session`, which
+/// lasts as long as a stdio client and would make every call of the
+/// session one trace hours long, where each call (or the trace its client
+/// sent in `_meta`) should be its own.
+fn follows_the_conventions(metadata: &tracing::Metadata<'_>) -> bool {
+    !metadata.is_span() || metadata.fields().field("otel.name").is_some()
+}
 
 /// The exporting pipeline of this process: its tracer and meter
 /// providers, which [`shutdown`](Self::shutdown) flushes.
@@ -117,6 +127,7 @@ impl Telemetry {
             });
         let tracer = self.tracers.tracer(SERVICE_NAME);
         let meter = self.meters.meter(SERVICE_NAME);
+        let exported = exported.and(filter_fn(follows_the_conventions));
         tool_otel::layer(tracer, &meter)
             .with_filter(exported)
             .boxed()

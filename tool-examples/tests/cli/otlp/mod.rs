@@ -413,3 +413,94 @@ async fn an_endpoint_that_is_not_an_http_url_is_a_usage_error() {
         "{stderr}"
     );
 }
+
+/// Over stdio a session lasts as long as its client; its calls are not one
+/// trace under it: each call a client sends without a trace context is a
+/// trace of its own, and the session's span is not exported.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_call_of_a_stdio_session_is_its_own_trace() {
+    use rmcp::ServiceExt as _;
+    use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+
+    let receiver = Receiver::start().await;
+    let root = tempfile::tempdir().unwrap();
+    let mut server = binary()
+        .args(["mcp", "--otlp-endpoint", &receiver.url, "--root"])
+        .arg(root.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    let transport = (server.stdout.take().unwrap(), server.stdin.take().unwrap());
+    let client = bounded(
+        "initialize",
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("otlp-test", "0.1.0"),
+        )
+        .serve(transport),
+    )
+    .await
+    .expect("initialize succeeds");
+    for value in ["one", "two"] {
+        let result = bounded(
+            "tools/call",
+            client.call_tool(crate::support::mcp::call(
+                "echo",
+                serde_json::json!({ "value": value }),
+            )),
+        )
+        .await
+        .unwrap();
+        assert_eq!(result.is_error, Some(false));
+    }
+    // The client leaving ends the session and the process, which flushes.
+    bounded("the client stops", client.cancel()).await.unwrap();
+    let exited = bounded("the server exits", server.wait()).await.unwrap();
+    assert!(exited.success(), "{exited}");
+
+    let received = receiver
+        .wait_for("both calls' spans", EXPORT_WAIT, |received| {
+            spans(received)
+                .iter()
+                .filter(|exported| exported.span.name == "execute_tool echo")
+                .count()
+                == 2
+        })
+        .await;
+    let spans = spans(&received);
+    assert!(
+        spans
+            .iter()
+            .all(|exported| exported.span.name != "mcp_session"),
+        "the session's span is for the logs only"
+    );
+    let servers: Vec<&Exported> = spans
+        .iter()
+        .filter(|exported| exported.span.name == "tools/call echo")
+        .collect();
+    assert_eq!(servers.len(), 2);
+    for server in &servers {
+        assert_eq!(server.span.kind, SpanKind::Server as i32);
+        assert!(
+            server.span.parent_span_id.is_empty(),
+            "a root: {:?}",
+            server.span
+        );
+        let execute = spans
+            .iter()
+            .find(|exported| {
+                exported.span.name == "execute_tool echo"
+                    && exported.span.parent_span_id == server.span.span_id
+            })
+            .expect("the call's execute_tool under its tools/call");
+        assert_eq!(execute.span.trace_id, server.span.trace_id);
+    }
+    assert_ne!(servers[0].span.trace_id, servers[1].span.trace_id);
+    assert_eq!(
+        servers[0].service, "tool-examples",
+        "the default service name"
+    );
+}
