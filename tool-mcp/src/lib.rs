@@ -48,7 +48,7 @@ mod idle;
 mod trace_context;
 
 pub use handler::McpServer;
-pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};
+pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, OAuthConfig, serve_http};
 
 use rmcp::ServiceExt;
 use std::time::Duration;
