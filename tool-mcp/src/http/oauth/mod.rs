@@ -141,6 +141,16 @@ impl OAuthConfig {
         self
     }
 
+    /// The issuer its tokens must name.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The audience its tokens must name: this server's canonical URI.
+    pub fn audience(&self) -> &str {
+        &self.audience
+    }
+
     /// The scopes the metadata lists (`scopes_supported`): the read scope,
     /// the write scope, then those of [`with_tool_scope`](Self::with_tool_scope),
     /// each once.
