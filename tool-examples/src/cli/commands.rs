@@ -230,9 +230,10 @@ pub struct McpArgs {
     /// The HTTP server's limits.
     #[command(flatten)]
     pub limits: HttpLimits,
-    /// OAuth access tokens accepted over HTTP.
+    /// OAuth access tokens accepted over HTTP (boxed: rarely set, and
+    /// `Command`'s variants stay of a size).
     #[command(flatten)]
-    pub oauth: super::OAuthArgs,
+    pub oauth: Box<super::OAuthArgs>,
 }
 
 /// The HTTP server's limits, each with its variable; the defaults are the

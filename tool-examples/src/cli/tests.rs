@@ -89,7 +89,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
             session_idle_timeout: None,
             read_timeout: None,
         },
-        oauth: OAuthArgs::default(),
+        oauth: Box::default(),
         shutdown_grace: None,
     }
 }
