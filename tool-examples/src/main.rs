@@ -107,6 +107,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             repair,
             shutdown_grace,
             limits,
+            oauth,
         }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
@@ -136,6 +137,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             let options = HttpOptions {
                 address,
                 token: bearer_token(token_file.as_deref())?,
+                oauth: oauth.config(),
                 allowed_hosts: with_env_list(allowed_hosts, HOSTS_VARIABLE)?,
                 allowed_origins: with_env_list(allowed_origins, ORIGINS_VARIABLE)?,
                 allow_unauthenticated,

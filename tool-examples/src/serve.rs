@@ -5,10 +5,10 @@ use crate::cli::HttpLimits;
 use crate::token_file::read_token_file;
 use std::io;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use tool_mcp::{HttpServer, McpServer};
+use tool_mcp::{HttpServer, McpServer, OAuthConfig};
 
 /// The bearer token, when `--token-file` is not given.
 pub const TOKEN_VARIABLE: &str = "TOOL_EXAMPLES_TOKEN";
@@ -21,6 +21,9 @@ pub const ORIGINS_VARIABLE: &str = "TOOL_EXAMPLES_ALLOWED_ORIGINS";
 pub struct Token {
     value: String,
     source: String,
+    /// The file it was read from: the server reads it again when it
+    /// changes, so it can be rotated without a restart.
+    file: Option<PathBuf>,
 }
 
 /// Everything `mcp --http` serves with, read and checked.
@@ -29,6 +32,8 @@ pub struct HttpOptions {
     pub address: SocketAddr,
     /// The bearer token, if any.
     pub token: Option<Token>,
+    /// OAuth access tokens accepted, if any (`--oauth-issuer`, ...).
+    pub oauth: Option<OAuthConfig>,
     /// `--allowed-host`s and those of the environment.
     pub allowed_hosts: Vec<String>,
     /// `--allowed-origin`s and those of the environment.
@@ -50,7 +55,11 @@ pub fn bearer_token(file: Option<&Path>) -> io::Result<Option<Token>> {
     if let Some(path) = file {
         let source = format!("--token-file {}", path.display());
         let value = read_token_file(&source, path)?;
-        return Ok(Some(Token { value, source }));
+        return Ok(Some(Token {
+            value,
+            source,
+            file: Some(path.to_owned()),
+        }));
     }
     let value = match std::env::var(TOKEN_VARIABLE) {
         Ok(value) => value,
@@ -72,6 +81,7 @@ pub fn bearer_token(file: Option<&Path>) -> io::Result<Option<Token>> {
     Ok(Some(Token {
         value: value.to_owned(),
         source: TOKEN_VARIABLE.to_owned(),
+        file: None,
     }))
 }
 
@@ -101,13 +111,18 @@ pub fn with_env_list(mut values: Vec<String>, variable: &str) -> io::Result<Vec<
 /// before anything is bound, unless `--allow-unauthenticated`.
 pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<()> {
     let address = options.address;
-    if options.token.is_none() && !options.allow_unauthenticated && !address.ip().is_loopback() {
+    if options.token.is_none()
+        && options.oauth.is_none()
+        && !options.allow_unauthenticated
+        && !address.ip().is_loopback()
+    {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
                 "refusing to serve MCP on {address} without a token: that address can be \
                  reached from other machines, and whoever reaches it could call every tool. \
-                 Give a token with --token-file PATH or {TOKEN_VARIABLE}, or pass \
+                 Give a token with --token-file PATH or {TOKEN_VARIABLE}, or OAuth with \
+                 --oauth-issuer, --audience and --jwks-file, or pass \
                  --allow-unauthenticated if that is meant"
             ),
         ));
@@ -123,18 +138,32 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     http = http.with_shutdown_grace(options.shutdown_grace);
     // Whoever reaches a non-loopback address without a token may call every
     // tool: that is said as a warning, not as news.
-    let (authentication, open_to_all) = match options.token {
-        Some(token) => {
-            http = http.with_bearer_token(token.value);
-            (format!("bearer token from {}", token.source), false)
-        }
-        None if address.ip().is_loopback() => ("none (loopback only)".to_owned(), false),
-        None => {
-            http = http.allow_unauthenticated();
-            let warning =
-                "NONE (--allow-unauthenticated): whoever reaches this address can call every tool";
-            (warning.to_owned(), true)
-        }
+    let mut accepted = Vec::new();
+    if let Some(token) = options.token {
+        http = match token.file {
+            Some(file) => http.with_bearer_token_file(file),
+            None => http.with_bearer_token(token.value),
+        };
+        accepted.push(format!("bearer token from {}", token.source));
+    }
+    if let Some(oauth) = options.oauth {
+        accepted.push(format!(
+            "OAuth access tokens from {} for {} (scopes {})",
+            oauth.issuer(),
+            oauth.audience(),
+            oauth.scopes_supported().join(", ")
+        ));
+        http = http.with_oauth(oauth);
+    }
+    let (authentication, open_to_all) = if !accepted.is_empty() {
+        (accepted.join("; "), false)
+    } else if address.ip().is_loopback() {
+        ("none (loopback only)".to_owned(), false)
+    } else {
+        http = http.allow_unauthenticated();
+        let warning =
+            "NONE (--allow-unauthenticated): whoever reaches this address can call every tool";
+        (warning.to_owned(), true)
     };
     let hosts = http.accepted_hosts()?;
     tracing::info!(

@@ -13,6 +13,11 @@
 //!   the client before it runs: `elicitation/create`, or on 2026-07-28 an
 //!   `InputRequiredResult` with a signed `requestState`
 //!   ([`McpServer`]'s "Approval").
+//! - Over HTTP, [`HttpServer`] checks `Host` and `Origin`, a static
+//!   bearer token or OAuth access tokens ([`HttpServer::with_oauth`]: the
+//!   protected resource metadata of RFC 9728, JWTs checked against a JWKS
+//!   file, a scope per tool, the caller handed to the before hook), and
+//!   limits.
 //! - Each `tools/call` has a span on both sides, named as OpenTelemetry's
 //!   MCP conventions name them (`tools/call {tool}`, kinds CLIENT and
 //!   SERVER). With the feature `otel` (off by default) the client sends
@@ -48,7 +53,7 @@ mod idle;
 mod trace_context;
 
 pub use handler::McpServer;
-pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};
+pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, OAuthConfig, serve_http};
 
 use rmcp::ServiceExt;
 use std::time::Duration;

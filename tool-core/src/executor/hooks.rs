@@ -8,6 +8,7 @@
 //! failed: the tool has already run, and a retry failure would invite the
 //! model to run it again.
 
+use super::caller::Caller;
 use crate::tool::{FailureKind, ToolAnnotations, ToolError, ToolOutput};
 use serde_json::Value;
 use std::future::Future;
@@ -75,6 +76,10 @@ pub struct BeforeCall {
     pub annotations: ToolAnnotations,
     /// The caller's cancellation signal, if any.
     pub signal: Option<CancellationToken>,
+    /// Who asked for the call, when the transport authenticated someone
+    /// ([`RunOptions::with_caller`](crate::RunOptions::with_caller)): an
+    /// MCP server's OAuth caller, say.
+    pub caller: Option<Arc<Caller>>,
 }
 
 /// A `before` hook's answer: approve, edit, or deny.

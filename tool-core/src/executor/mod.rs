@@ -56,6 +56,7 @@
 mod arguments;
 mod batch;
 mod call_span;
+mod caller;
 mod catch_unwind;
 mod error_type;
 mod hook_faults;
@@ -68,6 +69,7 @@ mod supervise;
 mod suspend;
 
 pub use crate::tool::ProgressFn;
+pub use caller::Caller;
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 pub use retry_budget::RetryBudget;
 pub use run_options::{DEFAULT_CANCEL_GRACE, ProgressEvent, RunOptions};

@@ -405,6 +405,7 @@ async fn before_hook(
             arguments: parsed.clone(),
             annotations: tool.annotations().clone(),
             signal: ctx.signal.clone(),
+            caller: ctx.caller.clone(),
         })
     });
     // A hook waiting on a human is abandoned when the caller cancels.

@@ -2,6 +2,7 @@
 //! limits and hooks shared by every call, from which each call's
 //! [`ToolContext`] is made.
 
+use super::caller::Caller;
 use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 use super::retry_budget::RetryBudget;
 use crate::approval::Approvals;
@@ -87,6 +88,9 @@ pub struct RunOptions {
     /// How many bytes of each call's arguments and result its span
     /// records; `None`: neither is recorded (the default).
     pub(crate) traced_content: Option<usize>,
+    /// Who asks for the calls; `None` costs nothing (no allocation, and the
+    /// before hook gets `None`).
+    pub(crate) caller: Option<Arc<Caller>>,
 }
 
 impl Default for RunOptions {
@@ -106,6 +110,7 @@ impl Default for RunOptions {
             approved: None,
             loaded: Arc::from([]),
             traced_content: None,
+            caller: None,
         }
     }
 }
@@ -158,6 +163,20 @@ impl RunOptions {
     {
         self.before = Some(super::hooks::before_hook(hook));
         self
+    }
+
+    /// Says who asks for the calls (a transport's authenticated caller):
+    /// the before hook reads it as [`BeforeCall::caller`]. The executor
+    /// itself decides nothing on it. See [`Caller`] for an example. Takes
+    /// a `Caller` or an `Arc<Caller>` (shared by many calls, not copied).
+    pub fn with_caller(mut self, caller: impl Into<Arc<Caller>>) -> Self {
+        self.caller = Some(caller.into());
+        self
+    }
+
+    /// The caller set with [`with_caller`](Self::with_caller).
+    pub fn caller(&self) -> Option<&Caller> {
+        self.caller.as_deref()
     }
 
     /// Sets the hook that runs after each tool and may rewrite its output.
@@ -458,6 +477,7 @@ impl fmt::Debug for RunOptions {
             .field("retry_budget", &self.retry_budget)
             .field("enabled", &self.enabled)
             .field("traced_content", &self.traced_content)
+            .field("caller", &self.caller)
             .finish()
     }
 }

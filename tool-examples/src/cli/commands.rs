@@ -157,7 +157,8 @@ pub struct McpArgs {
     pub http: Option<SocketAddr>,
     /// Require `Authorization: Bearer <token>`, the token read from PATH
     ///
-    /// Surrounding whitespace is ignored. Without it, the token is TOOL_EXAMPLES_TOKEN's, if set.
+    /// Surrounding whitespace is ignored; the file is read again when it changes, so the token
+    /// rotates without a restart. Without it, the token is TOOL_EXAMPLES_TOKEN's, if set.
     /// The token itself is never accepted on the command line, where other users can see it.
     #[arg(
         long,
@@ -229,6 +230,10 @@ pub struct McpArgs {
     /// The HTTP server's limits.
     #[command(flatten)]
     pub limits: HttpLimits,
+    /// OAuth access tokens accepted over HTTP (boxed: rarely set, and
+    /// `Command`'s variants stay of a size).
+    #[command(flatten)]
+    pub oauth: Box<super::OAuthArgs>,
 }
 
 /// The HTTP server's limits, each with its variable; the defaults are the

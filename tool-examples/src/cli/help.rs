@@ -77,7 +77,10 @@ pub const MCP_AFTER: &str = concat!(
     mcp_environment!(),
     "
 
-Over HTTP, GET /healthz answers 200 ok with no token and whatever the Host. A body that is not \
+Over HTTP, GET /healthz answers 200 ok with no token and whatever the Host. With --oauth-issuer, \
+GET /.well-known/oauth-protected-resource answers the protected resource metadata with no token; \
+a token that is not accepted gets 401 (error=\"invalid_token\" and why), a call of a tool its \
+scopes do not allow 403 (error=\"insufficient_scope\" and the scope needed). A body that is not \
 JSON-RPC gets JSON-RPC's own error (-32700 or -32600) with 400. The HTTP limits above answer \
 413 (body too large), 408 (body too slow), 503 (too many sessions; with Retry-After), 404 (a \
 session that ended) and 429 (too many requests in flight; with Retry-After). On SIGTERM or \

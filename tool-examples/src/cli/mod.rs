@@ -10,6 +10,7 @@
 mod commands;
 mod format;
 pub mod help;
+mod oauth;
 mod refused;
 mod usage;
 
@@ -18,6 +19,7 @@ pub use commands::{
     Upstreams,
 };
 pub use format::Format;
+pub use oauth::{AUDIENCE_VARIABLE, JWKS_FILE_VARIABLE, OAUTH_ISSUER_VARIABLE, OAuthArgs};
 pub use usage::UsageError;
 
 use crate::logging::LogFormat;

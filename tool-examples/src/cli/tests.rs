@@ -13,6 +13,9 @@ fn assert_no_deployment_variables() {
         HTTP_VARIABLE,
         TOKEN_FILE_VARIABLE,
         STATELESS_VARIABLE,
+        OAUTH_ISSUER_VARIABLE,
+        AUDIENCE_VARIABLE,
+        JWKS_FILE_VARIABLE,
         "TOOL_EXAMPLES_MAX_IN_FLIGHT",
         "TOOL_EXAMPLES_MAX_SESSIONS",
     ] {
@@ -86,6 +89,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
             session_idle_timeout: None,
             read_timeout: None,
         },
+        oauth: Box::default(),
         shutdown_grace: None,
     }
 }
@@ -243,6 +247,61 @@ fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
         assert_eq!(error.kind(), ErrorKind::MissingRequiredArgument, "{flag}");
         assert!(error.to_string().contains("--http <ADDR>"), "{error}");
     }
+}
+
+#[test]
+fn the_oauth_issuer_audience_and_key_file_come_together() {
+    assert_no_deployment_variables();
+    let all = [
+        "mcp",
+        "--http",
+        "0.0.0.0:8080",
+        "--oauth-issuer",
+        "https://auth.example.com",
+        "--audience",
+        "https://mcp.example.com/mcp",
+        "--jwks-file",
+        "/etc/mcp/jwks.json",
+        "--tool-scope",
+        "write=files:admin",
+    ];
+    let Some(Command::Mcp(args)) = command(&all) else {
+        panic!("not mcp");
+    };
+    let config = args.oauth.config().expect("OAuth configured");
+    assert_eq!(config.issuer(), "https://auth.example.com");
+    assert_eq!(config.audience(), "https://mcp.example.com/mcp");
+    assert_eq!(
+        config.scopes_supported(),
+        ["tools:read", "tools:write", "files:admin"]
+    );
+    assert_eq!(command(&all[..3]), mcp(".", Some("0.0.0.0:8080")));
+    // Any one or two of the three alone: a usage error naming the others.
+    for (args, missing) in [
+        (&all[..5], &["--audience <URI>", "--jwks-file <FILE>"][..]),
+        (
+            &[&all[..3], &all[5..7]].concat()[..],
+            &["--oauth-issuer <URL>", "--jwks-file <FILE>"][..],
+        ),
+        (
+            &[&all[..5], &all[7..9]].concat()[..],
+            &["--audience <URI>"][..],
+        ),
+    ] {
+        let error = error(args);
+        assert_eq!(error.kind(), ErrorKind::MissingRequiredArgument, "{args:?}");
+        let message = error.to_string();
+        for flag in missing {
+            assert!(message.contains(flag), "{args:?}: {message}");
+        }
+    }
+    let scope_alone = error(&["mcp", "--http", "0.0.0.0:8080", "--read-scope", "r"]);
+    assert_eq!(scope_alone.kind(), ErrorKind::MissingRequiredArgument);
+    let malformed = error(&[&all[..9], &["--tool-scope", "write"]].concat()).to_string();
+    assert!(
+        malformed.contains("'write' is not TOOL=SCOPE"),
+        "{malformed}"
+    );
 }
 
 #[test]

@@ -15,6 +15,7 @@
 //! - [`logging`]: the logs, on stderr only.
 //! - [`mcp_cli`]: `tool-examples mcp` driven by an rmcp client.
 //! - [`federation`]: an aggregator in front of upstream servers.
+//! - [`oauth`]: `mcp --http` with OAuth flags; no token passed upstream.
 //! - [`many_tools`]: `--defer-all-except`, the tools found through
 //!   `tool_search` in `definitions`, `call` and `mcp`.
 //! - [`otlp`]: `--otlp-endpoint`, two federated processes exporting to an
@@ -29,6 +30,7 @@ mod line_properties;
 mod logging;
 mod many_tools;
 mod mcp_cli;
+mod oauth;
 mod otlp;
 mod run_calls;
 // Shared by every test binary here: one copy, beside the binaries.

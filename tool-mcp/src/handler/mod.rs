@@ -10,6 +10,7 @@ mod span;
 use crate::approval::mrtr::{self, Retry};
 use crate::approval::state::ApprovalStates;
 use crate::approval::{Asking, HandedOver, ask};
+use crate::http::oauth::Grant;
 use crate::trace_context;
 use progress::ProgressForwarder;
 use result::OutputSchemas;
@@ -205,6 +206,11 @@ impl McpServer {
         self.calls.stop(grace, answering).await;
     }
 
+    /// The registry served.
+    pub(crate) fn registry(&self) -> &ToolRegistry {
+        &self.registry
+    }
+
     /// How many calls this server (and its clones) is running.
     pub fn calls_running(&self) -> usize {
         self.calls.count()
@@ -251,9 +257,19 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+        // An OAuth caller sees only the tools its scopes allow.
+        let tools = match grant_of(&context) {
+            Some(grant) => self
+                .tools
+                .iter()
+                .filter(|tool| grant.missing(&tool.name).is_none())
+                .cloned()
+                .collect(),
+            None => self.tools.as_ref().clone(),
+        };
+        Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -303,6 +319,20 @@ impl McpServer {
                 None,
             ));
         }
+        let grant = grant_of(&context);
+        // The HTTP gate answers this with 403 before rmcp reads the call;
+        // a call it could not see (one of a batch) is refused here.
+        if let Some(scope) = grant.and_then(|grant| grant.missing(&request.name)) {
+            tracing::debug!(scope, "refused: insufficient scope");
+            return Err(ErrorData::invalid_request(
+                format!(
+                    "insufficient_scope: calling {} needs the scope {scope}",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        let caller = grant.and_then(|grant| grant.caller()).cloned();
         let Some(_running) = self.calls.start() else {
             tracing::debug!("refused: the server is stopping");
             return Err(ErrorData::internal_error(
@@ -315,6 +345,9 @@ impl McpServer {
             .map_or_else(|| Value::Object(serde_json::Map::new()), Value::Object);
         let signal = self.calls.signal();
         let mut ctx = self.options.clone().with_signal(signal.clone());
+        if let Some(caller) = caller {
+            ctx = ctx.with_caller(caller);
+        }
         let mut handed_over = None;
         match self.options.approvals() {
             // The application asks in its own way: its asker answers.
@@ -499,6 +532,18 @@ fn mcp_tool(definition: &ToolDefinition) -> Tool {
             )
         }
     }
+}
+
+/// What the HTTP gate found the request's credentials allow: `None` over
+/// stdio, and over HTTP without authentication. rmcp puts the request's
+/// `http::request::Parts` in the context's extensions, the gate its grant
+/// in theirs.
+fn grant_of(context: &RequestContext<RoleServer>) -> Option<&Grant> {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()?
+        .extensions
+        .get::<Grant>()
 }
 
 /// A JSON-RPC request id as our call id.

@@ -1,11 +1,16 @@
-//! A static bearer token (RFC 6750), checked in constant time.
-//!
-//! This is not MCP's OAuth authorization flow: there is no protected
-//! resource metadata to point at, so the 401 challenge names only the realm.
+//! Who a request is: a static bearer token (RFC 6750, compared in
+//! constant time), an OAuth access token ([`super::oauth`]), either when
+//! both are configured, or anyone when neither is. A static token names no
+//! one and allows every tool; an access token names its caller and allows
+//! the tools its scopes do.
 
 use super::Refusal;
-use hyper::StatusCode;
-use hyper::header::{AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
+use super::oauth::{Grant, Metadata, ScopeTable, Verifier, static_unauthorized};
+use super::watched::Watched;
+use hyper::Uri;
+use hyper::header::{AUTHORIZATION, HeaderMap};
+use std::path::Path;
+use std::sync::Arc;
 
 /// The token every request must carry as `Authorization: Bearer <token>`.
 pub(super) struct BearerToken(Box<[u8]>);
@@ -14,35 +19,146 @@ impl BearerToken {
     /// A token that fits in a header value as it is: visible ASCII, no
     /// spaces (RFC 6750's `b64token` is a subset).
     pub(super) fn new(token: String) -> std::io::Result<Self> {
+        Self::checked(token).map_err(|why| invalid(&why))
+    }
+
+    /// The token in a file's bytes, without surrounding whitespace.
+    fn of_file(bytes: &[u8]) -> Result<Self, String> {
+        let text = std::str::from_utf8(bytes).map_err(|_| "the token is not UTF-8".to_owned())?;
+        Self::checked(text.trim().to_owned())
+    }
+
+    fn checked(token: String) -> Result<Self, String> {
         if token.is_empty() {
-            return Err(invalid("the bearer token is empty"));
+            return Err("the bearer token is empty".to_owned());
         }
         if !token.bytes().all(|byte| byte.is_ascii_graphic()) {
-            return Err(invalid(
-                "the bearer token must be visible ASCII without spaces \
-                 (letters, digits and -._~+/= are safest)",
-            ));
+            return Err("the bearer token must be visible ASCII without spaces \
+                 (letters, digits and -._~+/= are safest)"
+                .to_owned());
         }
         Ok(BearerToken(token.into_bytes().into_boxed_slice()))
     }
 
-    /// `Ok` when `headers` carry this token; else the 401 to answer.
-    pub(super) fn check(&self, headers: &HeaderMap) -> Result<(), Refusal> {
-        let Some(value) = headers.get(AUTHORIZATION) else {
-            return Err(unauthorized(
-                None,
-                "Unauthorized: send the token as 'Authorization: Bearer <token>'",
-            ));
-        };
-        let presented = bearer_credentials(value.as_bytes());
-        match presented {
-            Some(token) if constant_time_eq(token, &self.0) => Ok(()),
-            _ => Err(unauthorized(
-                Some("invalid_token"),
-                "Unauthorized: the bearer token is not valid",
-            )),
+    fn matches(&self, presented: &[u8]) -> bool {
+        constant_time_eq(presented, &self.0)
+    }
+}
+
+/// The static token: given once, or read from a file and read again when
+/// the file changes (so it can be rotated without a restart).
+pub(super) enum StaticToken {
+    Fixed(BearerToken),
+    File(Watched<BearerToken>),
+}
+
+impl StaticToken {
+    /// The token in the file at `path`; an error naming the file when it
+    /// cannot be read or holds no usable token.
+    pub(super) fn file(path: &Path) -> std::io::Result<StaticToken> {
+        Ok(StaticToken::File(Watched::open(
+            path,
+            "the bearer token file",
+            BearerToken::of_file,
+        )?))
+    }
+
+    fn matches(&self, presented: &[u8]) -> bool {
+        match self {
+            StaticToken::Fixed(token) => token.matches(presented),
+            StaticToken::File(watched) => watched.current().matches(presented),
         }
     }
+}
+
+/// What OAuth needs at the gate.
+pub(super) struct OAuth {
+    pub verifier: Verifier,
+    pub metadata: Metadata,
+    pub scopes: Arc<ScopeTable>,
+}
+
+/// The credentials a server accepts.
+pub(super) struct Auth {
+    pub token: Option<StaticToken>,
+    pub oauth: Option<OAuth>,
+}
+
+impl Auth {
+    /// The protected resource metadata, when OAuth is configured.
+    pub(super) fn metadata(&self) -> Option<&Metadata> {
+        self.oauth.as_ref().map(|oauth| &oauth.metadata)
+    }
+
+    /// What the request's credentials allow (`None`: no authentication is
+    /// configured), or the 401 to answer.
+    pub(super) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<Option<Grant>, Refusal> {
+        if self.token.is_none() && self.oauth.is_none() {
+            return Ok(None);
+        }
+        let challenge = self.oauth.as_ref().map(|oauth| &oauth.metadata.challenge);
+        if uri.query().is_some_and(has_access_token) {
+            return Err(match challenge {
+                Some(challenge) => challenge.token_in_query(),
+                None => static_unauthorized(
+                    Some("invalid_request"),
+                    "Unauthorized: send the token in the Authorization header, not in the query string",
+                ),
+            });
+        }
+        let Some(value) = headers.get(AUTHORIZATION) else {
+            return Err(match challenge {
+                Some(challenge) => challenge.no_token(),
+                None => static_unauthorized(
+                    None,
+                    "Unauthorized: send the token as 'Authorization: Bearer <token>'",
+                ),
+            });
+        };
+        let Some(presented) = bearer_credentials(value.as_bytes()) else {
+            return Err(match challenge {
+                Some(challenge) => challenge
+                    .invalid_token("send the access token as 'Authorization: Bearer <token>'"),
+                None => not_valid(),
+            });
+        };
+        if let Some(token) = &self.token
+            && token.matches(presented)
+        {
+            return Ok(Some(Grant::Everything));
+        }
+        let Some(oauth) = &self.oauth else {
+            return Err(not_valid());
+        };
+        let verified = std::str::from_utf8(presented)
+            .map_err(|_| "the token is not a JWT")
+            .and_then(|token| oauth.verifier.verify(token));
+        match verified {
+            Ok(caller) => Ok(Some(Grant::Scoped {
+                caller: Arc::new(caller),
+                scopes: Arc::clone(&oauth.scopes),
+            })),
+            Err(why) => {
+                tracing::debug!(why, "access token refused");
+                Err(oauth.metadata.challenge.invalid_token(why))
+            }
+        }
+    }
+}
+
+fn not_valid() -> Refusal {
+    static_unauthorized(
+        Some("invalid_token"),
+        "Unauthorized: the bearer token is not valid",
+    )
+}
+
+/// Whether a query string has an `access_token` parameter (RFC 6750
+/// section 2.3's form, which MCP forbids).
+fn has_access_token(query: &str) -> bool {
+    query
+        .split('&')
+        .any(|pair| pair.split('=').next() == Some("access_token"))
 }
 
 /// The credentials of `Bearer <credentials>` (the scheme is
@@ -70,19 +186,6 @@ fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
     }
     // Keeps the optimizer from turning the loop into an early exit.
     std::hint::black_box(difference) == 0
-}
-
-/// 401 with the challenge RFC 6750 section 3 describes; `error` only when
-/// credentials were sent.
-fn unauthorized(error: Option<&str>, message: &str) -> Refusal {
-    let challenge = match error {
-        Some(error) => format!("Bearer realm=\"mcp\", error=\"{error}\""),
-        None => "Bearer realm=\"mcp\"".to_owned(),
-    };
-    Refusal::new(StatusCode::UNAUTHORIZED, message.to_owned()).with_header(
-        WWW_AUTHENTICATE,
-        HeaderValue::from_str(&challenge).expect("a fixed challenge is a header value"),
-    )
 }
 
 fn invalid(message: &str) -> std::io::Error {
@@ -113,6 +216,14 @@ mod tests {
         assert_eq!(bearer_credentials(b"Basic abc"), None);
         assert_eq!(bearer_credentials(b"Bearer "), None);
         assert_eq!(bearer_credentials(b"Bearerabc"), None);
+    }
+
+    #[test]
+    fn a_query_string_token_is_found_by_its_name() {
+        assert!(has_access_token("access_token=abc"));
+        assert!(has_access_token("x=1&access_token"));
+        assert!(!has_access_token("x=access_token"));
+        assert!(!has_access_token("my_access_token=1"));
     }
 
     #[test]

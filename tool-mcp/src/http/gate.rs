@@ -1,7 +1,8 @@
 //! What stands between a request and rmcp: the health answer, the checks
-//! (`Host`, `Origin`, the token, the path), the body and its limits.
+//! (`Host`, `Origin`, the path, the credentials), the protected resource
+//! metadata, the body and its limits, and a call's scope.
 
-use super::auth::BearerToken;
+use super::auth::Auth;
 use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
@@ -24,7 +25,7 @@ pub const HEALTH_PATH: &str = "/healthz";
 
 pub(super) struct Gate {
     pub hosts: HostPolicy,
-    pub token: Option<BearerToken>,
+    pub auth: Auth,
     pub limits: Limits,
     /// `None` when stateless: no session is ever opened.
     pub sessions: Option<SessionSlots>,
@@ -73,16 +74,24 @@ impl Gate {
         admission: &Admission,
     ) -> Result<HttpResponse, Refusal> {
         self.hosts.check(request.headers())?;
+        if let Some(metadata) = self.auth.metadata()
+            && metadata.serves(request.uri().path())
+        {
+            return Ok(resource_metadata(request.method(), &metadata.document));
+        }
         if request.uri().path() != MCP_PATH {
             return Err(Refusal::new(
                 StatusCode::NOT_FOUND,
                 "not found: MCP is served at /mcp\n".to_owned(),
             ));
         }
-        if let Some(token) = &self.token {
-            token.check(request.headers())?;
-        }
+        let grant = self.auth.check(request.uri(), request.headers())?;
         admission.passed();
+        let mut request = request;
+        if let Some(grant) = &grant {
+            // The handler finds it in the `Parts` rmcp hands it.
+            request.extensions_mut().insert(grant.clone());
+        }
         if request.method() != Method::POST {
             let closing = request.method() == Method::DELETE;
             let mut response = service.handle(request).await;
@@ -96,7 +105,18 @@ impl Gate {
         }
         let (parts, body) = request.into_parts();
         let body = limits::read_body(body, &parts.headers, &self.limits).await?;
-        let message = Message::of(&body)?;
+        let peeked = Message::of(&body)?;
+        // MCP's scope challenge is an HTTP answer
+        // (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#scope-challenge-handling):
+        // given here, before rmcp reads the call.
+        if let (Some(grant), Some(tool)) = (&grant, &peeked.tool)
+            && let Some(scope) = grant.missing(tool)
+            && let Some(oauth) = &self.auth.oauth
+        {
+            tracing::debug!(tool = %tool, scope, "refused: insufficient scope");
+            return Err(oauth.metadata.challenge.insufficient_scope(scope, tool));
+        }
+        let message = peeked.message;
         let session = session_of(&parts.headers);
         let opening = match (&self.sessions, session, message) {
             (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
@@ -179,6 +199,31 @@ fn health(method: &Method) -> HttpResponse {
     response.headers_mut().insert(
         hyper::header::CONTENT_TYPE,
         HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
+/// The protected resource metadata document to GET and HEAD; it tells
+/// how to get a token, so it needs none. Cacheable for a while: it changes
+/// only with the configuration.
+fn resource_metadata(method: &Method, document: &Bytes) -> HttpResponse {
+    if method != Method::GET && method != Method::HEAD {
+        return *Refusal::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method Not Allowed: GET the protected resource metadata\n".to_owned(),
+        )
+        .with_header(ALLOW, HeaderValue::from_static("GET, HEAD"))
+        .0;
+    }
+    let mut response = Response::new(Full::new(document.clone()).boxed());
+    let headers = response.headers_mut();
+    headers.insert(
+        hyper::header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(
+        hyper::header::CACHE_CONTROL,
+        HeaderValue::from_static("max-age=300"),
     );
     response
 }

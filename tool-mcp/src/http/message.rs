@@ -6,8 +6,9 @@ use super::Refusal;
 use hyper::StatusCode;
 use hyper::header::{CONTENT_TYPE, HeaderValue};
 use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::json;
+use std::borrow::Cow;
 
 /// What a POST carries, as far as the gate cares.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -18,6 +19,14 @@ pub(super) enum Message {
     /// A notification or a response: never limited (a cancellation must
     /// always get through).
     Other,
+}
+
+/// What a POST carries, and the tool a `tools/call` names (the gate checks
+/// the caller's scopes against it before rmcp reads the body).
+#[derive(Debug)]
+pub(super) struct Peeked<'a> {
+    pub message: Message,
+    pub tool: Option<Cow<'a, str>>,
 }
 
 /// The fields of a JSON-RPC message the gate reads.
@@ -31,17 +40,128 @@ struct Peek<'a> {
     result: Option<IgnoredAny>,
     #[serde(default)]
     error: Option<IgnoredAny>,
+    #[serde(default, borrow)]
+    params: Option<ParamsPeek<'a>>,
+}
+
+/// The `name` of a message's params, when they are an object with a string
+/// `name`; params of any other shape are skipped, not refused: rmcp (and
+/// the handler's `malformed` answer) say what is wrong with them.
+#[derive(Default)]
+struct ParamsPeek<'a> {
+    name: Option<Cow<'a, str>>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for ParamsPeek<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ParamsVisitor(std::marker::PhantomData))
+    }
+}
+
+struct ParamsVisitor<'a>(std::marker::PhantomData<&'a ()>);
+
+impl<'de: 'a, 'a> Visitor<'de> for ParamsVisitor<'a> {
+    type Value = ParamsPeek<'a>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut peek = ParamsPeek::default();
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            if key == "name" && peek.name.is_none() {
+                peek.name = map.next_value::<AnyString<'de>>()?.0;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(peek)
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(ParamsPeek::default())
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(ParamsPeek::default())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(ParamsPeek::default())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(ParamsPeek::default())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(ParamsPeek::default())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(ParamsPeek::default())
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(ParamsPeek::default())
+    }
+}
+
+/// A string, borrowed when it has no escapes; any other value is `None`.
+struct AnyString<'a>(Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for AnyString<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Strings<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for Strings<'a> {
+            type Value = AnyString<'a>;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                formatter.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
+                Ok(AnyString(Some(Cow::Borrowed(text))))
+            }
+            fn visit_str<E>(self, text: &str) -> Result<Self::Value, E> {
+                Ok(AnyString(Some(Cow::Owned(text.to_owned()))))
+            }
+            fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(AnyString(None))
+            }
+            fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<Self::Value, S::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(AnyString(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(AnyString(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(AnyString(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(AnyString(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(AnyString(None))
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(AnyString(None))
+            }
+        }
+        deserializer.deserialize_any(Strings(std::marker::PhantomData))
+    }
 }
 
 impl Message {
     /// Reads `body`; a body that is not JSON-RPC is answered here, as
     /// JSON-RPC says: -32700 for text that is not JSON, -32600 for JSON that
     /// is not a message (rmcp would answer both with a plain-text 415).
-    pub(super) fn of(body: &[u8]) -> Result<Message, Refusal> {
+    pub(super) fn of(body: &[u8]) -> Result<Peeked<'_>, Refusal> {
         if body.trim_ascii_start().first() == Some(&b'[') {
-            // A batch (MCP 2025-03-26): rmcp decides.
+            // A batch (MCP 2025-03-26): rmcp decides (and the handler
+            // checks each call's scope itself).
             return match serde_json::from_slice::<IgnoredAny>(body) {
-                Ok(_) => Ok(Message::Request),
+                Ok(_) => Ok(Peeked {
+                    message: Message::Request,
+                    tool: None,
+                }),
                 Err(error) => Err(parse_error(&error)),
             };
         }
@@ -55,15 +175,22 @@ impl Message {
             }
             Err(error) => return Err(parse_error(&error)),
         };
-        match (peek.method.as_deref(), peek.id.is_some()) {
-            (Some("initialize"), true) => Ok(Message::Initialize),
-            (Some(_), true) => Ok(Message::Request),
-            (Some(_), false) => Ok(Message::Other),
-            (None, _) if peek.result.is_some() || peek.error.is_some() => Ok(Message::Other),
-            (None, _) => Err(invalid_request(
-                "the message has no method, and is not a response (no result or error)",
-            )),
-        }
+        let message = match (peek.method.as_deref(), peek.id.is_some()) {
+            (Some("initialize"), true) => Message::Initialize,
+            (Some(_), true) => Message::Request,
+            (Some(_), false) => Message::Other,
+            (None, _) if peek.result.is_some() || peek.error.is_some() => Message::Other,
+            (None, _) => {
+                return Err(invalid_request(
+                    "the message has no method, and is not a response (no result or error)",
+                ));
+            }
+        };
+        let tool = match (message, peek.method.as_deref()) {
+            (Message::Request, Some("tools/call")) => peek.params.and_then(|params| params.name),
+            _ => None,
+        };
+        Ok(Peeked { message, tool })
     }
 }
 
@@ -115,7 +242,7 @@ mod tests {
 
     fn accepted(body: &str) -> Message {
         match Message::of(body.as_bytes()) {
-            Ok(message) => message,
+            Ok(peeked) => peeked.message,
             Err(Refusal(response)) => panic!("{body} was refused: {}", response.status()),
         }
     }
@@ -131,6 +258,34 @@ mod tests {
         let response = r#"{"jsonrpc":"2.0","id":3,"result":{}}"#;
         assert_eq!(accepted(response), Message::Other);
         assert_eq!(accepted(r#" [{"jsonrpc":"2.0"}]"#), Message::Request);
+    }
+
+    #[test]
+    fn a_calls_tool_is_read_and_params_of_any_shape_pass() {
+        let peek = |body: &str| match Message::of(body.as_bytes()) {
+            Ok(peeked) => (peeked.message, peeked.tool.map(Cow::into_owned)),
+            Err(Refusal(response)) => panic!("{body} was refused: {}", response.status()),
+        };
+        let tool = |body: &str| peek(body).1;
+        let call = r#"{"params":{"arguments":{"name":"x"},"name":"write"},"jsonrpc":"2.0","id":1,"method":"tools/call"}"#;
+        assert_eq!(tool(call).as_deref(), Some("write"));
+        let escaped =
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wr\u0069te"}}"#;
+        assert_eq!(tool(escaped).as_deref(), Some("write"));
+        for params in [
+            "[1]",
+            "\"x\"",
+            "7",
+            "null",
+            r#"{"name":7}"#,
+            r#"{"name":{"a":[1]}}"#,
+        ] {
+            let body =
+                format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{params}}}"#);
+            assert_eq!(peek(&body), (Message::Request, None), "{body}");
+        }
+        let listing = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"x"}}"#;
+        assert_eq!(tool(listing), None);
     }
 
     #[test]

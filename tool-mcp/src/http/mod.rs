@@ -1,16 +1,20 @@
 //! MCP over streamable HTTP: rmcp's service, mounted on a hyper HTTP/1
 //! server at `/mcp`, on a socket of the caller's choosing, behind the checks
 //! that make it safe to expose: `Host` and `Origin` (against DNS
-//! rebinding), a bearer token, and limits with plain HTTP answers.
+//! rebinding), a bearer token or OAuth access tokens, and limits with
+//! plain HTTP answers.
 
 mod auth;
 mod gate;
 mod hosts;
 mod limits;
 mod message;
+pub(crate) mod oauth;
 mod serve;
+mod watched;
 
 pub use gate::HEALTH_PATH;
+pub use oauth::OAuthConfig;
 
 use crate::McpServer;
 use hosts::HostPolicy;
@@ -24,6 +28,7 @@ use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -63,22 +68,34 @@ type Service = StreamableHttpService<McpServer, LocalSessionManager>;
 /// 3. `Origin`, when sent (browsers do), must name an accepted host (any
 ///    port) or be named with [`with_allowed_origins`](Self::with_allowed_origins),
 ///    else 403, as the MCP transport specification asks.
-/// 4. With a token, `Authorization: Bearer <token>`, else 401 with
-///    `WWW-Authenticate: Bearer realm="mcp"`.
-/// 5. A POST body of at most 4 MiB (413) that arrives within 30 s (408);
+/// 4. With OAuth ([`with_oauth`](Self::with_oauth)), `GET
+///    /.well-known/oauth-protected-resource` (also with `/mcp` after it)
+///    answers the protected resource metadata, with no token.
+/// 5. With a token ([`with_bearer_token`](Self::with_bearer_token),
+///    [`with_bearer_token_file`](Self::with_bearer_token_file)) or OAuth,
+///    `Authorization: Bearer <token>`, else 401 with a `WWW-Authenticate`
+///    challenge: `Bearer realm="mcp"` with a static token only;
+///    `Bearer resource_metadata="<metadata URL>", scope="..."` with OAuth,
+///    and `error="invalid_token", error_description="<why>"` for a token
+///    that is not accepted. A token in the query string (`?access_token=`)
+///    is refused, not ignored.
+/// 6. With OAuth, a `tools/call` of a tool the token's scopes do not allow
+///    gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope",
+///    scope="<the scope it needs>", resource_metadata="..."`.
+/// 7. A POST body of at most 4 MiB (413) that arrives within 30 s (408);
 ///    request headers must arrive within 30 s too, or the connection is
 ///    closed. A body that is not JSON gets JSON-RPC's parse error (-32700),
 ///    JSON that is not a JSON-RPC message its invalid request (-32600),
 ///    both with HTTP 400.
-/// 6. At most 256 sessions at once: an `initialize` beyond that gets 503
+/// 8. At most 256 sessions at once: an `initialize` beyond that gets 503
 ///    with `Retry-After`. A session unused for 10 minutes ends; requests
 ///    naming it then get 404, and the client starts a new one.
-/// 7. At most 256 JSON-RPC requests in flight in the process, sessions or
+/// 9. At most 256 JSON-RPC requests in flight in the process, sessions or
 ///    not, and 32 in one session: one more gets 429 with `Retry-After`
 ///    (notifications, such as cancellations, always pass).
 ///
 /// And every connection: at most 256 may be open that have not yet sent a
-/// request that passed 2 to 4; one more closes the oldest of them, so a
+/// request that passed 2 to 6; one more closes the oldest of them, so a
 /// client cannot hold sockets and memory without the token, nor lock
 /// others out by trying.
 ///
@@ -101,7 +118,8 @@ type Service = StreamableHttpService<McpServer, LocalSessionManager>;
 pub struct HttpServer {
     listener: TcpListener,
     server: McpServer,
-    token: Option<String>,
+    token: Option<TokenSource>,
+    oauth: Option<OAuthConfig>,
     allow_unauthenticated: bool,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
@@ -117,6 +135,7 @@ impl HttpServer {
             listener: TcpListener::bind(address).await?,
             server: server.into(),
             token: None,
+            oauth: None,
             allow_unauthenticated: false,
             allowed_hosts: Vec::new(),
             allowed_origins: Vec::new(),
@@ -146,10 +165,77 @@ impl HttpServer {
     /// in constant time. The token must be visible ASCII without spaces;
     /// read it from a file or the environment, not from a command line,
     /// which other users of the machine can see. This is a static token,
-    /// not MCP's OAuth authorization flow: the 401 challenge names no
-    /// protected resource metadata.
+    /// not MCP's OAuth authorization flow (see [`with_oauth`](Self::with_oauth),
+    /// which it can stand beside): it names no one, and allows every tool.
     pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(token.into());
+        self.token = Some(TokenSource::Value(token.into()));
+        self
+    }
+
+    /// [`with_bearer_token`](Self::with_bearer_token) with the token in the
+    /// file at `path` (surrounding whitespace is not part of it), read
+    /// again when the file changes: the file is looked at, at most once a
+    /// second, as requests arrive, so a new token takes over without a
+    /// restart and the old one stops working. A file that becomes
+    /// unreadable or empty keeps the last token, with a warning in the
+    /// logs. [`run`](Self::run) fails if the file cannot be read at start.
+    ///
+    /// ```no_run
+    /// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+    /// tool_mcp::HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
+    ///     .await?
+    ///     .with_bearer_token_file("/run/secrets/mcp-token")
+    ///     .run(tokio_util::sync::CancellationToken::new())
+    ///     .await
+    /// # }
+    /// ```
+    pub fn with_bearer_token_file(mut self, path: impl Into<PathBuf>) -> Self {
+        self.token = Some(TokenSource::File(path.into()));
+        self
+    }
+
+    /// Makes the server an OAuth 2.1 resource server, as the MCP
+    /// authorization specification describes: it serves its protected
+    /// resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`
+    /// (and `/.well-known/oauth-protected-resource/mcp`), names it in every
+    /// 401, and accepts JWT access tokens that `config` validates, each
+    /// allowing the tools its scopes allow. A static token
+    /// ([`with_bearer_token`](Self::with_bearer_token)) may be configured
+    /// too: either credential is then accepted.
+    ///
+    /// ```no_run
+    /// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+    /// use tool_mcp::{HttpServer, OAuthConfig};
+    ///
+    /// let oauth = OAuthConfig::new(
+    ///     "https://auth.example.com/realms/mcp",
+    ///     "https://mcp.example.com/mcp",
+    ///     "/etc/mcp/jwks.json",
+    /// );
+    /// HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
+    ///     .await?
+    ///     .with_oauth(oauth)
+    ///     .with_allowed_hosts(["mcp.example.com"])
+    ///     .run(tokio_util::sync::CancellationToken::new())
+    ///     .await
+    /// # }
+    /// ```
+    ///
+    /// The metadata it serves, for that configuration and the default
+    /// scopes:
+    ///
+    /// ```json
+    /// {"resource": "https://mcp.example.com/mcp",
+    ///  "authorization_servers": ["https://auth.example.com/realms/mcp"],
+    ///  "scopes_supported": ["tools:read", "tools:write"],
+    ///  "bearer_methods_supported": ["header"]}
+    /// ```
+    ///
+    /// The server never passes a client's token on: the upstreams of a
+    /// federating server ([`client::Upstream`](crate::client::Upstream))
+    /// are sent their own credentials, as the specification requires.
+    pub fn with_oauth(mut self, config: OAuthConfig) -> Self {
+        self.oauth = Some(config);
         self
     }
 
@@ -271,11 +357,19 @@ impl HttpServer {
     /// Serves until `shutdown` is cancelled, then stops as
     /// [`with_shutdown_grace`](Self::with_shutdown_grace) says. Refuses to
     /// start (an `InvalidInput` error saying why) on a non-loopback address
-    /// with no token unless [`allow_unauthenticated`](Self::allow_unauthenticated),
-    /// and on a token or a named host that cannot be used.
+    /// with neither a token nor OAuth unless [`allow_unauthenticated`](Self::allow_unauthenticated),
+    /// and on a token, a token file, an OAuth configuration (its URLs,
+    /// scopes, JWKS file) or a named host that cannot be used.
     pub async fn run(self, shutdown: CancellationToken) -> std::io::Result<()> {
         serve::run(self, shutdown).await
     }
+}
+
+/// Where the static token comes from.
+#[derive(Clone)]
+enum TokenSource {
+    Value(String),
+    File(PathBuf),
 }
 
 /// The answer to a request that is not served: a status and a line of

@@ -2,10 +2,11 @@
 //! let the calls in flight finish within the grace period, cancel the rest
 //! (they are still answered), then end the sessions.
 
-use super::auth::BearerToken;
+use super::auth::{Auth, BearerToken, OAuth, StaticToken};
 use super::gate::Gate;
 use super::limits::{CallSlots, PendingConnections, SessionSlots};
-use super::{HttpServer, Service};
+use super::oauth::{Metadata, ScopeTable, Verifier};
+use super::{HttpServer, Service, TokenSource};
 use hyper::Request;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -26,15 +27,33 @@ const FLUSH: Duration = Duration::from_secs(2);
 
 pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::io::Result<()> {
     let address = http.listener.local_addr()?;
-    let token = http.token.clone().map(BearerToken::new).transpose()?;
-    if token.is_none() && !http.allow_unauthenticated && !address.ip().is_loopback() {
+    let token = match http.token.clone() {
+        None => None,
+        Some(TokenSource::Value(token)) => Some(StaticToken::Fixed(BearerToken::new(token)?)),
+        Some(TokenSource::File(path)) => Some(StaticToken::file(&path)?),
+    };
+    let oauth = match &http.oauth {
+        None => None,
+        Some(config) => Some(OAuth {
+            metadata: Metadata::new(config)?,
+            verifier: Verifier::new(config)?,
+            scopes: Arc::new(ScopeTable::new(config, http.server.registry())),
+        }),
+    };
+    let auth = Auth { token, oauth };
+    if auth.token.is_none()
+        && auth.oauth.is_none()
+        && !http.allow_unauthenticated
+        && !address.ip().is_loopback()
+    {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!(
                 "refusing to serve MCP on {address} without authentication: that address \
                  can be reached from other machines, and whoever reaches it could call \
                  every tool; give the server a bearer token \
-                 (HttpServer::with_bearer_token), or say that no authentication is meant \
+                 (HttpServer::with_bearer_token) or OAuth (HttpServer::with_oauth), \
+                 or say that no authentication is meant \
                  (HttpServer::allow_unauthenticated)"
             ),
         ));
@@ -72,7 +91,7 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
         StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
     let gate = Arc::new(Gate {
         hosts,
-        token,
+        auth,
         limits,
         sessions: (!http.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
         calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),

@@ -6,10 +6,13 @@
 //!   revisions, limits, shutdown, served call options.
 //! - [`client`]: `tool_mcp::client` against our own server, in process and
 //!   in child processes that are this test binary.
+//! - [`oauth`]: the server as an OAuth resource server: metadata, tokens
+//!   signed by the test, scopes, the caller in the before hook.
 //! - [`toolsets`]: imported servers as toolsets: deferred behind
 //!   `tool_search`, prefixed against collisions.
 
 mod client;
+mod oauth;
 mod server;
 mod toolsets;
 // Shared by every test binary here: one copy, beside the binaries.

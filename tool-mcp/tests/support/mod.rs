@@ -76,7 +76,23 @@ async fn start_tools_at(
     address: &str,
     options: impl FnOnce(HttpServer) -> HttpServer,
 ) -> Running {
-    let server = HttpServer::bind(tools, address.parse().unwrap())
+    start_server_at(tools.into(), address, options).await
+}
+
+/// `server` (with its call options) on a free loopback port, with `options`.
+pub(crate) async fn start_server(
+    server: tool_mcp::McpServer,
+    options: impl FnOnce(HttpServer) -> HttpServer,
+) -> Running {
+    start_server_at(server, "127.0.0.1:0", options).await
+}
+
+async fn start_server_at(
+    server: tool_mcp::McpServer,
+    address: &str,
+    options: impl FnOnce(HttpServer) -> HttpServer,
+) -> Running {
+    let server = HttpServer::bind(server, address.parse().unwrap())
         .await
         .expect("binds");
     let address = server.local_addr().unwrap();

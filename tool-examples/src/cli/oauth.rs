@@ -1,0 +1,139 @@
+//! `mcp --http`'s OAuth flags: the server as an OAuth resource server
+//! (`tool_mcp::OAuthConfig`). The three that say which tokens are accepted
+//! go together: any one alone is a usage error naming the others.
+
+use clap::Args;
+use clap::builder::NonEmptyStringValueParser;
+use std::path::PathBuf;
+use tool_mcp::OAuthConfig;
+
+/// `--oauth-issuer`: a deployment sets it once.
+pub const OAUTH_ISSUER_VARIABLE: &str = "TOOL_EXAMPLES_OAUTH_ISSUER";
+/// `--audience`.
+pub const AUDIENCE_VARIABLE: &str = "TOOL_EXAMPLES_AUDIENCE";
+/// `--jwks-file`: where a deployment mounts the issuer's keys.
+pub const JWKS_FILE_VARIABLE: &str = "TOOL_EXAMPLES_JWKS_FILE";
+
+/// Accept OAuth access tokens (JWTs) besides, or instead of, the static token.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+#[command(next_help_heading = "OAuth")]
+pub struct OAuthArgs {
+    #[allow(rustdoc::bare_urls)]
+    /// Accept OAuth access tokens issued by URL, their `iss` (with --audience and --jwks-file)
+    ///
+    /// The server then serves its protected resource metadata (RFC 9728) at
+    /// /.well-known/oauth-protected-resource, naming URL as its authorization server, and
+    /// every 401 points there. A static token (--token-file) is still accepted beside them.
+    #[arg(
+        long = "oauth-issuer",
+        value_name = "URL",
+        requires_all = ["audience", "jwks_file"],
+        requires = "http",
+        env = OAUTH_ISSUER_VARIABLE,
+        hide_env_values = true,
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub issuer: Option<String>,
+    #[allow(rustdoc::bare_urls)]
+    /// This server's canonical URI, which a token's `aud` must contain (RFC 8707)
+    ///
+    /// The URL clients reach the MCP endpoint at, such as https://mcp.example.com/mcp; also the
+    /// metadata's `resource`.
+    #[arg(
+        long,
+        value_name = "URI",
+        requires_all = ["issuer", "jwks_file"],
+        env = AUDIENCE_VARIABLE,
+        hide_env_values = true,
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub audience: Option<String>,
+    /// The issuer's public keys, a JWKS document, read again when the file changes
+    ///
+    /// Tokens must be signed by one of its keys (RS256, ES256 and the other asymmetric
+    /// algorithms; never HMAC or none). Keys rotate without a restart: the file is looked at,
+    /// at most once a second; one that becomes invalid keeps the last good keys.
+    #[arg(
+        long = "jwks-file",
+        value_name = "FILE",
+        requires_all = ["issuer", "audience"],
+        env = JWKS_FILE_VARIABLE,
+        hide_env_values = true
+    )]
+    pub jwks_file: Option<PathBuf>,
+    /// The scope read-only tools need [default: tools:read]
+    #[arg(
+        long = "read-scope",
+        value_name = "SCOPE",
+        requires = "issuer",
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub read_scope: Option<String>,
+    /// The scope every other tool needs; it includes the read scope [default: tools:write]
+    #[arg(
+        long = "write-scope",
+        value_name = "SCOPE",
+        requires = "issuer",
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub write_scope: Option<String>,
+    /// The scope TOOL needs, whatever its annotations say (repeatable)
+    #[arg(
+        long = "tool-scope",
+        value_name = "TOOL=SCOPE",
+        requires = "issuer",
+        value_parser = parse_tool_scope
+    )]
+    pub tool_scopes: Vec<(String, String)>,
+}
+
+impl OAuthArgs {
+    /// The library's configuration, when OAuth was asked for (clap has
+    /// already checked that the issuer, the audience and the JWKS file come
+    /// together).
+    ///
+    /// ```
+    /// use tool_examples::cli::OAuthArgs;
+    ///
+    /// assert!(OAuthArgs::default().config().is_none());
+    /// let args = OAuthArgs {
+    ///     issuer: Some("https://auth.example.com".into()),
+    ///     audience: Some("https://mcp.example.com/mcp".into()),
+    ///     jwks_file: Some("/etc/mcp/jwks.json".into()),
+    ///     read_scope: Some("files:read".into()),
+    ///     ..OAuthArgs::default()
+    /// };
+    /// let config = args.config().unwrap();
+    /// assert_eq!(config.scopes_supported(), ["files:read", "tools:write"]);
+    /// ```
+    pub fn config(&self) -> Option<OAuthConfig> {
+        let (Some(issuer), Some(audience), Some(jwks)) =
+            (&self.issuer, &self.audience, &self.jwks_file)
+        else {
+            return None;
+        };
+        let mut config = OAuthConfig::new(issuer, audience, jwks);
+        if let Some(scope) = &self.read_scope {
+            config = config.with_read_scope(scope);
+        }
+        if let Some(scope) = &self.write_scope {
+            config = config.with_write_scope(scope);
+        }
+        for (tool, scope) in &self.tool_scopes {
+            config = config.with_tool_scope(tool, scope);
+        }
+        Some(config)
+    }
+}
+
+/// `TOOL=SCOPE`, both non-empty.
+fn parse_tool_scope(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((tool, scope)) if !tool.trim().is_empty() && !scope.trim().is_empty() => {
+            Ok((tool.trim().to_owned(), scope.trim().to_owned()))
+        }
+        _ => Err(format!(
+            "'{text}' is not TOOL=SCOPE, such as write=files:write"
+        )),
+    }
+}

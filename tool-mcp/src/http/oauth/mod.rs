@@ -1,0 +1,169 @@
+//! MCP authorization: the server as an OAuth 2.1 resource server, as the
+//! specification describes
+//! (<https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization>;
+//! the same rules in 2025-11-25,
+//! <https://modelcontextprotocol.io/specification/2025-11-25/basic/authorization>).
+//! Its protected resource metadata (RFC 9728) names the authorization
+//! server; access tokens are JWTs checked here, against a JWKS file, with
+//! no call to the authorization server; each tool needs a scope.
+
+mod challenge;
+mod keys;
+mod metadata;
+mod scopes;
+mod token;
+
+pub(super) use challenge::static_unauthorized;
+pub(super) use metadata::Metadata;
+pub(crate) use scopes::{Grant, ScopeTable};
+pub(super) use token::Verifier;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How [`HttpServer::with_oauth`](crate::HttpServer::with_oauth) checks
+/// OAuth access tokens: which authorization server issues them (`issuer`),
+/// which resource they must be for (`audience`, this server's canonical
+/// URI, RFC 8707), the keys that sign them (a JWKS file), and which scope
+/// each tool needs.
+///
+/// ```
+/// use tool_mcp::OAuthConfig;
+///
+/// let oauth = OAuthConfig::new(
+///     "https://auth.example.com",     // the `iss` of its tokens
+///     "https://mcp.example.com/mcp",  // the `aud` they must contain
+///     "/etc/mcp/jwks.json",           // the issuer's public keys, kept current
+/// )
+/// .with_read_scope("files:read")
+/// .with_write_scope("files:write")
+/// .with_tool_scope("delete", "files:admin");
+/// assert_eq!(oauth.scopes_supported(), ["files:read", "files:write", "files:admin"]);
+/// ```
+///
+/// A token is accepted only if all of these hold:
+///
+/// - it came in the `Authorization: Bearer` header (one in the query
+///   string, `?access_token=`, is refused: the specification forbids it);
+/// - it is a JWS signed with an asymmetric algorithm (RS256, RS384, RS512,
+///   PS256, PS384, PS512, ES256, ES384, EdDSA) by a key of the JWKS: the key
+///   its `kid` names, or, with no `kid`, any key of the set; `alg: none` and
+///   the HMAC algorithms are refused (a public key is no secret), and a
+///   key's own `alg`, when the JWKS gives one, is the only one it verifies;
+/// - `iss` is the issuer, exactly;
+/// - `aud` is, or contains, the audience, exactly;
+/// - `exp` is present and not past, `nbf` (when present) not ahead, each
+///   within the leeway ([`with_leeway`](Self::with_leeway), 30 s by default).
+///
+/// The JWKS file is looked at again at most once a second as requests
+/// arrive, and read again when it changed, so keys rotate without a
+/// restart: write the new set (old and new keys) before the issuer signs
+/// with the new key, and drop the old key once its tokens have expired. A
+/// file that becomes unreadable or invalid keeps the last good set, with a
+/// warning in the logs.
+///
+/// ## Scopes
+///
+/// A tool whose annotations say it is read-only needs the read scope
+/// (`tools:read`), any other the write scope (`tools:write`), unless
+/// [`with_tool_scope`](Self::with_tool_scope) names its own. The write
+/// scope includes the read scope (the specification asks servers to honour
+/// such hierarchies): a token with `tools:write` may call read-only tools
+/// too. `tools/list` shows a token only the tools it may call; calling
+/// another is answered 403 with `error="insufficient_scope"` and the scope
+/// it needs. The caller (`sub`, `client_id`, `iss`, the scopes) reaches the
+/// before hook as [`BeforeCall::caller`](tool_core::executor::BeforeCall::caller).
+#[derive(Clone, Debug)]
+pub struct OAuthConfig {
+    pub(crate) issuer: String,
+    pub(crate) audience: String,
+    pub(crate) jwks_file: PathBuf,
+    pub(crate) read_scope: String,
+    pub(crate) write_scope: String,
+    pub(crate) tool_scopes: BTreeMap<String, String>,
+    pub(crate) leeway: Duration,
+}
+
+impl OAuthConfig {
+    /// The scope a read-only tool needs, unless configured otherwise.
+    pub const DEFAULT_READ_SCOPE: &str = "tools:read";
+    /// The scope any other tool needs, unless configured otherwise.
+    pub const DEFAULT_WRITE_SCOPE: &str = "tools:write";
+    /// How far a token's `exp` and `nbf` may be off, by default: the
+    /// clocks of the authorization server and of this one disagree a little.
+    pub const DEFAULT_LEEWAY: Duration = Duration::from_secs(30);
+
+    /// Tokens issued by `issuer` (their `iss`, exactly; the authorization
+    /// server the metadata names), for `audience` (their `aud`: this
+    /// server's canonical URI as clients name it in their `resource`
+    /// parameter, such as `https://mcp.example.com/mcp`), signed by a key
+    /// of the JWKS document in the file `jwks_file`. Checked when the
+    /// server starts ([`HttpServer::run`](crate::HttpServer::run)).
+    pub fn new(
+        issuer: impl Into<String>,
+        audience: impl Into<String>,
+        jwks_file: impl Into<PathBuf>,
+    ) -> Self {
+        OAuthConfig {
+            issuer: issuer.into(),
+            audience: audience.into(),
+            jwks_file: jwks_file.into(),
+            read_scope: Self::DEFAULT_READ_SCOPE.to_owned(),
+            write_scope: Self::DEFAULT_WRITE_SCOPE.to_owned(),
+            tool_scopes: BTreeMap::new(),
+            leeway: Self::DEFAULT_LEEWAY,
+        }
+    }
+
+    /// The scope read-only tools need (default `tools:read`).
+    pub fn with_read_scope(mut self, scope: impl Into<String>) -> Self {
+        self.read_scope = scope.into();
+        self
+    }
+
+    /// The scope every other tool needs (default `tools:write`); it
+    /// includes the read scope.
+    pub fn with_write_scope(mut self, scope: impl Into<String>) -> Self {
+        self.write_scope = scope.into();
+        self
+    }
+
+    /// The scope the tool named `tool` needs, whatever its annotations say.
+    pub fn with_tool_scope(mut self, tool: impl Into<String>, scope: impl Into<String>) -> Self {
+        self.tool_scopes.insert(tool.into(), scope.into());
+        self
+    }
+
+    /// How far `exp` and `nbf` may be off (default 30 s).
+    pub fn with_leeway(mut self, leeway: Duration) -> Self {
+        self.leeway = leeway;
+        self
+    }
+
+    /// The issuer its tokens must name.
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    /// The audience its tokens must name: this server's canonical URI.
+    pub fn audience(&self) -> &str {
+        &self.audience
+    }
+
+    /// The scopes the metadata lists (`scopes_supported`): the read scope,
+    /// the write scope, then those of [`with_tool_scope`](Self::with_tool_scope),
+    /// each once.
+    pub fn scopes_supported(&self) -> Vec<String> {
+        let mut scopes: Vec<String> = Vec::new();
+        let all = [&self.read_scope, &self.write_scope]
+            .into_iter()
+            .chain(self.tool_scopes.values());
+        for scope in all {
+            if !scopes.contains(scope) {
+                scopes.push(scope.clone());
+            }
+        }
+        scopes
+    }
+}

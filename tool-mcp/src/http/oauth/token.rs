@@ -1,0 +1,177 @@
+//! An access token, checked here with no call to the authorization server:
+//! a JWT whose signature verifies against the JWKS, for this issuer and
+//! this resource, within its lifetime (OAuth 2.1 section 5.2,
+//! <https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2>;
+//! the audience as RFC 8707 binds it, which MCP requires:
+//! <https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#token-handling>).
+
+use super::OAuthConfig;
+use super::keys::{Key, KeySet};
+use crate::http::watched::Watched;
+use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::{Algorithm, Header, Validation};
+use serde::Deserialize;
+use tool_core::executor::Caller;
+
+/// Checks tokens against the current key set.
+pub(in crate::http) struct Verifier {
+    keys: Watched<KeySet>,
+    /// Everything but the algorithms, which come from the key.
+    validation: Validation,
+}
+
+/// The claims read from a valid token (the checked ones, `iss`, `aud`,
+/// `exp`, `nbf`, are checked by jsonwebtoken).
+#[derive(Deserialize)]
+struct Claims {
+    #[serde(default)]
+    iss: Option<String>,
+    #[serde(default)]
+    sub: Option<String>,
+    #[serde(default)]
+    client_id: Option<String>,
+    /// OpenID Connect's authorized party: the client, where `client_id` is
+    /// not given.
+    #[serde(default)]
+    azp: Option<String>,
+    /// RFC 9068 section 2.2.3: space-separated.
+    #[serde(default)]
+    scope: Option<String>,
+    /// What some servers (Okta, Microsoft Entra) send instead: a list, or
+    /// a space-separated string.
+    #[serde(default)]
+    scp: Option<Scopes>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Scopes {
+    List(Vec<String>),
+    Text(String),
+}
+
+impl Verifier {
+    /// Reads the JWKS file (an error when it has no usable key) and sets
+    /// up the checks.
+    pub(in crate::http) fn new(config: &OAuthConfig) -> std::io::Result<Verifier> {
+        // jsonwebtoken picks its crypto from its features, and panics at
+        // the first token if two backends were both compiled in (another
+        // crate of the application may ask for the other): say which.
+        let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
+        let keys = Watched::open(&config.jwks_file, "the JWKS file", KeySet::parse)?;
+        let mut validation = Validation::new(Algorithm::RS256);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        validation.set_issuer(&[&config.issuer]);
+        validation.set_audience(&[&config.audience]);
+        validation.validate_nbf = true;
+        validation.leeway = config.leeway.as_secs();
+        Ok(Verifier { keys, validation })
+    }
+
+    /// The caller a token names, or why it is not accepted: a description
+    /// for `error_description`, which never repeats the token or anything
+    /// of its own (its `kid`, its claims).
+    pub(in crate::http) fn verify(&self, token: &str) -> Result<Caller, &'static str> {
+        let header = jsonwebtoken::decode_header(token).map_err(|error| match error.kind() {
+            // Also `alg: none`, and any `alg` jsonwebtoken does not know.
+            ErrorKind::Json(_) | ErrorKind::InvalidAlgorithmName => {
+                "the token's header names no accepted signature algorithm \
+                 (RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, EdDSA)"
+            }
+            _ => "the token is not a JWT",
+        })?;
+        if header.alg.family() == jsonwebtoken::AlgorithmFamily::Hmac {
+            return Err("HMAC-signed tokens (HS256, HS384, HS512) are not accepted");
+        }
+        let keys = self.keys.current();
+        let candidates: Vec<&Key> = match &header.kid {
+            Some(kid) => keys
+                .keys
+                .iter()
+                .filter(|key| key.kid.as_deref() == Some(kid.as_str()))
+                .collect(),
+            None => keys.keys.iter().collect(),
+        };
+        if candidates.is_empty() {
+            return Err("no key of the authorization server's key set has the token's kid");
+        }
+        let mut why = "the token's alg is not one its key verifies";
+        for key in candidates {
+            match self.verify_with(token, &header, key) {
+                Ok(claims) => return Ok(caller(claims)),
+                // Another key without a kid may be the one.
+                Err(error)
+                    if matches!(
+                        error.kind(),
+                        ErrorKind::InvalidSignature
+                            | ErrorKind::InvalidAlgorithm
+                            | ErrorKind::InvalidEcdsaKey
+                            | ErrorKind::InvalidRsaKey(_)
+                    ) =>
+                {
+                    if matches!(error.kind(), ErrorKind::InvalidSignature) {
+                        why = "the token's signature does not verify";
+                    }
+                }
+                Err(error) => return Err(description(error.kind())),
+            }
+        }
+        Err(why)
+    }
+
+    fn verify_with(
+        &self,
+        token: &str,
+        header: &Header,
+        key: &Key,
+    ) -> jsonwebtoken::errors::Result<Claims> {
+        if !key.algorithms.contains(&header.alg) {
+            return Err(ErrorKind::InvalidAlgorithm.into());
+        }
+        let mut validation = self.validation.clone();
+        validation.algorithms = vec![header.alg];
+        jsonwebtoken::decode::<Claims>(token, &key.key, &validation).map(|data| data.claims)
+    }
+}
+
+/// Why a token whose signature verified is refused.
+fn description(kind: &ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::ExpiredSignature => "the token has expired",
+        ErrorKind::ImmatureSignature => "the token is not valid yet (nbf)",
+        ErrorKind::InvalidAudience => "the token is not for this resource (aud)",
+        ErrorKind::InvalidIssuer => {
+            "the token was not issued by this resource's authorization server (iss)"
+        }
+        ErrorKind::MissingRequiredClaim(claim) => match claim.as_str() {
+            "exp" => "the token has no expiry (exp)",
+            "iss" => "the token names no issuer (iss)",
+            "aud" => "the token names no audience (aud)",
+            _ => "the token lacks a required claim",
+        },
+        ErrorKind::InvalidClaimFormat(_) | ErrorKind::Json(_) => "the token's claims are malformed",
+        _ => "the token is not valid",
+    }
+}
+
+fn caller(claims: Claims) -> Caller {
+    let mut scopes: Vec<String> = claims
+        .scope
+        .iter()
+        .flat_map(|scope| scope.split(' '))
+        .filter(|scope| !scope.is_empty())
+        .map(str::to_owned)
+        .collect();
+    match claims.scp {
+        Some(Scopes::List(list)) => scopes.extend(list),
+        Some(Scopes::Text(text)) => {
+            scopes.extend(text.split(' ').filter(|s| !s.is_empty()).map(str::to_owned));
+        }
+        None => {}
+    }
+    let mut caller = Caller::new().with_scopes(scopes);
+    caller.subject = claims.sub;
+    caller.client_id = claims.client_id.or(claims.azp);
+    caller.issuer = claims.iss;
+    caller
+}

@@ -1,0 +1,216 @@
+//! What a token may do: the tools its scopes allow, listed and called; the
+//! caller as the before hook sees it; the static token beside OAuth.
+
+use super::signer::claims;
+use super::{Fixture, LIST, Reply, call};
+use crate::support::bounded;
+use std::time::Duration;
+use tool_mcp::HttpServer;
+
+const METADATA_URL: &str = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
+
+fn text_of(reply: &Reply) -> String {
+    let json = reply.json();
+    json["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no text: {reply:?}"))
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_read_scope_lists_and_calls_only_read_only_tools() {
+    bounded(async {
+        let fixture = Fixture::default().await;
+        let reader = fixture.es.sign(&claims("tools:read"));
+        let listed = fixture.with_token(&reader, LIST).await;
+        assert_eq!(listed.status, 200, "{listed:?}");
+        assert_eq!(listed.tool_names(), ["look"]);
+
+        let looked = fixture.with_token(&reader, &call("look")).await;
+        assert_eq!(text_of(&looked), "looked");
+
+        let refused = fixture.with_token(&reader, &call("change")).await;
+        assert_eq!(refused.status, 403, "{refused:?}");
+        assert_eq!(
+            refused.challenge.as_deref(),
+            Some(
+                format!(
+                    r#"Bearer error="insufficient_scope", scope="tools:write", resource_metadata="{METADATA_URL}", error_description="calling change needs the scope tools:write""#
+                )
+                .as_str()
+            )
+        );
+        assert_eq!(fixture.callers.lock().unwrap().len(), 1, "change never ran");
+
+        // No scope at all: nothing listed, nothing callable.
+        let nobody = fixture.es.sign(&claims(""));
+        assert!(fixture.with_token(&nobody, LIST).await.tool_names().is_empty());
+        let refused = fixture.with_token(&nobody, &call("look")).await;
+        assert_eq!(refused.status, 403, "{refused:?}");
+        assert!(refused.challenge.unwrap().contains(r#"scope="tools:read""#));
+
+        // The write scope includes the read scope.
+        let writer = fixture.rs.sign(&claims("tools:write"));
+        assert_eq!(fixture.with_token(&writer, LIST).await.tool_names(), ["change", "look"]);
+        assert_eq!(text_of(&fixture.with_token(&writer, &call("look")).await), "looked");
+        assert_eq!(text_of(&fixture.with_token(&writer, &call("change")).await), "changed");
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn scope_names_and_a_tools_own_scope_are_configurable() {
+    bounded(async {
+        let fixture = Fixture::start(
+            |config| {
+                config
+                    .with_read_scope("files:read")
+                    .with_write_scope("files:write")
+                    .with_tool_scope("look", "files:peek")
+            },
+            HttpServer::stateless,
+        )
+        .await;
+        let metadata = fixture
+            .get("/.well-known/oauth-protected-resource", None)
+            .await;
+        assert_eq!(
+            metadata.json()["scopes_supported"],
+            serde_json::json!(["files:read", "files:write", "files:peek"])
+        );
+        let writer = fixture.es.sign(&claims("files:write"));
+        assert_eq!(
+            fixture.with_token(&writer, LIST).await.tool_names(),
+            ["change"]
+        );
+        let refused = fixture.with_token(&writer, &call("look")).await;
+        assert_eq!(refused.status, 403, "{refused:?}");
+        assert!(refused.challenge.unwrap().contains(r#"scope="files:peek""#));
+        let peeker = fixture.es.sign(&claims("files:peek"));
+        assert_eq!(
+            text_of(&fixture.with_token(&peeker, &call("look")).await),
+            "looked"
+        );
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn the_before_hook_sees_the_caller_in_a_session_too() {
+    bounded(async {
+        // With sessions: the grant is read per request, not per session.
+        let fixture = Fixture::start(|config| config, |http| http).await;
+        let mut token_claims = claims("tools:read");
+        token_claims["sub"] = serde_json::json!("bob");
+        token_claims["scp"] = serde_json::json!(["extra"]);
+        let token = fixture.rs.sign(&token_claims);
+        let authorization = format!("Bearer {token}");
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"oauth","version":"0.1.0"}}}"#;
+        let response = fixture
+            .client
+            .post(fixture.url("/mcp"))
+            .header("Accept", "application/json, text/event-stream")
+            .header("Content-Type", "application/json")
+            .header("Authorization", &authorization)
+            .body(initialize)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let session = response.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+        let headers = [("Mcp-Session-Id", session.as_str())];
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        let answer = fixture
+            .post_to("/mcp", Some(&authorization), initialized, &headers)
+            .await;
+        assert_eq!(answer.status, 202, "{answer:?}");
+        let answer = fixture
+            .post_to("/mcp", Some(&authorization), &call("look"), &headers)
+            .await;
+        assert_eq!(answer.status, 200, "{answer:?}");
+        let refused = fixture
+            .post_to("/mcp", Some(&authorization), &call("change"), &headers)
+            .await;
+        assert_eq!(refused.status, 403, "{refused:?}");
+        // Another caller's token in the same session gets its own grant.
+        let writer = format!("Bearer {}", fixture.es.sign(&claims("tools:write")));
+        let answer = fixture
+            .post_to("/mcp", Some(&writer), &call("change"), &headers)
+            .await;
+        assert_eq!(answer.status, 200, "{answer:?}");
+
+        let callers = fixture.callers.lock().unwrap().clone();
+        assert_eq!(callers.len(), 2, "{callers:?}");
+        let bob = callers[0].as_ref().expect("a caller");
+        assert_eq!(bob.subject.as_deref(), Some("bob"));
+        assert_eq!(bob.client_id.as_deref(), Some("agent-7"));
+        assert_eq!(bob.issuer.as_deref(), Some(super::signer::ISSUER));
+        assert_eq!(bob.scopes, ["tools:read", "extra"]);
+        assert_eq!(callers[1].as_ref().unwrap().scopes, ["tools:write"]);
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_static_token_stands_beside_oauth_with_every_scope() {
+    bounded(async {
+        let fixture = Fixture::start(
+            |config| config,
+            |http| http.stateless().with_bearer_token("static-Token_1"),
+        )
+        .await;
+        let answer = fixture.with_token("static-Token_1", LIST).await;
+        assert_eq!(answer.tool_names(), ["change", "look"]);
+        assert_eq!(
+            text_of(&fixture.with_token("static-Token_1", &call("change")).await),
+            "changed"
+        );
+        let reader = fixture.es.sign(&claims("tools:read"));
+        assert_eq!(
+            fixture.with_token(&reader, LIST).await.tool_names(),
+            ["look"]
+        );
+        let wrong = fixture.with_token("static-Token_2", LIST).await;
+        assert_eq!(wrong.status, 401, "{wrong:?}");
+        assert!(wrong.challenge.unwrap().starts_with(&format!(
+            r#"Bearer resource_metadata="{METADATA_URL}", error="invalid_token""#
+        )));
+        // The static token names no one.
+        assert_eq!(fixture.callers.lock().unwrap().as_slice(), [None]);
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_token_file_is_read_again_when_it_changes() {
+    bounded(async {
+        let dir = super::signer::TempDir::new("token-file");
+        let path = dir.join("token");
+        std::fs::write(&path, "first-token\n").unwrap();
+        let fixture = Fixture::start(|config| config, {
+            let path = path.clone();
+            move |http| http.stateless().with_bearer_token_file(path)
+        })
+        .await;
+        assert_eq!(fixture.with_token("first-token", LIST).await.status, 200);
+
+        std::fs::write(&path, "second-token\n").unwrap();
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        assert_eq!(fixture.with_token("second-token", LIST).await.status, 200);
+        assert_eq!(fixture.with_token("first-token", LIST).await.status, 401);
+
+        // Emptied by mistake: the last token holds, with a warning.
+        std::fs::write(&path, "\n").unwrap();
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        assert_eq!(fixture.with_token("second-token", LIST).await.status, 200);
+        // OAuth tokens work all along.
+        let reader = fixture.es.sign(&claims("tools:read"));
+        assert_eq!(fixture.with_token(&reader, LIST).await.status, 200);
+        fixture.server.stop().await;
+    })
+    .await;
+}
