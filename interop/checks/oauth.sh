@@ -1,12 +1,13 @@
-# MCP authorization with the official Python SDK's own OAuth client: an
+# MCP authorization with the official SDKs' own OAuth clients (Python's
+# ClientCredentialsOAuthProvider, TypeScript's ClientCredentialsProvider): an
 # authorization server (interop/python/auth_server.py: RFC 8414 metadata,
 # client credentials, ES256 JWTs for the `resource` asked for) and
 # `tool-examples mcp --http --oauth-issuer --audience --jwks-file`. The SDK
 # is given only the MCP URL and its client credentials: it must find the
 # authorization server from the server's 401 and protected resource
 # metadata, get a token for this resource, and use it. Scopes decide what
-# it lists and may call (interop/python/oauth.py), on 2026-07-28 and
-# 2025-11-25.
+# it lists and may call (interop/python/oauth.py on 2026-07-28 and
+# 2025-11-25, interop/node/oauth.mjs).
 source "$(dirname "$0")/../lib.sh"
 
 port=$(free_port)
@@ -41,4 +42,10 @@ for mode in auto legacy; do
     fail "Python SDK ($mode) OAuth"
   }
 done
-echo "the SDK found, got and used its tokens"
+echo "-- TypeScript SDK: discovery, a token, scopes"
+(cd "$NODE_DIR" && node oauth.mjs "$resource" "$issuer") || {
+  cat "$SCRATCH/auth.log" >&2
+  cat "$(log_of oauth)" >&2
+  fail "TypeScript SDK OAuth"
+}
+echo "both SDKs found, got and used their tokens"
