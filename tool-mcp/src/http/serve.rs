@@ -37,7 +37,11 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
         Some(config) => Some(OAuth {
             metadata: Metadata::new(config)?,
             verifier: Verifier::new(config)?,
-            scopes: Arc::new(ScopeTable::new(config, http.server.registry())),
+            scopes: Arc::new(ScopeTable::new(
+                config,
+                http.server.registry(),
+                http.server.call_options(),
+            )),
         }),
     };
     let auth = Auth { token, oauth };
