@@ -10,6 +10,7 @@ mod hosts;
 mod limits;
 mod message;
 pub(crate) mod oauth;
+mod owners;
 mod serve;
 mod watched;
 

@@ -6,6 +6,7 @@
 //! before hook who called.
 
 use super::OAuthConfig;
+use crate::http::owners::Owner;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use tool_core::executor::Caller;
@@ -123,15 +124,20 @@ pub(crate) enum Grant {
     Scoped {
         caller: Arc<Caller>,
         scopes: Arc<ScopeTable>,
+        /// Who it is as far as sessions go.
+        owner: Owner,
     },
 }
+
+/// The owner of the static token's sessions.
+static STATIC_TOKEN: Owner = Owner::StaticToken;
 
 impl Grant {
     /// The scope this grant lacks to call `tool`, if any.
     pub(crate) fn missing(&self, tool: &str) -> Option<&str> {
         match self {
             Grant::Everything => None,
-            Grant::Scoped { caller, scopes } => scopes.missing(caller, tool),
+            Grant::Scoped { caller, scopes, .. } => scopes.missing(caller, tool),
         }
     }
 
@@ -140,7 +146,16 @@ impl Grant {
     pub(crate) fn call_options(&self) -> Option<RunOptions> {
         match self {
             Grant::Everything => None,
-            Grant::Scoped { caller, scopes } => Some(scopes.call_options(caller)),
+            Grant::Scoped { caller, scopes, .. } => Some(scopes.call_options(caller)),
+        }
+    }
+
+    /// Who may use the sessions this grant opens: the static token's
+    /// holders, or the access token's subject.
+    pub(crate) fn owner(&self) -> &Owner {
+        match self {
+            Grant::Everything => &STATIC_TOKEN,
+            Grant::Scoped { owner, .. } => owner,
         }
     }
 

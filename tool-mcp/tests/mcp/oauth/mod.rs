@@ -6,9 +6,11 @@
 //!   refused, a key set rotated without a restart.
 //! - [`scopes`]: `tools/list` filtered, 403 `insufficient_scope`, the
 //!   caller in the before hook, the static token beside OAuth and read
-//!   again from its file.
+//!   again from its file, `tool_search` finding only what a token may call.
+//! - [`sessions`]: a session used only by the caller that opened it.
 
 mod scopes;
+mod sessions;
 mod signer;
 mod tokens;
 

@@ -137,8 +137,11 @@ async fn the_before_hook_sees_the_caller_in_a_session_too() {
             .post_to("/mcp", Some(&authorization), &call("change"), &headers)
             .await;
         assert_eq!(refused.status, 403, "{refused:?}");
-        // Another caller's token in the same session gets its own grant.
-        let writer = format!("Bearer {}", fixture.es.sign(&claims("tools:write")));
+        // Another token of the same subject (bob's session is his alone)
+        // gets its own grant in the same session.
+        let mut writer_claims = claims("tools:write");
+        writer_claims["sub"] = serde_json::json!("bob");
+        let writer = format!("Bearer {}", fixture.es.sign(&writer_claims));
         let answer = fixture
             .post_to("/mcp", Some(&writer), &call("change"), &headers)
             .await;
