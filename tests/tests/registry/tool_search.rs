@@ -3,12 +3,13 @@
 //! modes and refusals, and each format's shape for deferral.
 
 use serde_json::{Value, json};
+use tool_core::executor::Caller;
 use tool_core::providers::{ProviderFormat, Strict, anthropic, openai_chat, openai_responses};
 use tool_core::registry::RegistryError;
 use tool_core::toolset::{SEARCH_TOOL_NAME, Toolset, found_tools};
 use tool_core::{
-    DynamicTool, ExecutionMode, RunOptions, ToolCall, ToolOutput, ToolRegistry, ToolResultMessage,
-    execute_tool_call, execute_tool_calls,
+    DynamicTool, ExecutionMode, RunOptions, ToolCall, ToolContext, ToolOutput, ToolRegistry,
+    ToolResultMessage, execute_tool_call, execute_tool_calls,
 };
 
 fn tool(name: &str, description: &str) -> DynamicTool {
@@ -305,6 +306,103 @@ fn enabled_tools_and_searches_agree() {
         names(&tools.definitions_for(&options)),
         ["echo", "weather_current"]
     );
+}
+
+/// [`registry`] and one more deferred tool, which its toolset shows only
+/// to a caller with the scope `admin`.
+fn with_an_admin_tool() -> ToolRegistry {
+    let mut tools = registry();
+    tools
+        .register_all(
+            Toolset::new("admin")
+                .with(tool("weather_override", "Override the weather station"))
+                .deferred()
+                .prepared(|options, _| {
+                    options
+                        .caller()
+                        .is_some_and(|caller| caller.has_scope("admin"))
+                }),
+        )
+        .unwrap();
+    tools
+}
+
+/// What a search run by the executor under `options` found, and its result.
+async fn found_with(
+    tools: &ToolRegistry,
+    options: RunOptions,
+    arguments: Value,
+) -> (Vec<String>, ToolResultMessage) {
+    let call = ToolCall::new("s1", SEARCH_TOOL_NAME, arguments);
+    let result = execute_tool_call(&call, tools, options).await;
+    assert!(!result.is_error, "{result:?}");
+    (found_tools(std::slice::from_ref(&result)), result)
+}
+
+/// A search finds only what the call's options make callable: a caller
+/// restricted to some tools never reads the others' definitions in it.
+#[tokio::test]
+async fn a_search_finds_only_the_tools_the_options_make_callable() {
+    let tools = with_an_admin_tool();
+    let admin = RunOptions::new().with_caller(Caller::new().with_scopes(["admin"]));
+    let (all, _) = found_with(&tools, admin.clone(), json!({"query": "weather"})).await;
+    assert_eq!(all.len(), 3, "{all:?}");
+    assert!(all.iter().any(|name| name == "weather_override"), "{all:?}");
+
+    // Enabled: the search itself and one weather tool. The limit counts
+    // only what may be found: weather_current ranks first for these words,
+    // and is not enabled.
+    let some = admin.with_enabled([SEARCH_TOOL_NAME, "echo", "weather_forecast"]);
+    let (first, _) = found_with(
+        &tools,
+        RunOptions::new(),
+        json!({"query": "current weather"}),
+    )
+    .await;
+    assert_eq!(first[0], "weather_current");
+    let query = json!({"query": "current weather", "limit": 1});
+    let (one, result) = found_with(&tools, some.clone(), query).await;
+    assert_eq!(one, ["weather_forecast"]);
+    let text = result.content[0].as_text().unwrap();
+    assert!(!text.contains("weather_current"), "{text}");
+    let every = json!({"query": ".", "mode": "regex", "limit": 20});
+    assert_eq!(
+        found_with(&tools, some, every).await.0,
+        ["weather_forecast"]
+    );
+
+    // A preparation that hides a tool hides it from the search too.
+    let (no_admin, _) = found_with(&tools, RunOptions::new(), json!({"query": "weather"})).await;
+    assert_eq!(no_admin, ["weather_current", "weather_forecast"]);
+
+    // Run by hand: the context `for_call` gives carries its options; a
+    // bare context carries none, and its search sees every deferred tool.
+    let search = tools.get(SEARCH_TOOL_NAME).unwrap();
+    let arguments = json!({"query": "weather"});
+    let enabled = RunOptions::new().with_enabled([SEARCH_TOOL_NAME, "weather_current"]);
+    let by_hand = search
+        .prepare(&arguments)
+        .unwrap()
+        .run(enabled.for_call("h1"))
+        .await;
+    assert_eq!(
+        by_hand.unwrap().details,
+        Some(json!({"found": ["weather_current"]}))
+    );
+    let bare = search
+        .prepare(&arguments)
+        .unwrap()
+        .run(ToolContext::new("h2"))
+        .await;
+    let bare = bare.unwrap().details.unwrap();
+    assert_eq!(bare["found"].as_array().unwrap().len(), 3, "{bare}");
+}
+
+#[test]
+fn the_search_is_read_only_and_says_so() {
+    let tools = registry();
+    let search = tools.get(SEARCH_TOOL_NAME).unwrap();
+    assert_eq!(search.annotations().read_only, Some(true));
 }
 
 #[test]

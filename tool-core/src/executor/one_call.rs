@@ -26,6 +26,7 @@ use futures_util::FutureExt;
 use serde_json::Value;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tracing::{Instrument, Span};
@@ -118,12 +119,12 @@ fn available<'a>(
             ErrorType::UnknownTool,
         ));
     };
-    if ctx.is_enabled(&call.name) && !tool.hidden_in(ctx) {
+    if tool.is_available_in(ctx) {
         return Ok(tool);
     }
     let mut names = registry
         .iter()
-        .filter(|tool| ctx.is_enabled(tool.name()) && !tool.hidden_in(ctx))
+        .filter(|tool| tool.is_available_in(ctx))
         .map(RegisteredTool::name);
     // A registry of thousands of tools would make a message of thousands
     // of names: the first ones, and how many more.
@@ -458,7 +459,11 @@ fn start<'a>(
             .as_ref()
             .map_or_else(CancellationToken::new, CancellationToken::child_token)
     });
-    let tool_ctx = ctx.tool_context(&call.id, &call.name, signal.clone());
+    let mut tool_ctx = ctx.tool_context(&call.id, &call.name, signal.clone());
+    // Only the tool that asks: a copy of the options per call costs.
+    if tool.sees_run_options() {
+        tool_ctx.run_options = Some(Arc::new(ctx.clone()));
+    }
     Started {
         running: CatchUnwind::new(prepared.run(tool_ctx)),
         timeout,

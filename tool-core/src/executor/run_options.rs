@@ -415,8 +415,13 @@ impl RunOptions {
 
     /// The context a tool of call `call_id` receives (without a per-call
     /// signal: the executor adds one when it needs to stop the call alone).
+    /// It carries these options too, so the built-in `tool_search` run by
+    /// hand finds only the tools they make callable, as it does when the
+    /// executor runs it.
     pub fn for_call(&self, call_id: &str) -> ToolContext {
-        self.tool_context(call_id, "", self.signal.clone())
+        let mut context = self.tool_context(call_id, "", self.signal.clone());
+        context.run_options = Some(Arc::new(self.clone()));
+        context
     }
 
     pub(crate) fn tool_context(
@@ -441,6 +446,7 @@ impl RunOptions {
             call_id: call_id.to_owned(),
             signal,
             progress,
+            run_options: None,
         }
     }
 }

@@ -39,6 +39,9 @@ pub struct RegisteredTool {
     origin: Arc<str>,
     /// The per-turn preparations of the toolsets it went through, outer last.
     prepare: Option<PrepareFn>,
+    /// Whether its context carries the call's run options: the built-in
+    /// `tool_search` only, which searches what they make callable.
+    sees_run_options: bool,
 }
 
 impl RegisteredTool {
@@ -56,6 +59,7 @@ impl RegisteredTool {
             schema_error: Tool::check_schema(&tool).err(),
             tool: Arc::new(tool),
             prepare: None,
+            sees_run_options: false,
         }
     }
 
@@ -77,11 +81,6 @@ impl RegisteredTool {
     /// The tool's hints about its effects ([`Tool::annotations`]).
     pub fn annotations(&self) -> &ToolAnnotations {
         &self.definition.annotations
-    }
-
-    /// The definition, shared (a search index holds it without a copy).
-    pub(crate) fn shared_definition(&self) -> &Arc<ToolDefinition> {
-        &self.definition
     }
 
     /// Name, description and schema, as a provider wants them.
@@ -146,6 +145,18 @@ impl RegisteredTool {
         self.prepare.is_some() && self.definition_for(options).is_none()
     }
 
+    /// Whether a call of it runs under `options`: they enable it and no
+    /// preparation hides it. The executor's test, and `tool_search`'s.
+    pub(crate) fn is_available_in(&self, options: &RunOptions) -> bool {
+        options.is_enabled(self.name()) && !self.hidden_in(options)
+    }
+
+    /// Whether the executor gives its context the call's run options
+    /// ([`ToolContext`]'s `run_options`).
+    pub(crate) fn sees_run_options(&self) -> bool {
+        self.sees_run_options
+    }
+
     /// Parses `arguments` with the tool's parameter type, then checks them
     /// as the tool asks ([`Tool::check_arguments`]). Nothing runs yet.
     pub fn prepare(&self, arguments: &Value) -> Result<PreparedCall<'_>, ParamError> {
@@ -171,6 +182,12 @@ impl RegisteredTool {
         if self.definition.defer_loading != deferred {
             Arc::make_mut(&mut self.definition).defer_loading = deferred;
         }
+        self
+    }
+
+    /// Gives the tool the call's run options in its context.
+    pub(crate) fn seeing_run_options(mut self) -> Self {
+        self.sees_run_options = true;
         self
     }
 

@@ -2,6 +2,7 @@
 //! a cancellation signal, and a sink for progress updates.
 
 use super::output::Content;
+use crate::executor::RunOptions;
 use std::fmt;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -23,6 +24,10 @@ pub struct ToolContext {
     pub signal: Option<CancellationToken>,
     /// Where [`report_progress`](Self::report_progress) sends updates.
     pub progress: Option<ProgressFn>,
+    /// The options the call runs with, given only to the tools that need
+    /// them: the built-in `tool_search` finds only the tools they make
+    /// callable.
+    pub(crate) run_options: Option<Arc<RunOptions>>,
 }
 
 impl ToolContext {
@@ -32,6 +37,7 @@ impl ToolContext {
             call_id: call_id.into(),
             signal: None,
             progress: None,
+            run_options: None,
         }
     }
 

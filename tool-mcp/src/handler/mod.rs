@@ -211,6 +211,11 @@ impl McpServer {
         &self.registry
     }
 
+    /// The options its calls run with ([`with_call_options`](Self::with_call_options)).
+    pub(crate) fn call_options(&self) -> &RunOptions {
+        &self.options
+    }
+
     /// How many calls this server (and its clones) is running.
     pub fn calls_running(&self) -> usize {
         self.calls.count()
@@ -344,7 +349,12 @@ impl McpServer {
             .arguments
             .map_or_else(|| Value::Object(serde_json::Map::new()), Value::Object);
         let signal = self.calls.signal();
-        let mut ctx = self.options.clone().with_signal(signal.clone());
+        // An OAuth caller's options enable only the tools its scopes
+        // allow: what it may call is what `tool_search` shows it.
+        let options = grant.and_then(Grant::call_options);
+        let mut ctx = options
+            .unwrap_or_else(|| self.options.clone())
+            .with_signal(signal.clone());
         if let Some(caller) = caller {
             ctx = ctx.with_caller(caller);
         }

@@ -6,11 +6,14 @@
 
 use super::Refusal;
 use super::oauth::{Grant, Metadata, ScopeTable, Verifier, static_unauthorized};
+use super::owners::Owner;
 use super::watched::Watched;
 use hyper::Uri;
 use hyper::header::{AUTHORIZATION, HeaderMap};
+use std::hash::{BuildHasher, RandomState};
 use std::path::Path;
 use std::sync::Arc;
+use tool_core::executor::Caller;
 
 /// The token every request must carry as `Authorization: Bearer <token>`.
 pub(super) struct BearerToken(Box<[u8]>);
@@ -76,6 +79,10 @@ pub(super) struct OAuth {
     pub verifier: Verifier,
     pub metadata: Metadata,
     pub scopes: Arc<ScopeTable>,
+    /// Keys the hash that names a token with neither `sub` nor
+    /// `client_id` as its sessions' owner: random per process, so the
+    /// hash tells nothing of the token.
+    pub token_hasher: RandomState,
 }
 
 /// The credentials a server accepts.
@@ -135,6 +142,7 @@ impl Auth {
             .and_then(|token| oauth.verifier.verify(token));
         match verified {
             Ok(caller) => Ok(Some(Grant::Scoped {
+                owner: owner_of(&caller, || oauth.token_hasher.hash_one(presented)),
                 caller: Arc::new(caller),
                 scopes: Arc::clone(&oauth.scopes),
             })),
@@ -143,6 +151,23 @@ impl Auth {
                 Err(oauth.metadata.challenge.invalid_token(why))
             }
         }
+    }
+}
+
+/// Who an access token's sessions belong to: its subject at its issuer;
+/// without `sub`, its client; without either, the token itself.
+fn owner_of(caller: &Caller, token_hash: impl FnOnce() -> u64) -> Owner {
+    let issuer = caller.issuer.clone().unwrap_or_default();
+    match (&caller.subject, &caller.client_id) {
+        (Some(subject), _) => Owner::Subject {
+            issuer,
+            subject: subject.clone(),
+        },
+        (None, Some(client)) => Owner::Client {
+            issuer,
+            client: client.clone(),
+        },
+        (None, None) => Owner::Token(token_hash()),
     }
 }
 

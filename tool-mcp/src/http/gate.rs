@@ -1,11 +1,14 @@
 //! What stands between a request and rmcp: the health answer, the checks
-//! (`Host`, `Origin`, the path, the credentials), the protected resource
-//! metadata, the body and its limits, and a call's scope.
+//! (`Host`, `Origin`, the path, the credentials, the session's owner), the
+//! protected resource metadata, the body and its limits, and a call's
+//! scope.
 
 use super::auth::Auth;
 use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
+use super::oauth::Grant;
+use super::owners::SessionOwners;
 use super::{HttpResponse, MCP_PATH, Refusal, Service};
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
@@ -27,6 +30,9 @@ pub(super) struct Gate {
     pub hosts: HostPolicy,
     pub auth: Auth,
     pub limits: Limits,
+    /// Who opened each session; `None` when stateless, or when no
+    /// credentials are asked (every caller is then the same).
+    pub owners: Option<SessionOwners>,
     /// `None` when stateless: no session is ever opened.
     pub sessions: Option<SessionSlots>,
     pub calls: CallSlots,
@@ -87,6 +93,14 @@ impl Gate {
         }
         let grant = self.auth.check(request.uri(), request.headers())?;
         admission.passed();
+        // A session is its opener's: another caller's request naming it
+        // gets the answer an unknown session gets.
+        let owner = grant.as_ref().map(Grant::owner);
+        if let (Some(owners), Some(owner), Some(session)) =
+            (&self.owners, owner, session_of(request.headers()))
+        {
+            owners.check(session, owner)?;
+        }
         let mut request = request;
         if let Some(grant) = &grant {
             // The handler finds it in the `Parts` rmcp hands it.
@@ -94,9 +108,15 @@ impl Gate {
         }
         if request.method() != Method::POST {
             let closing = request.method() == Method::DELETE;
+            let closed = session_of(request.headers())
+                .filter(|_| closing)
+                .map(str::to_owned);
             let mut response = service.handle(request).await;
             if closing && response.status().is_success() {
                 tracing::info!("MCP session closed by the client");
+                if let (Some(owners), Some(session)) = (&self.owners, &closed) {
+                    owners.closed(session);
+                }
                 // rmcp says 202 Accepted; the session is already gone, and
                 // the Python SDK warns on anything but 200 or 204.
                 *response.status_mut() = StatusCode::OK;
@@ -134,6 +154,9 @@ impl Gate {
             && let Some(session) = session_of(response.headers())
         {
             tracing::info!(session, "MCP session opened");
+            if let (Some(owners), Some(owner)) = (&self.owners, owner) {
+                owners.opened(session, owner.clone()).await;
+            }
         }
         drop(opening);
         Ok(match in_flight {

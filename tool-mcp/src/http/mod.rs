@@ -10,6 +10,7 @@ mod hosts;
 mod limits;
 mod message;
 pub(crate) mod oauth;
+mod owners;
 mod serve;
 mod watched;
 
@@ -79,23 +80,27 @@ type Service = StreamableHttpService<McpServer, LocalSessionManager>;
 ///    and `error="invalid_token", error_description="<why>"` for a token
 ///    that is not accepted. A token in the query string (`?access_token=`)
 ///    is refused, not ignored.
-/// 6. With OAuth, a `tools/call` of a tool the token's scopes do not allow
+/// 6. With a token or OAuth, a request naming a session (`Mcp-Session-Id`)
+///    that another caller opened gets the 404 of an unknown session, and a
+///    warning is logged: a session is used only by its opener (an access
+///    token's issuer and `sub`; the static token's holders are one caller).
+/// 7. With OAuth, a `tools/call` of a tool the token's scopes do not allow
 ///    gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope",
 ///    scope="<the scope it needs>", resource_metadata="..."`.
-/// 7. A POST body of at most 4 MiB (413) that arrives within 30 s (408);
+/// 8. A POST body of at most 4 MiB (413) that arrives within 30 s (408);
 ///    request headers must arrive within 30 s too, or the connection is
 ///    closed. A body that is not JSON gets JSON-RPC's parse error (-32700),
 ///    JSON that is not a JSON-RPC message its invalid request (-32600),
 ///    both with HTTP 400.
-/// 8. At most 256 sessions at once: an `initialize` beyond that gets 503
+/// 9. At most 256 sessions at once: an `initialize` beyond that gets 503
 ///    with `Retry-After`. A session unused for 10 minutes ends; requests
 ///    naming it then get 404, and the client starts a new one.
-/// 9. At most 256 JSON-RPC requests in flight in the process, sessions or
-///    not, and 32 in one session: one more gets 429 with `Retry-After`
-///    (notifications, such as cancellations, always pass).
+/// 10. At most 256 JSON-RPC requests in flight in the process, sessions or
+///     not, and 32 in one session: one more gets 429 with `Retry-After`
+///     (notifications, such as cancellations, always pass).
 ///
 /// And every connection: at most 256 may be open that have not yet sent a
-/// request that passed 2 to 6; one more closes the oldest of them, so a
+/// request that passed 2 to 5; one more closes the oldest of them, so a
 /// client cannot hold sockets and memory without the token, nor lock
 /// others out by trying.
 ///

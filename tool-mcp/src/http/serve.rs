@@ -6,6 +6,7 @@ use super::auth::{Auth, BearerToken, OAuth, StaticToken};
 use super::gate::Gate;
 use super::limits::{CallSlots, PendingConnections, SessionSlots};
 use super::oauth::{Metadata, ScopeTable, Verifier};
+use super::owners::SessionOwners;
 use super::{HttpServer, Service, TokenSource};
 use hyper::Request;
 use hyper::body::Incoming;
@@ -15,6 +16,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::convert::Infallible;
+use std::hash::RandomState;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpStream;
@@ -37,7 +39,12 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
         Some(config) => Some(OAuth {
             metadata: Metadata::new(config)?,
             verifier: Verifier::new(config)?,
-            scopes: Arc::new(ScopeTable::new(config, http.server.registry())),
+            scopes: Arc::new(ScopeTable::new(
+                config,
+                http.server.registry(),
+                http.server.call_options(),
+            )),
+            token_hasher: RandomState::new(),
         }),
     };
     let auth = Auth { token, oauth };
@@ -89,10 +96,16 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
     let calls_of = server.clone();
     let service: Service =
         StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
+    // With credentials, each session is its opener's alone; without, all
+    // callers are one and the same.
+    let authenticated = auth.token.is_some() || auth.oauth.is_some();
+    let owners =
+        (!http.stateless && authenticated).then(|| SessionOwners::new(Arc::clone(&sessions)));
     let gate = Arc::new(Gate {
         hosts,
         auth,
         limits,
+        owners,
         sessions: (!http.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
         calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),
     });

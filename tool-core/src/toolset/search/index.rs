@@ -72,9 +72,18 @@ impl Index {
         });
     }
 
-    /// The documents `query` scores above zero, best first (ties in the
-    /// documents' order), at most `limit`, with their scores.
-    pub(crate) fn bm25(&self, query: &str, limit: usize) -> Vec<(usize, f32)> {
+    /// The documents `query` scores above zero that `keep` keeps, best
+    /// first (ties in the documents' order), at most `limit`, with their
+    /// scores. Kept before the limit is applied, so a caller who may see
+    /// few of the tools still gets up to `limit` of those. The idf is the
+    /// whole index's: only the order of the kept documents is shown, never
+    /// a score.
+    pub(crate) fn bm25(
+        &self,
+        query: &str,
+        limit: usize,
+        keep: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, f32)> {
         let mut terms = Vec::new();
         words(query, |word| {
             if !terms.contains(&word) {
@@ -106,6 +115,7 @@ impl Index {
         }
         let mut ranked: Vec<(usize, f32)> = touched
             .into_iter()
+            .filter(|&document| keep(document))
             .map(|document| (document, scores[document]))
             .collect();
         let by_rank = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
@@ -191,7 +201,7 @@ mod tests {
     #[test]
     fn the_tool_whose_words_match_most_ranks_first() {
         let index = index();
-        let found = index.bm25("weather in a city", 5);
+        let found = index.bm25("weather in a city", 5, |_| true);
         let names: Vec<&str> = found
             .iter()
             .map(|&(document, _)| index.documents[document].name.as_str())
@@ -204,7 +214,7 @@ mod tests {
     #[test]
     fn parameter_names_and_descriptions_are_searched() {
         let index = index();
-        let found = index.bm25("zone", 5);
+        let found = index.bm25("zone", 5, |_| true);
         assert_eq!(found.len(), 1);
         assert_eq!(index.documents[found[0].0].name, "calendar_create");
     }
@@ -212,15 +222,26 @@ mod tests {
     #[test]
     fn no_match_and_a_zero_limit_find_nothing() {
         let index = index();
-        assert!(index.bm25("spreadsheet", 5).is_empty());
-        assert!(index.bm25("weather", 0).is_empty());
-        assert!(index.bm25("", 5).is_empty());
+        assert!(index.bm25("spreadsheet", 5, |_| true).is_empty());
+        assert!(index.bm25("weather", 0, |_| true).is_empty());
+        assert!(index.bm25("", 5, |_| true).is_empty());
+    }
+
+    #[test]
+    fn only_kept_documents_are_ranked_and_the_limit_counts_them_alone() {
+        let index = index();
+        // Weather ranks first for these words; left out, the limit of one
+        // goes to the next kept document.
+        let found = index.bm25("weather in a city", 1, |document| document != 0);
+        assert_eq!(found.len(), 1);
+        assert_eq!(index.documents[found[0].0].name, "calendar_create");
+        assert!(index.bm25("weather", 5, |_| false).is_empty());
     }
 
     #[test]
     fn a_limit_keeps_the_best_in_order() {
         let index = index();
-        let found = index.bm25("read weather calendar", 2);
+        let found = index.bm25("read weather calendar", 2, |_| true);
         assert_eq!(found.len(), 2);
         assert!(found[0].1 >= found[1].1);
     }

@@ -7,13 +7,20 @@
 //! the next turn's loaded set ([`RunOptions::load_found`](crate::RunOptions::load_found)).
 //! The loaded set lives in the run options, not in the registry, so a turn
 //! is reproducible from its options alone.
+//!
+//! A search finds only the tools the call's options make callable (those
+//! [`RunOptions::with_enabled`] enables and no toolset's preparation hides,
+//! the executor's own test): a caller restricted to some tools, such as an
+//! MCP client whose token allows only read-only ones, never learns the
+//! definitions of the others from it.
 
 mod index;
 mod tokens;
 
+use crate::executor::RunOptions;
 use crate::message::ToolResultMessage;
 use crate::registry::{RegisteredTool, ToolDefinition};
-use crate::tool::{DynamicTool, ToolError, ToolOutput};
+use crate::tool::{DynamicTool, ToolAnnotations, ToolContext, ToolError, ToolOutput};
 use index::Index;
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
@@ -42,20 +49,21 @@ pub enum SearchMode {
     Regex,
 }
 
-/// The deferred tools a search runs over: their definitions, indexed the
-/// first time a search needs them.
+/// The deferred tools a search runs over (the registered tools, whose
+/// availability in a call's options is asked of them), indexed the first
+/// time a search needs them.
 pub(crate) struct SearchCorpus {
-    definitions: Vec<Arc<ToolDefinition>>,
+    tools: Vec<RegisteredTool>,
     index: OnceLock<Index>,
 }
 
 impl SearchCorpus {
     pub(crate) fn new(tools: &[RegisteredTool]) -> Self {
         SearchCorpus {
-            definitions: tools
+            tools: tools
                 .iter()
                 .filter(|tool| tool.is_deferred())
-                .map(|tool| Arc::clone(tool.shared_definition()))
+                .cloned()
                 .collect(),
             index: OnceLock::new(),
         }
@@ -63,35 +71,46 @@ impl SearchCorpus {
 
     fn index(&self) -> &Index {
         self.index
-            .get_or_init(|| Index::new(self.definitions.iter().map(Arc::as_ref)))
+            .get_or_init(|| Index::new(self.tools.iter().map(RegisteredTool::definition)))
     }
 
-    /// The definitions `query` finds, best first.
+    /// The definitions `query` finds, best first, among the tools
+    /// `options` make callable (all of them without options: a search run
+    /// by hand with a bare [`ToolContext`]).
     pub(crate) fn find(
         &self,
         query: &str,
         mode: SearchMode,
         limit: usize,
+        options: Option<&RunOptions>,
     ) -> Result<Vec<&ToolDefinition>, String> {
         let index = self.index();
+        let keep = |position: usize| {
+            options.is_none_or(|options| self.tools[position].is_available_in(options))
+        };
         let positions: Vec<usize> = match mode {
             SearchMode::Bm25 => index
-                .bm25(query, limit)
+                .bm25(query, limit, keep)
                 .into_iter()
                 .map(|(document, _)| document)
                 .collect(),
-            SearchMode::Regex => regex_matches(index, query, limit)?,
+            SearchMode::Regex => regex_matches(index, query, limit, keep)?,
         };
         Ok(positions
             .into_iter()
-            .map(|position| self.definitions[position].as_ref())
+            .map(|position| self.tools[position].definition())
             .collect())
     }
 }
 
 /// Tools whose name matches first, then those matching elsewhere in their
-/// text, each group in the registry's order.
-fn regex_matches(index: &Index, pattern: &str, limit: usize) -> Result<Vec<usize>, String> {
+/// text, each group in the registry's order; only those `keep` keeps.
+fn regex_matches(
+    index: &Index,
+    pattern: &str,
+    limit: usize,
+    keep: impl Fn(usize) -> bool,
+) -> Result<Vec<usize>, String> {
     if pattern.chars().count() > MAX_PATTERN_CHARS {
         return Err(format!(
             "the pattern is longer than {MAX_PATTERN_CHARS} characters"
@@ -104,8 +123,9 @@ fn regex_matches(index: &Index, pattern: &str, limit: usize) -> Result<Vec<usize
         .map_err(|error| format!("the pattern is not a valid regex: {error}"))?;
     // Each name is matched once: the tools it matches lead, the others
     // are kept to be tried on their whole text.
-    let (by_name, others): (Vec<usize>, Vec<usize>) =
-        (0..index.documents.len()).partition(|&at| regex.is_match(&index.documents[at].name));
+    let (by_name, others): (Vec<usize>, Vec<usize>) = (0..index.documents.len())
+        .filter(|&at| keep(at))
+        .partition(|&at| regex.is_match(&index.documents[at].name));
     let elsewhere = others
         .into_iter()
         .filter(|&at| regex.is_match(&index.documents[at].text));
@@ -128,17 +148,30 @@ pub(crate) fn search_tool(corpus: Arc<SearchCorpus>) -> RegisteredTool {
         "required": ["query"],
         "additionalProperties": false
     });
-    let tool = DynamicTool::new(SEARCH_TOOL_NAME, description, move |arguments, _ctx| {
-        let corpus = Arc::clone(&corpus);
-        async move { run(&corpus, &arguments) }
-    })
-    .with_parameters(parameters);
-    RegisteredTool::new(tool)
+    // It only reads definitions: read-only, so a server that grants
+    // read-only tools to some callers (tool-mcp's OAuth scopes) lets them
+    // search too.
+    let annotations = ToolAnnotations {
+        read_only: Some(true),
+        ..ToolAnnotations::default()
+    };
+    let tool = DynamicTool::new(
+        SEARCH_TOOL_NAME,
+        description,
+        move |arguments, ctx: ToolContext| {
+            let corpus = Arc::clone(&corpus);
+            async move { run(&corpus, &arguments, ctx.run_options.as_deref()) }
+        },
+    )
+    .with_parameters(parameters)
+    .with_annotations(annotations);
+    RegisteredTool::new(tool).seeing_run_options()
 }
 
 fn run(
     corpus: &SearchCorpus,
     arguments: &Map<String, Value>,
+    options: Option<&RunOptions>,
 ) -> Result<ToolOutput<Value>, ToolError> {
     // The schema was checked before the call ran: the types are right.
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
@@ -151,7 +184,7 @@ fn run(
         .and_then(Value::as_u64)
         .unwrap_or(DEFAULT_LIMIT)
         .min(MAX_LIMIT) as usize;
-    let found = corpus.find(query, mode, limit)?;
+    let found = corpus.find(query, mode, limit, options)?;
     let names: Vec<&str> = found
         .iter()
         .map(|definition| definition.name.as_str())

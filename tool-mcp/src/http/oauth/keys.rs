@@ -94,6 +94,13 @@ fn usable(entry: &Value) -> Result<Key, String> {
                 "a symmetric (\"oct\") key: only public keys verify tokens here".to_owned(),
             ));
         }
+        // jsonwebtoken 12 reads a JWK of any `kty` (`Other`), and may learn
+        // more: none of them verifies a signature here.
+        _ => {
+            return Err(named(
+                "a key type other than RSA, EC and OKP (\"kty\")".to_owned(),
+            ));
+        }
     };
     let algorithms = match jwk.common.key_algorithm {
         None => by_type.to_vec(),

@@ -72,7 +72,11 @@ use std::time::Duration;
 /// such hierarchies): a token with `tools:write` may call read-only tools
 /// too. `tools/list` shows a token only the tools it may call; calling
 /// another is answered 403 with `error="insufficient_scope"` and the scope
-/// it needs. The caller (`sub`, `client_id`, `iss`, the scopes) reaches the
+/// it needs. The built-in `tool_search` (with deferred tools) is
+/// read-only, so the read scope calls it, and it finds only the tools the
+/// token may call: its calls run with only those enabled
+/// ([`RunOptions::with_enabled`](tool_core::RunOptions::with_enabled),
+/// within the server's own). The caller (`sub`, `client_id`, `iss`, the scopes) reaches the
 /// before hook as [`BeforeCall::caller`](tool_core::executor::BeforeCall::caller).
 #[derive(Clone, Debug)]
 pub struct OAuthConfig {

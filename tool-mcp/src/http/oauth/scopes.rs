@@ -1,25 +1,49 @@
 //! Which scope each tool needs, and what a request was granted: the gate
 //! puts a [`Grant`] in the request's extensions, where the handler finds
 //! it (rmcp hands the request's `http::request::Parts` to the handler's
-//! context) to filter `tools/list` and to tell the before hook who called.
+//! context) to filter `tools/list`, to run the call with only the tools it
+//! may call enabled (so `tool_search` finds no other), and to tell the
+//! before hook who called.
 
 use super::OAuthConfig;
+use crate::http::owners::Owner;
 use std::collections::HashMap;
-use std::sync::Arc;
-use tool_core::ToolRegistry;
+use std::sync::{Arc, Mutex, PoisonError};
 use tool_core::executor::Caller;
+use tool_core::{RunOptions, ToolRegistry};
 
-/// The scope each registered tool needs.
+/// How many classes of callers (which of the table's scopes they hold)
+/// keep their call options built: the default scopes make three, and a
+/// configuration with many scopes of its own builds the rest per call.
+const CLASSES_KEPT: usize = 64;
+
+/// The scope each registered tool needs, and the call options of the
+/// callers whose scopes allow only some tools.
 pub(crate) struct ScopeTable {
     needs: HashMap<String, String>,
     read: String,
     write: String,
+    /// Every scope some tool needs, once, sorted: a caller's class is
+    /// which of them its scopes grant.
+    scopes: Vec<String>,
+    /// The options of the server this table guards, which its calls run
+    /// with.
+    base: RunOptions,
+    /// The base options with only the tools a class may call enabled, per
+    /// class met so far; building them reads every tool, so not per call.
+    classes: Mutex<HashMap<Vec<bool>, RunOptions>>,
 }
 
 impl ScopeTable {
     /// Every tool of `registry`: its own scope if configured, else the
-    /// read scope when its annotations say read-only, else the write scope.
-    pub(crate) fn new(config: &OAuthConfig, registry: &ToolRegistry) -> ScopeTable {
+    /// read scope when its annotations say read-only (the built-in
+    /// `tool_search` is), else the write scope. `base`: the options the
+    /// server runs its calls with.
+    pub(crate) fn new(
+        config: &OAuthConfig,
+        registry: &ToolRegistry,
+        base: &RunOptions,
+    ) -> ScopeTable {
         let needs = registry
             .iter()
             .map(|tool| {
@@ -31,11 +55,17 @@ impl ScopeTable {
                 };
                 (name, scope)
             })
-            .collect();
+            .collect::<HashMap<String, String>>();
+        let mut scopes: Vec<String> = needs.values().cloned().collect();
+        scopes.sort_unstable();
+        scopes.dedup();
         ScopeTable {
             needs,
             read: config.read_scope.clone(),
             write: config.write_scope.clone(),
+            scopes,
+            base: base.clone(),
+            classes: Mutex::default(),
         }
     }
 
@@ -49,9 +79,39 @@ impl ScopeTable {
     /// includes the read scope.
     pub(crate) fn missing(&self, caller: &Caller, tool: &str) -> Option<&str> {
         let needed = self.needs(tool)?;
-        let granted =
-            caller.has_scope(needed) || (needed == self.read && caller.has_scope(&self.write));
-        (!granted).then_some(needed)
+        (!self.grants(caller, needed)).then_some(needed)
+    }
+
+    fn grants(&self, caller: &Caller, needed: &str) -> bool {
+        caller.has_scope(needed) || (needed == self.read && caller.has_scope(&self.write))
+    }
+
+    /// The options `caller`'s calls run with: the server's, with only the
+    /// tools its scopes allow (among those the server enables) enabled.
+    /// The executor then refuses any other, and `tool_search`, which
+    /// searches what the options make callable, never shows one.
+    pub(crate) fn call_options(&self, caller: &Caller) -> RunOptions {
+        let class: Vec<bool> = self
+            .scopes
+            .iter()
+            .map(|scope| self.grants(caller, scope))
+            .collect();
+        let classes = || self.classes.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(options) = classes().get(&class) {
+            return options.clone();
+        }
+        let granted = |needed: &String| self.scopes.binary_search(needed).is_ok_and(|at| class[at]);
+        let allowed = self
+            .needs
+            .iter()
+            .filter(|(tool, needed)| self.base.is_enabled(tool) && granted(needed))
+            .map(|(tool, _)| tool.clone());
+        let options = self.base.clone().with_enabled(allowed);
+        let mut classes = classes();
+        if classes.len() < CLASSES_KEPT {
+            classes.insert(class, options.clone());
+        }
+        options
     }
 }
 
@@ -64,15 +124,38 @@ pub(crate) enum Grant {
     Scoped {
         caller: Arc<Caller>,
         scopes: Arc<ScopeTable>,
+        /// Who it is as far as sessions go.
+        owner: Owner,
     },
 }
+
+/// The owner of the static token's sessions.
+static STATIC_TOKEN: Owner = Owner::StaticToken;
 
 impl Grant {
     /// The scope this grant lacks to call `tool`, if any.
     pub(crate) fn missing(&self, tool: &str) -> Option<&str> {
         match self {
             Grant::Everything => None,
-            Grant::Scoped { caller, scopes } => scopes.missing(caller, tool),
+            Grant::Scoped { caller, scopes, .. } => scopes.missing(caller, tool),
+        }
+    }
+
+    /// The options a call with this grant runs with, when they are not the
+    /// server's own (the static token's are).
+    pub(crate) fn call_options(&self) -> Option<RunOptions> {
+        match self {
+            Grant::Everything => None,
+            Grant::Scoped { caller, scopes, .. } => Some(scopes.call_options(caller)),
+        }
+    }
+
+    /// Who may use the sessions this grant opens: the static token's
+    /// holders, or the access token's subject.
+    pub(crate) fn owner(&self) -> &Owner {
+        match self {
+            Grant::Everything => &STATIC_TOKEN,
+            Grant::Scoped { owner, .. } => owner,
         }
     }
 
@@ -106,7 +189,7 @@ mod tests {
         registry.register(tool("purge", false)).unwrap();
         let config =
             OAuthConfig::new("https://a", "https://r", "k").with_tool_scope("purge", "admin");
-        let table = ScopeTable::new(&config, &registry);
+        let table = ScopeTable::new(&config, &registry, &RunOptions::new());
         assert_eq!(table.needs("look"), Some("tools:read"));
         assert_eq!(table.needs("change"), Some("tools:write"));
         assert_eq!(table.needs("purge"), Some("admin"));
@@ -119,5 +202,24 @@ mod tests {
         assert_eq!(table.missing(&writer, "look"), None);
         assert_eq!(table.missing(&writer, "change"), None);
         assert_eq!(table.missing(&writer, "purge"), Some("admin"));
+
+        // The call options enable what the scopes allow, per class.
+        let enabled = |options: RunOptions| -> Vec<&str> {
+            ["look", "change", "purge"]
+                .into_iter()
+                .filter(|tool| options.is_enabled(tool))
+                .collect()
+        };
+        assert_eq!(enabled(table.call_options(&reader)), ["look"]);
+        assert_eq!(enabled(table.call_options(&writer)), ["look", "change"]);
+        let admin = Caller::new().with_scopes(["admin", "tools:read"]);
+        assert_eq!(enabled(table.call_options(&admin)), ["look", "purge"]);
+        assert_eq!(enabled(table.call_options(&reader)), ["look"]);
+        assert_eq!(table.classes.lock().unwrap().len(), 3);
+
+        // A tool the server's own options do not enable stays off.
+        let base = RunOptions::new().with_enabled(["change", "purge"]);
+        let table = ScopeTable::new(&config, &registry, &base);
+        assert_eq!(enabled(table.call_options(&writer)), ["change"]);
     }
 }

@@ -6,9 +6,11 @@
 //!   refused, a key set rotated without a restart.
 //! - [`scopes`]: `tools/list` filtered, 403 `insufficient_scope`, the
 //!   caller in the before hook, the static token beside OAuth and read
-//!   again from its file.
+//!   again from its file, `tool_search` finding only what a token may call.
+//! - [`sessions`]: a session used only by the caller that opened it.
 
 mod scopes;
+mod sessions;
 mod signer;
 mod tokens;
 
@@ -23,13 +25,13 @@ use tool_mcp::{HttpServer, McpServer, OAuthConfig};
 
 /// Show what is there
 #[tool(read_only)]
-async fn look() -> String {
+pub(crate) async fn look() -> String {
     "looked".to_owned()
 }
 
 /// Change something
 #[tool(destructive)]
-async fn change() -> String {
+pub(crate) async fn change() -> String {
     "changed".to_owned()
 }
 
@@ -86,6 +88,18 @@ impl Fixture {
         config: impl FnOnce(OAuthConfig) -> OAuthConfig,
         options: impl FnOnce(HttpServer) -> HttpServer,
     ) -> Fixture {
+        let mut tools = ToolRegistry::new();
+        tools.register(LookTool).unwrap();
+        tools.register(ChangeTool).unwrap();
+        Fixture::serving(tools, config, options).await
+    }
+
+    /// [`start`](Self::start) with other tools than `look` and `change`.
+    pub(crate) async fn serving(
+        tools: ToolRegistry,
+        config: impl FnOnce(OAuthConfig) -> OAuthConfig,
+        options: impl FnOnce(HttpServer) -> HttpServer,
+    ) -> Fixture {
         let dir = TempDir::new("fixture");
         let jwks = dir.join("jwks.json");
         let es = SigningKey::es256("es-1");
@@ -97,9 +111,6 @@ impl Fixture {
             seen.lock().unwrap().push(call.caller.as_deref().cloned());
             async { Ok(HookDecision::Allow) }
         });
-        let mut tools = ToolRegistry::new();
-        tools.register(LookTool).unwrap();
-        tools.register(ChangeTool).unwrap();
         let server = McpServer::new(tools).with_call_options(options_of_calls);
         let oauth = config(OAuthConfig::new(ISSUER, AUDIENCE, &jwks));
         let server = start_server(server, |http| options(http.with_oauth(oauth))).await;

@@ -2,9 +2,12 @@
 //! caller as the before hook sees it; the static token beside OAuth.
 
 use super::signer::claims;
-use super::{Fixture, LIST, Reply, call};
+use super::{ChangeTool, Fixture, LIST, LookTool, Reply, call};
 use crate::support::bounded;
+use serde_json::json;
 use std::time::Duration;
+use tool_core::toolset::Toolset;
+use tool_core::{ToolRegistry, tool};
 use tool_mcp::HttpServer;
 
 const METADATA_URL: &str = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
@@ -134,8 +137,11 @@ async fn the_before_hook_sees_the_caller_in_a_session_too() {
             .post_to("/mcp", Some(&authorization), &call("change"), &headers)
             .await;
         assert_eq!(refused.status, 403, "{refused:?}");
-        // Another caller's token in the same session gets its own grant.
-        let writer = format!("Bearer {}", fixture.es.sign(&claims("tools:write")));
+        // Another token of the same subject (bob's session is his alone)
+        // gets its own grant in the same session.
+        let mut writer_claims = claims("tools:write");
+        writer_claims["sub"] = serde_json::json!("bob");
+        let writer = format!("Bearer {}", fixture.es.sign(&writer_claims));
         let answer = fixture
             .post_to("/mcp", Some(&writer), &call("change"), &headers)
             .await;
@@ -210,6 +216,89 @@ async fn a_token_file_is_read_again_when_it_changes() {
         // OAuth tokens work all along.
         let reader = fixture.es.sign(&claims("tools:read"));
         assert_eq!(fixture.with_token(&reader, LIST).await.status, 200);
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+/// Read the archive of old records
+#[tool(read_only)]
+async fn archive_read() -> String {
+    "read".to_owned()
+}
+
+/// Purge the archive of old records
+#[tool(destructive)]
+async fn archive_purge() -> String {
+    "purged".to_owned()
+}
+
+/// `tools/call` of `tool_search` with these arguments.
+fn search(arguments: serde_json::Value) -> String {
+    json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+           "params": {"name": "tool_search", "arguments": arguments}})
+    .to_string()
+}
+
+/// The names a search answered, and its text.
+fn found(reply: &Reply) -> (Vec<String>, String) {
+    let json = reply.json();
+    let names = json["result"]["structuredContent"]["found"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no found: {reply:?}"))
+        .iter()
+        .map(|name| name.as_str().unwrap().to_owned())
+        .collect();
+    (names, text_of(reply))
+}
+
+#[tokio::test]
+async fn tool_search_finds_only_the_tools_a_token_may_call() {
+    bounded(async {
+        let mut tools = ToolRegistry::new();
+        tools.register(LookTool).unwrap();
+        tools.register(ChangeTool).unwrap();
+        let archive = Toolset::new("archive")
+            .with(ArchiveReadTool)
+            .with(ArchivePurgeTool)
+            .deferred();
+        tools.register_all(archive).unwrap();
+        let fixture = Fixture::serving(tools, |config| config, HttpServer::stateless).await;
+
+        // The search is read-only: a reader lists it, and may call it.
+        let reader = fixture.es.sign(&claims("tools:read"));
+        let listed = fixture.with_token(&reader, LIST).await;
+        assert_eq!(listed.tool_names(), ["look", "tool_search"]);
+        for arguments in [
+            json!({"query": "archive records"}),
+            json!({"query": "purge the archive"}),
+            json!({"query": "archive", "mode": "regex"}),
+            json!({"query": ".", "mode": "regex", "limit": 20}),
+        ] {
+            let answer = fixture.with_token(&reader, &search(arguments)).await;
+            assert_eq!(answer.status, 200, "{answer:?}");
+            let (names, text) = found(&answer);
+            assert_eq!(names, ["archive_read"], "{text}");
+            assert!(!text.contains("archive_purge"), "{text}");
+        }
+        let refused = fixture.with_token(&reader, &call("archive_purge")).await;
+        assert_eq!(refused.status, 403, "{refused:?}");
+
+        // The write scope may call both, and finds both.
+        let writer = fixture.rs.sign(&claims("tools:write"));
+        let query = json!({"query": "archive", "mode": "regex"});
+        let (names, _) = found(&fixture.with_token(&writer, &search(query)).await);
+        assert_eq!(names, ["archive_purge", "archive_read"]);
+        let (names, _) = found(
+            &fixture
+                .with_token(&writer, &search(json!({"query": "purge the archive"})))
+                .await,
+        );
+        assert_eq!(names[0], "archive_purge");
+        assert_eq!(
+            text_of(&fixture.with_token(&writer, &call("archive_purge")).await),
+            "purged"
+        );
         fixture.server.stop().await;
     })
     .await;

@@ -127,7 +127,7 @@ async fn each_bad_token_is_refused_saying_why_and_never_echoed() {
         let confused = jsonwebtoken::encode(
             &hs256,
             &claims("tools:read"),
-            &EncodingKey::from_secret(&public_as_secret),
+            &EncodingKey::from_secret(&public_as_secret).unwrap(),
         )
         .unwrap();
         let unsigned = raw_token(
