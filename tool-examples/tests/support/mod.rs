@@ -29,7 +29,7 @@ pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// The variables that change what the binary does or logs: a test sets
 /// the ones it is about, and the developer's own never leak in.
-pub(crate) const DEPLOYMENT_VARIABLES: [&str; 25] = [
+pub(crate) const DEPLOYMENT_VARIABLES: [&str; 26] = [
     "TOOL_EXAMPLES_ROOT",
     "TOOL_EXAMPLES_HTTP",
     "TOOL_EXAMPLES_TOKEN_FILE",
@@ -55,6 +55,7 @@ pub(crate) const DEPLOYMENT_VARIABLES: [&str; 25] = [
     "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
     "OTEL_SERVICE_NAME",
     "OTEL_RESOURCE_ATTRIBUTES",
+    "OTEL_EXPORTER_OTLP_HEADERS",
 ];
 
 /// The binary with `args`, run in `dir`, none of the

@@ -166,6 +166,11 @@ async fn a_call_through_an_upstream_is_one_trace_in_the_collector() {
         ],
         &[
             ("OTEL_SERVICE_NAME", CALLER),
+            // A hosted collector's key, as every SDK reads it.
+            (
+                "OTEL_EXPORTER_OTLP_HEADERS",
+                "authorization=Bearer%20collector-key",
+            ),
             // tool-core's info: the repair of call-repaired, logged inside its span.
             ("RUST_LOG", "warn,tool_core=info"),
         ],
@@ -201,6 +206,14 @@ async fn a_call_through_an_upstream_is_one_trace_in_the_collector() {
         )
         .await;
     let spans = spans(&received);
+    assert!(
+        received
+            .authorizations
+            .iter()
+            .any(|value| value == "Bearer collector-key"),
+        "OTEL_EXPORTER_OTLP_HEADERS: {:?}",
+        received.authorizations
+    );
 
     // The four spans of call-ok, one trace, each the parent of the next.
     let near = find(

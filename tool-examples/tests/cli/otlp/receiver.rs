@@ -23,6 +23,8 @@ pub(crate) struct Received {
     pub(crate) metrics: Vec<ExportMetricsServiceRequest>,
     /// Requests that were not OTLP this receiver knows: method, path, why.
     pub(crate) refused: Vec<String>,
+    /// The `Authorization` header of each request that had one.
+    pub(crate) authorizations: Vec<String>,
 }
 
 /// A receiver on a free loopback port, serving until dropped.
@@ -117,8 +119,14 @@ async fn receive(request: Request<Incoming>, received: &Mutex<Received>) -> Resp
         .and_then(|value| value.to_str().ok())
         .unwrap_or("")
         .to_owned();
+    let authorization = request
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned);
     let body = request.into_body().collect().await.unwrap().to_bytes();
     let mut received = received.lock().unwrap();
+    received.authorizations.extend(authorization);
     let refused = match (method.as_str(), path.as_str(), content_type.as_str()) {
         ("POST", "/v1/traces", "application/x-protobuf") => {
             match ExportTraceServiceRequest::decode(body) {
