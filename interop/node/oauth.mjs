@@ -31,7 +31,7 @@ await assert.rejects(
   reader.client.callTool({ name: "echo", arguments: { value: "Pi" } }),
   (error) => {
     console.log("reader calling echo:", error.constructor.name, error.message);
-    return true;
+    return /\b403\b/.test(error.message);
   },
 );
 await reader.client.close();

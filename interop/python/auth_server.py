@@ -100,6 +100,7 @@ def main(jwks_file: str, resource: str) -> None:
             # As most servers do (RFC 6749 section 3.3 allows it): grant
             # what the client may have of what it asked for, and say so.
             asked = set(form.get("scope", "").split()) or known[1]
+            sys.stderr.write(f"token asked: client={client_id} scope={' '.join(sorted(asked))}\n")
             asked &= known[1]
             if not asked:
                 return self.answer(400, {"error": "invalid_scope"})
