@@ -9,8 +9,8 @@
 //! upstreams that are the binary.
 
 use crate::support::BIN;
-use crate::support::mcp::{Client, binary, bounded, call_json};
-use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
+use crate::support::mcp::{binary, bounded, call_json, client_info, connect_stdio};
+use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
 use serde_json::{Value, json};
@@ -91,20 +91,7 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
         .kill_on_drop(true)
         .spawn()
         .expect("the aggregator starts");
-    let transport = (
-        aggregator.stdout.take().unwrap(),
-        aggregator.stdin.take().unwrap(),
-    );
-    let client: Client = bounded(
-        "initialize",
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("federation-test", "0.1.0"),
-        )
-        .serve(transport),
-    )
-    .await
-    .expect("initialize succeeds");
+    let client = connect_stdio(&mut aggregator, "federation-test").await;
 
     let tools = bounded("tools/list", client.list_all_tools())
         .await
@@ -248,10 +235,7 @@ struct Watcher {
 
 impl rmcp::ClientHandler for Watcher {
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("federation-test", "0.1.0"),
-        )
+        client_info("federation-test")
     }
 
     async fn on_progress(

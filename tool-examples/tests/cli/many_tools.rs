@@ -7,9 +7,7 @@
 
 use crate::cli::run_in;
 use crate::support::BIN;
-use crate::support::mcp::{Client, binary, bounded, call_json};
-use rmcp::ServiceExt;
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
+use crate::support::mcp::{binary, bounded, call_json, connect_stdio};
 use serde_json::{Value, json};
 use std::process::Stdio;
 use tool_core::providers::ProviderFormat;
@@ -269,17 +267,7 @@ async fn mcp_lists_the_core_tool_and_tool_search_and_serves_the_rest_by_name() {
         .kill_on_drop(true)
         .spawn()
         .expect("the server starts");
-    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
-    let client: Client = bounded(
-        "initialize",
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("many-tools-test", "0.1.0"),
-        )
-        .serve(transport),
-    )
-    .await
-    .expect("initialize succeeds");
+    let client = connect_stdio(&mut child, "many-tools-test").await;
 
     let listed = bounded("tools/list", client.list_all_tools())
         .await

@@ -4,9 +4,9 @@
 
 #[cfg(unix)]
 use crate::support::mcp::terminate;
-use crate::support::mcp::{Client, binary, bounded, call, call_json};
+use crate::support::mcp::{Client, binary, bounded, call, call_json, client_info};
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolResult, ClientCapabilities, ClientConfig, Implementation, Tool};
+use rmcp::model::{CallToolResult, Tool};
 use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
@@ -19,13 +19,6 @@ use tokio::process::Child;
 use tool_core::providers::mcp;
 use tool_core::{RunOptions, ToolCall, execute_tool_call};
 use tool_examples::example_registry;
-
-fn client_info() -> ClientConfig {
-    ClientConfig::new(
-        ClientCapabilities::default(),
-        Implementation::new("mcp-cli-test", "0.1.0"),
-    )
-}
 
 /// `tools/list` gives the example tools, in order, as the registry defines
 /// them.
@@ -155,7 +148,7 @@ async fn mcp_over_stdio_lists_and_calls_the_example_tools() {
     });
 
     bounded("the stdio session", async {
-        let client: Client = client_info()
+        let client: Client = client_info("mcp-cli-test")
             .serve((client_end, stdin))
             .await
             .expect("initialize succeeds");
@@ -282,7 +275,7 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
 
     let client = bounded("the HTTP session", async {
         let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
-        let client: Client = client_info()
+        let client: Client = client_info("mcp-cli-test")
             .serve(transport)
             .await
             .expect("initialize succeeds");
@@ -356,7 +349,7 @@ async fn mcp_over_http_on_all_interfaces_wants_the_token() {
     bounded("the HTTP sessions", async {
         // Without the token, initialize fails.
         let transport = StreamableHttpClientTransport::from_uri(uri.clone());
-        let refused: Result<Client, _> = client_info().serve(transport).await;
+        let refused: Result<Client, _> = client_info("mcp-cli-test").serve(transport).await;
         assert!(refused.is_err(), "initialize succeeded without the token");
 
         // With it, the tools are there.
@@ -366,7 +359,7 @@ async fn mcp_over_http_on_all_interfaces_wants_the_token() {
             )
             .auth_header(token);
         let transport = StreamableHttpClientTransport::from_config(config);
-        let client: Client = client_info()
+        let client: Client = client_info("mcp-cli-test")
             .serve(transport)
             .await
             .expect("initialize succeeds with the token");
@@ -419,7 +412,7 @@ async fn wait_in_flight(client: &Client, ms: u64) -> tokio::task::JoinHandle<Cal
 async fn sigterm_lets_calls_finish_then_exits_0() {
     let (mut child, address, stderr) = serve_http_child(&[]).await;
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
-    let client: Client = bounded("initialize", client_info().serve(transport))
+    let client: Client = bounded("initialize", client_info("mcp-cli-test").serve(transport))
         .await
         .expect("initialize succeeds");
     let waiting = wait_in_flight(&client, 1200).await;
@@ -442,7 +435,7 @@ async fn sigterm_lets_calls_finish_then_exits_0() {
 async fn calls_past_the_shutdown_grace_are_answered_cancelled() {
     let (mut child, address, stderr) = serve_http_child(&["--shutdown-grace", "0.3"]).await;
     let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
-    let client: Client = bounded("initialize", client_info().serve(transport))
+    let client: Client = bounded("initialize", client_info("mcp-cli-test").serve(transport))
         .await
         .expect("initialize succeeds");
     let waiting = wait_in_flight(&client, 20_000).await;
@@ -466,7 +459,7 @@ async fn mcp_repair_repairs_the_calls_it_serves() {
     for (args, repaired) in [(&[][..], false), (&["--repair"][..], true)] {
         let (mut child, address, _stderr) = serve_http_child(args).await;
         let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
-        let client: Client = bounded("initialize", client_info().serve(transport))
+        let client: Client = bounded("initialize", client_info("mcp-cli-test").serve(transport))
             .await
             .expect("initialize succeeds");
         // "5" for 5: a near miss that repair fixes, visibly.
@@ -493,9 +486,12 @@ async fn sigterm_over_stdio_answers_the_calls_running_then_exits_0() {
     let stdin = child.stdin.take().unwrap();
     let stdout = child.stdout.take().unwrap();
     let stderr = drain(child.stderr.take().unwrap());
-    let client: Client = bounded("initialize", client_info().serve((stdout, stdin)))
-        .await
-        .expect("initialize succeeds");
+    let client: Client = bounded(
+        "initialize",
+        client_info("mcp-cli-test").serve((stdout, stdin)),
+    )
+    .await
+    .expect("initialize succeeds");
     let finishing = wait_in_flight(&client, 600).await;
     let outlasting = wait_in_flight(&client, 20_000).await;
 

@@ -2,9 +2,11 @@
 //! the binary as an async child process, a ceiling that turns a hang into
 //! a failure, and calls whose results are read as they go over the wire.
 
-use rmcp::RoleClient;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, Implementation,
+};
 use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
 use serde_json::Value;
 use std::future::Future;
 use std::time::Duration;
@@ -33,6 +35,23 @@ pub(crate) async fn bounded<F: Future>(what: &str, future: F) -> F::Output {
 
 /// A client of the binary's MCP server.
 pub(crate) type Client = RunningService<RoleClient, ClientConfig>;
+
+/// What a test's client says it is: `name`, with no capabilities.
+pub(crate) fn client_info(name: &str) -> ClientConfig {
+    ClientConfig::new(
+        ClientCapabilities::default(),
+        Implementation::new(name, "0.1.0"),
+    )
+}
+
+/// A client named `name`, initialized over the stdio of `child` (started
+/// with piped stdin and stdout).
+pub(crate) async fn connect_stdio(child: &mut tokio::process::Child, name: &str) -> Client {
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    bounded("initialize", client_info(name).serve(transport))
+        .await
+        .expect("initialize succeeds")
+}
 
 /// A `tools/call` of `name`; `arguments` must be an object.
 pub(crate) fn call(name: &str, arguments: Value) -> CallToolRequestParams {

@@ -10,7 +10,7 @@
 mod receiver;
 
 use crate::federation::upstream_with_log;
-use crate::support::mcp::{binary, bounded, terminate};
+use crate::support::mcp::{binary, bounded, connect_stdio, terminate};
 use opentelemetry_proto::tonic::common::v1::KeyValue;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as AnyValue;
 use opentelemetry_proto::tonic::metrics::v1::metric::Data;
@@ -432,9 +432,6 @@ async fn an_endpoint_that_is_not_an_http_url_is_a_usage_error() {
 /// trace of its own, and the session's span is not exported.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_call_of_a_stdio_session_is_its_own_trace() {
-    use rmcp::ServiceExt as _;
-    use rmcp::model::{ClientCapabilities, ClientConfig, Implementation};
-
     let receiver = Receiver::start().await;
     let root = tempfile::tempdir().unwrap();
     let mut server = binary()
@@ -446,17 +443,7 @@ async fn each_call_of_a_stdio_session_is_its_own_trace() {
         .kill_on_drop(true)
         .spawn()
         .expect("the server starts");
-    let transport = (server.stdout.take().unwrap(), server.stdin.take().unwrap());
-    let client = bounded(
-        "initialize",
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new("otlp-test", "0.1.0"),
-        )
-        .serve(transport),
-    )
-    .await
-    .expect("initialize succeeds");
+    let client = connect_stdio(&mut server, "otlp-test").await;
     for value in ["one", "two"] {
         let result = bounded(
             "tools/call",
