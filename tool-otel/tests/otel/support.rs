@@ -152,7 +152,7 @@ pub(crate) fn attribute<'a>(span: &'a SpanData, key: &str) -> Option<&'a Value> 
 /// in `tool-examples/tests/cli/otlp/`.
 pub(crate) fn execute_tool_span(tool: &str, call_id: &str) -> tracing::Span {
     tracing::info_span!(
-        target: "tool_core::executor::one_call",
+        target: "tool_core::executor::call_span",
         "execute_tool",
         otel.name = %format_args!("execute_tool {tool}"),
         otel.kind = "internal",
