@@ -44,7 +44,7 @@ pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Spa
     }
     if let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() {
         span.record("network.transport", "tcp");
-        if let Some(session) = http_session(parts) {
+        if let Some(session) = crate::http::session_of(&parts.headers) {
             span.record("mcp.session.id", session);
         }
     }
@@ -76,10 +76,4 @@ pub(super) fn answered(span: &Span, answer: &Result<CallToolResponse, ErrorData>
         }
         Ok(_) => {}
     }
-}
-
-/// The `Mcp-Session-Id` of a request that came over streamable HTTP
-/// (rmcp hands the HTTP request's head to the handler).
-fn http_session(parts: &hyper::http::request::Parts) -> Option<&str> {
-    parts.headers.get("mcp-session-id")?.to_str().ok()
 }

@@ -252,6 +252,6 @@ fn resource_metadata(method: &Method, document: &Bytes) -> HttpResponse {
 }
 
 /// The `Mcp-Session-Id` of a request or of the answer that opened it.
-fn session_of(headers: &hyper::HeaderMap) -> Option<&str> {
+pub(crate) fn session_of(headers: &hyper::HeaderMap) -> Option<&str> {
     headers.get("mcp-session-id")?.to_str().ok()
 }

@@ -15,6 +15,7 @@ mod serve;
 mod watched;
 
 pub use gate::HEALTH_PATH;
+pub(crate) use gate::session_of;
 pub use oauth::OAuthConfig;
 
 use crate::McpServer;

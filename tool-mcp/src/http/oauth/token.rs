@@ -16,9 +16,24 @@ use tool_core::executor::Caller;
 /// Checks tokens against the current key set.
 pub(in crate::http) struct Verifier {
     keys: Watched<KeySet>,
-    /// Everything but the algorithms, which come from the key.
-    validation: Validation,
+    /// The checks for a token signed with each accepted algorithm: built
+    /// once, as each request needs one (issuer, audience and required
+    /// claims are heap-allocated sets).
+    validations: Vec<(Algorithm, Validation)>,
 }
+
+/// The asymmetric algorithms a key of the set may verify.
+const ACCEPTED: [Algorithm; 9] = [
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+    Algorithm::ES256,
+    Algorithm::ES384,
+    Algorithm::EdDSA,
+];
 
 /// The claims read from a valid token (the checked ones, `iss`, `aud`,
 /// `exp`, `nbf`, are checked by jsonwebtoken).
@@ -59,13 +74,19 @@ impl Verifier {
         // crate of the application may ask for the other): say which.
         let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
         let keys = Watched::open(&config.jwks_file, "the JWKS file", KeySet::parse)?;
-        let mut validation = Validation::new(Algorithm::RS256);
-        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
-        validation.set_issuer(&[&config.issuer]);
-        validation.set_audience(&[&config.audience]);
-        validation.validate_nbf = true;
-        validation.leeway = config.leeway.as_secs();
-        Ok(Verifier { keys, validation })
+        let validations = ACCEPTED
+            .into_iter()
+            .map(|algorithm| {
+                let mut validation = Validation::new(algorithm);
+                validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+                validation.set_issuer(&[&config.issuer]);
+                validation.set_audience(&[&config.audience]);
+                validation.validate_nbf = true;
+                validation.leeway = config.leeway.as_secs();
+                (algorithm, validation)
+            })
+            .collect();
+        Ok(Verifier { keys, validations })
     }
 
     /// The caller a token names, or why it is not accepted: a description
@@ -84,19 +105,15 @@ impl Verifier {
             return Err("HMAC-signed tokens (HS256, HS384, HS512) are not accepted");
         }
         let keys = self.keys.current();
-        let candidates: Vec<&Key> = match &header.kid {
-            Some(kid) => keys
-                .keys
-                .iter()
-                .filter(|key| key.kid.as_deref() == Some(kid.as_str()))
-                .collect(),
-            None => keys.keys.iter().collect(),
-        };
-        if candidates.is_empty() {
-            return Err("no key of the authorization server's key set has the token's kid");
-        }
-        let mut why = "the token's alg is not one its key verifies";
+        let candidates = keys.keys.iter().filter(|key| match &header.kid {
+            Some(kid) => key.kid.as_deref() == Some(kid.as_str()),
+            None => true,
+        });
+        let mut why = "no key of the authorization server's key set has the token's kid";
         for key in candidates {
+            if why.starts_with("no key") {
+                why = "the token's alg is not one its key verifies";
+            }
             match self.verify_with(token, &header, key) {
                 Ok(claims) => return Ok(caller(claims)),
                 // Another key without a kid may be the one.
@@ -125,12 +142,14 @@ impl Verifier {
         header: &Header,
         key: &Key,
     ) -> jsonwebtoken::errors::Result<Claims> {
-        if !key.algorithms.contains(&header.alg) {
-            return Err(ErrorKind::InvalidAlgorithm.into());
-        }
-        let mut validation = self.validation.clone();
-        validation.algorithms = vec![header.alg];
-        jsonwebtoken::decode::<Claims>(token, &key.key, &validation).map(|data| data.claims)
+        let validation = self
+            .validations
+            .iter()
+            .find(|(algorithm, _)| *algorithm == header.alg)
+            .filter(|_| key.algorithms.contains(&header.alg))
+            .map(|(_, validation)| validation)
+            .ok_or(ErrorKind::InvalidAlgorithm)?;
+        jsonwebtoken::decode::<Claims>(token, &key.key, validation).map(|data| data.claims)
     }
 }
 

@@ -196,7 +196,6 @@ async fn another_callers_session_is_answered_as_unknown_and_its_opener_goes_on()
         let mut refreshed = claims("tools:read");
         refreshed["exp"] = (refreshed["exp"].as_u64().unwrap() + 60).into();
         let refreshed = fixture.rs.sign(&refreshed);
-        assert_ne!(refreshed, alice);
         let looked = fixture
             .send(Method::POST, &refreshed, &session, &call("look"))
             .await;
