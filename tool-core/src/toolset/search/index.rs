@@ -113,19 +113,45 @@ impl Index {
                 scores[document] += idf * frequency * (K1 + 1.0) / (frequency + norm);
             }
         }
-        let mut ranked: Vec<(usize, f32)> = touched
+        let ranked: Vec<(usize, f32)> = touched
             .into_iter()
-            .filter(|&document| keep(document))
             .map(|document| (document, scores[document]))
             .collect();
-        let by_rank = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-        if ranked.len() > limit && limit > 0 {
-            ranked.select_nth_unstable_by(limit - 1, by_rank);
-            ranked.truncate(limit);
+        best_kept(ranked, limit, keep)
+    }
+}
+
+/// The `limit` best of `ranked` that `keep` keeps, best first (ties in
+/// name order). `keep` is asked only of the best few: the top `limit` are
+/// selected, then four times as many while some of them are not kept.
+fn best_kept(
+    mut ranked: Vec<(usize, f32)>,
+    limit: usize,
+    keep: impl Fn(usize) -> bool,
+) -> Vec<(usize, f32)> {
+    let by_rank = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut window = limit;
+    loop {
+        let whole = window >= ranked.len();
+        if !whole {
+            ranked.select_nth_unstable_by(window - 1, by_rank);
         }
-        ranked.truncate(limit);
-        ranked.sort_unstable_by(by_rank);
-        ranked
+        let end = window.min(ranked.len());
+        let head = &mut ranked[..end];
+        head.sort_unstable_by(by_rank);
+        let kept: Vec<(usize, f32)> = head
+            .iter()
+            .copied()
+            .filter(|&(document, _)| keep(document))
+            .take(limit)
+            .collect();
+        if kept.len() == limit || whole {
+            return kept;
+        }
+        window = window.saturating_mul(4);
     }
 }
 
@@ -176,6 +202,34 @@ fn schema_words(schema: &Value, text: &mut String, depth: usize) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_best_kept_are_found_past_the_first_window_and_keep_is_asked_of_few() {
+        // 100 documents, document d scoring d: the best are 99, 98, ...
+        let ranked: Vec<(usize, f32)> = (0..100).map(|d| (d, d as f32)).collect();
+        let asked = std::cell::Cell::new(0);
+        // The 10 best are not kept: the window of 3 grows to 12 (two kept),
+        // then to 48, where the 13th best is the third kept.
+        let kept = best_kept(ranked.clone(), 3, |d| {
+            asked.set(asked.get() + 1);
+            d < 90
+        });
+        assert_eq!(kept, [(89, 89.0), (88, 88.0), (87, 87.0)]);
+        assert_eq!(asked.get(), 3 + 12 + 13, "asked of the windows' heads only");
+        // Every document kept: asked of the first window alone.
+        asked.set(0);
+        let kept = best_kept(ranked.clone(), 2, |_| {
+            asked.set(asked.get() + 1);
+            true
+        });
+        assert_eq!(kept, [(99, 99.0), (98, 98.0)]);
+        assert_eq!(asked.get(), 2);
+        // Fewer kept than the limit: all of them, best first.
+        assert_eq!(
+            best_kept(ranked, 5, |d| d % 50 == 7),
+            [(57, 57.0), (7, 7.0)]
+        );
+    }
 
     fn index() -> Index {
         let definitions = [

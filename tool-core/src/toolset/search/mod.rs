@@ -122,10 +122,19 @@ fn regex_matches(
         .build()
         .map_err(|error| format!("the pattern is not a valid regex: {error}"))?;
     // Each name is matched once: the tools it matches lead, the others
-    // are kept to be tried on their whole text.
-    let (by_name, others): (Vec<usize>, Vec<usize>) = (0..index.documents.len())
-        .filter(|&at| keep(at))
-        .partition(|&at| regex.is_match(&index.documents[at].name));
+    // are kept to be tried on their whole text. Enough names end the scan.
+    let mut by_name = Vec::new();
+    let mut others = Vec::new();
+    for at in (0..index.documents.len()).filter(|&at| keep(at)) {
+        if by_name.len() == limit {
+            return Ok(by_name);
+        }
+        if regex.is_match(&index.documents[at].name) {
+            by_name.push(at);
+        } else {
+            others.push(at);
+        }
+    }
     let elsewhere = others
         .into_iter()
         .filter(|&at| regex.is_match(&index.documents[at].text));
