@@ -178,15 +178,7 @@ fn status_description(result: &ToolResultMessage, why: ErrorType) -> String {
         (_, Some(message)) => message,
         (_, None) => why.as_str(),
     };
-    let mut end = text.len().min(STATUS_DESCRIPTION_BYTES);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let mut description = text[..end].to_owned();
-    if end < text.len() {
-        description.push('…');
-    }
-    description
+    crate::repair::cut_short(text.to_owned(), STATUS_DESCRIPTION_BYTES)
 }
 
 /// The arguments as the model sent them: JSON text as it came (OpenAI

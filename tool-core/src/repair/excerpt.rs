@@ -55,16 +55,22 @@ pub(crate) fn json_head<T: serde::Serialize + ?Sized>(value: &T, limit: usize) -
 }
 
 /// `path` cut to at most [`MAX_REPAIR_PATH_BYTES`] bytes and `…`.
-pub(super) fn short_path(mut path: String) -> String {
-    if path.len() > MAX_REPAIR_PATH_BYTES {
-        let mut cut = MAX_REPAIR_PATH_BYTES;
-        while !path.is_char_boundary(cut) {
+pub(super) fn short_path(path: String) -> String {
+    cut_short(path, MAX_REPAIR_PATH_BYTES)
+}
+
+/// `text` cut to at most `max` bytes (on a character's boundary) and `…`
+/// when it is longer.
+pub(crate) fn cut_short(mut text: String, max: usize) -> String {
+    if text.len() > max {
+        let mut cut = max;
+        while !text.is_char_boundary(cut) {
             cut -= 1;
         }
-        path.truncate(cut);
-        path.push('…');
+        text.truncate(cut);
+        text.push('…');
     }
-    path
+    text
 }
 
 /// Values that cannot be long, kept without writing them: every scalar

@@ -17,7 +17,7 @@ use serde_json::Value;
 use std::fmt;
 
 pub use excerpt::MAX_REPAIR_VALUE_BYTES;
-pub(crate) use excerpt::json_head;
+pub(crate) use excerpt::{cut_short, json_head};
 pub use note::{MAX_NOTE_CHARS, repair_note};
 pub use walk::repair_arguments;
 
