@@ -66,7 +66,9 @@ fn each_outcome_of_a_real_batch_is_exported_as_its_span_and_duration() {
         ToolCall::new("c-unknown", "ecko", json!({})),
         ToolCall::new("c-slow", "nap", json!({"ms": 10_000})),
     ];
-    let options = RunOptions::new().with_timeout(Duration::from_millis(20));
+    let options = RunOptions::new()
+        .with_timeout(Duration::from_millis(20))
+        .with_traced_content(64);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
@@ -127,6 +129,28 @@ fn each_outcome_of_a_real_batch_is_exported_as_its_span_and_duration() {
             Some(_) => assert!(matches!(span.status, Status::Error { .. }), "{id}"),
         }
     }
+    // The opted-in content, as attributes of JSON text: the arguments of
+    // each call (as sent when they did not parse), the result of a success.
+    let of = |id: &'static str| {
+        spans
+            .iter()
+            .find(|span| attribute(span, "gen_ai.tool.call.id") == Some(&Value::from(id)))
+            .unwrap()
+    };
+    assert_eq!(
+        attribute(of("c-ok"), "gen_ai.tool.call.arguments"),
+        Some(&Value::from(r#"{"value":"hi"}"#))
+    );
+    assert_eq!(
+        attribute(of("c-ok"), "gen_ai.tool.call.result"),
+        Some(&Value::from("hi"))
+    );
+    assert_eq!(
+        attribute(of("c-bad"), "gen_ai.tool.call.arguments"),
+        Some(&Value::from(r#"{"value":5}"#))
+    );
+    assert_eq!(attribute(of("c-bad"), "gen_ai.tool.call.result"), None);
+
     // Only a registered tool has a description to give.
     let ok = spans
         .iter()

@@ -296,7 +296,7 @@ fn native_formats_mark_deferred_tools_and_add_their_own_search_tool() {
 }
 
 #[test]
-fn enabled_tools_and_searches_agree() {
+fn only_enabled_tools_are_shown_or_loaded_and_the_search_with_them() {
     let tools = registry();
     let options = RunOptions::new()
         .with_enabled(["echo", "weather_current"])
