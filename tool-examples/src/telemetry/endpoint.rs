@@ -64,22 +64,46 @@ impl Endpoints {
         }
     }
 
-    /// The URL `signal` (`traces` or `metrics`) is posted to, for messages.
-    pub fn describe(&self, signal: &str) -> String {
-        let given = match signal {
-            "traces" => &self.traces,
-            _ => &self.metrics,
-        };
-        if let Some(url) = given {
-            return url.clone();
+    /// The URL `signal` is posted to when the command line says, else
+    /// `None`: the exporter reads the environment.
+    pub fn given(&self, signal: Signal) -> Option<&str> {
+        match signal {
+            Signal::Traces => self.traces.as_deref(),
+            Signal::Metrics => self.metrics.as_deref(),
+        }
+    }
+
+    /// The URL `signal` is posted to, for messages.
+    pub fn describe(&self, signal: Signal) -> String {
+        if let Some(url) = self.given(signal) {
+            return url.to_owned();
         }
         let own = format!(
             "OTEL_EXPORTER_OTLP_{}_ENDPOINT",
-            signal.to_ascii_uppercase()
+            signal.name().to_ascii_uppercase()
         );
         match std::env::var(own) {
             Ok(url) if !url.trim().is_empty() => url,
-            _ => format!("{}/v1/{signal}", self.base),
+            _ => format!("{}/v1/{}", self.base, signal.name()),
+        }
+    }
+}
+
+/// What is exported: one OTLP signal each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Signal {
+    /// Spans, posted to `/v1/traces`.
+    Traces,
+    /// Metrics, posted to `/v1/metrics`.
+    Metrics,
+}
+
+impl Signal {
+    /// Its name in OTLP's paths and variables, and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Signal::Traces => "traces",
+            Signal::Metrics => "metrics",
         }
     }
 }
@@ -109,8 +133,14 @@ mod tests {
     fn a_base_url_gets_each_signal_path_once() {
         for base in ["http://c:4318", "http://c:4318/", "http://c:4318//"] {
             let endpoints = Endpoints::resolve(Some(base)).unwrap().unwrap();
-            assert_eq!(endpoints.describe("traces"), "http://c:4318/v1/traces");
-            assert_eq!(endpoints.describe("metrics"), "http://c:4318/v1/metrics");
+            assert_eq!(
+                endpoints.describe(Signal::Traces),
+                "http://c:4318/v1/traces"
+            );
+            assert_eq!(
+                endpoints.describe(Signal::Metrics),
+                "http://c:4318/v1/metrics"
+            );
         }
         let endpoints = Endpoints::resolve(Some("https://otel.example/api"))
             .unwrap()

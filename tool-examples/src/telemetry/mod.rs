@@ -11,7 +11,7 @@
 mod endpoint;
 mod reported;
 
-pub use endpoint::{ENDPOINT_VARIABLE, Endpoints};
+pub use endpoint::{ENDPOINT_VARIABLE, Endpoints, Signal};
 
 use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry::trace::TracerProvider as _;
@@ -69,37 +69,21 @@ impl Telemetry {
     /// signal's first failure is a warning, and so is its recovery.
     pub fn start(endpoints: &Endpoints) -> io::Result<Telemetry> {
         let resource = resource();
-        let spans = SpanExporter::builder()
-            .with_http()
-            .with_protocol(Protocol::HttpBinary);
-        let spans = match &endpoints.traces {
-            Some(url) => spans.with_endpoint(url.as_str()),
-            None => spans,
-        }
-        .build()
-        .map_err(|error| endpoint_error("traces", error))?;
-        let metrics = MetricExporter::builder()
-            .with_http()
-            .with_protocol(Protocol::HttpBinary);
-        let metrics = match &endpoints.metrics {
-            Some(url) => metrics.with_endpoint(url.as_str()),
-            None => metrics,
-        }
-        .build()
-        .map_err(|error| endpoint_error("metrics", error))?;
         let failing: [Arc<AtomicBool>; 2] = Default::default();
+        let spans = SpanExporter::builder().with_http();
         let spans = Reported::new(
-            spans,
-            "traces",
-            endpoints.describe("traces"),
-            failing[0].clone(),
-        );
+            at(spans, endpoints, Signal::Traces).build(),
+            Signal::Traces,
+            endpoints,
+            &failing[0],
+        )?;
+        let metrics = MetricExporter::builder().with_http();
         let metrics = Reported::new(
-            metrics,
-            "metrics",
-            endpoints.describe("metrics"),
-            failing[1].clone(),
-        );
+            at(metrics, endpoints, Signal::Metrics).build(),
+            Signal::Metrics,
+            endpoints,
+            &failing[1],
+        )?;
         let tracers = SdkTracerProvider::builder()
             .with_batch_exporter(spans)
             .with_resource(resource.clone())
@@ -167,9 +151,12 @@ fn resource() -> Resource {
     }
 }
 
-fn endpoint_error(signal: &str, error: impl std::fmt::Display) -> io::Error {
-    io::Error::new(
-        io::ErrorKind::InvalidInput,
-        format!("--otlp-endpoint: the {signal} exporter: {error}"),
-    )
+/// `builder` with OTLP's protobuf body, posting to where `endpoints` say
+/// `signal` goes (else where the environment says).
+fn at<B: WithExportConfig>(builder: B, endpoints: &Endpoints, signal: Signal) -> B {
+    let builder = builder.with_protocol(Protocol::HttpBinary);
+    match endpoints.given(signal) {
+        Some(url) => builder.with_endpoint(url),
+        None => builder,
+    }
 }

@@ -4,6 +4,7 @@
 //! unnoticed. Each signal warns once when exporting starts failing and once
 //! when it works again, never per batch.
 
+use super::{Endpoints, Signal};
 use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::error::OTelSdkResult;
 use opentelemetry_sdk::metrics::Temporality;
@@ -24,21 +25,27 @@ pub(super) struct Reported<E> {
 }
 
 impl<E> Reported<E> {
-    /// `exporter` of `signal` (`traces`), posting to `url`; `failing` is
-    /// set while its exports fail, so that a failed flush at shutdown is
-    /// not reported twice.
+    /// `exporter` of `signal` as built for `endpoints` (a build failure
+    /// names the flag and the signal); `failing` is set while its exports
+    /// fail, so that a failed flush at shutdown is not reported twice.
     pub(super) fn new(
-        exporter: E,
-        signal: &'static str,
-        url: String,
-        failing: Arc<AtomicBool>,
-    ) -> Self {
-        Reported {
+        exporter: Result<E, impl std::fmt::Display>,
+        signal: Signal,
+        endpoints: &Endpoints,
+        failing: &Arc<AtomicBool>,
+    ) -> std::io::Result<Self> {
+        let exporter = exporter.map_err(|error| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("--otlp-endpoint: the {} exporter: {error}", signal.name()),
+            )
+        })?;
+        Ok(Reported {
             exporter,
-            signal,
-            url,
-            failing,
-        }
+            signal: signal.name(),
+            url: endpoints.describe(signal),
+            failing: Arc::clone(failing),
+        })
     }
 
     fn note(&self, outcome: OTelSdkResult) -> OTelSdkResult {
