@@ -52,6 +52,19 @@ impl KeySet {
 }
 
 /// The key of one JWK entry, or why it is left out.
+/// What an RSA key verifies: PKCS#1 v1.5 and PSS signatures.
+pub(super) const RSA: [Algorithm; 6] = [
+    Algorithm::RS256,
+    Algorithm::RS384,
+    Algorithm::RS512,
+    Algorithm::PS256,
+    Algorithm::PS384,
+    Algorithm::PS512,
+];
+
+/// What an elliptic-curve key (P-256, P-384) or an Ed25519 key verifies.
+pub(super) const CURVES: [Algorithm; 3] = [Algorithm::ES256, Algorithm::ES384, Algorithm::EdDSA];
+
 fn usable(entry: &Value) -> Result<Key, String> {
     let jwk: Jwk = serde_json::from_value(entry.clone())
         .map_err(|error| format!("not a JWK this server reads ({error})"))?;
@@ -64,14 +77,7 @@ fn usable(entry: &Value) -> Result<Key, String> {
         return Err(named("an encryption key (\"use\": \"enc\")".to_owned()));
     }
     let by_type: &[Algorithm] = match &jwk.algorithm {
-        AlgorithmParameters::RSA(_) => &[
-            Algorithm::RS256,
-            Algorithm::RS384,
-            Algorithm::RS512,
-            Algorithm::PS256,
-            Algorithm::PS384,
-            Algorithm::PS512,
-        ],
+        AlgorithmParameters::RSA(_) => &RSA,
         AlgorithmParameters::EllipticCurve(params) => match params.curve {
             EllipticCurve::P256 => &[Algorithm::ES256],
             EllipticCurve::P384 => &[Algorithm::ES384],

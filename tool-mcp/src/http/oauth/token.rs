@@ -6,7 +6,7 @@
 //! <https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#token-handling>).
 
 use super::OAuthConfig;
-use super::keys::{Key, KeySet};
+use super::keys::{CURVES, Key, KeySet, RSA};
 use crate::http::watched::Watched;
 use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, Header, Validation};
@@ -21,19 +21,6 @@ pub(in crate::http) struct Verifier {
     /// claims are heap-allocated sets).
     validations: Vec<(Algorithm, Validation)>,
 }
-
-/// The asymmetric algorithms a key of the set may verify.
-const ACCEPTED: [Algorithm; 9] = [
-    Algorithm::RS256,
-    Algorithm::RS384,
-    Algorithm::RS512,
-    Algorithm::PS256,
-    Algorithm::PS384,
-    Algorithm::PS512,
-    Algorithm::ES256,
-    Algorithm::ES384,
-    Algorithm::EdDSA,
-];
 
 /// The claims read from a valid token (the checked ones, `iss`, `aud`,
 /// `exp`, `nbf`, are checked by jsonwebtoken).
@@ -74,8 +61,10 @@ impl Verifier {
         // crate of the application may ask for the other): say which.
         let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
         let keys = Watched::open(&config.jwks_file, "the JWKS file", KeySet::parse)?;
-        let validations = ACCEPTED
+        // Every asymmetric algorithm a key of the set may verify.
+        let validations = RSA
             .into_iter()
+            .chain(CURVES)
             .map(|algorithm| {
                 let mut validation = Validation::new(algorithm);
                 validation.set_required_spec_claims(&["exp", "iss", "aud"]);
