@@ -24,6 +24,8 @@
 //! symlink or a hard link put at the name is replaced, never written
 //! through; nothing outside the root is ever created, truncated or written
 //! (`tests/files/write_tool.rs`, and the write race of `sandbox_race.rs`).
+//! Since a rename asks nothing of the file it replaces, an existing file is
+//! first checked to be one this process may write itself.
 
 mod entry;
 mod replace;
@@ -32,6 +34,7 @@ mod walk;
 use crate::read::ReadError;
 use crate::write::WriteError;
 use cap_std::fs::{Dir, File, Metadata};
+use replace::Replaced;
 use std::convert::Infallible;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -105,7 +108,8 @@ impl Sandbox {
     /// The directory that is to hold it must exist. A final symlink is
     /// followed as [`open_file`](Self::open_file) follows it (one inside
     /// the root to the file it names, created if missing); a directory,
-    /// FIFO, socket or device at the name is refused.
+    /// FIFO, socket or device at the name is refused, and so is a file this
+    /// process may not write itself, however writable its directory.
     pub(crate) fn replace_file(
         &self,
         requested: &str,
@@ -115,20 +119,24 @@ impl Sandbox {
         // The walk drops a final `/` (and `/.`); a file has no such name.
         let trailing_slash = requested.ends_with('/') || requested.ends_with("/.");
         let (found, path) = walk(&self.dir, &self.path, requested, |parent, name, seen| {
-            Ok(Last::Done(match seen {
-                _ if trailing_slash => Err(WriteError::TrailingSlash),
+            Ok(match seen {
+                _ if trailing_slash => Last::Done(Err(WriteError::TrailingSlash)),
                 // Directories never get here: the walk descends into them.
-                Some(seen) if !seen.is_file() => Err(WriteError::NotAFile),
+                Some(seen) if !seen.is_file() => Last::Done(Err(WriteError::NotAFile)),
                 seen => replace::replace(parent, name, seen, content, cancelled)
-                    .map(|()| seen.is_none()),
-            }))
+                    .transpose()
+                    .map_or(Last::Changed, Last::Done),
+            })
         })
         .map_err(WriteError::of_walk)?;
         match found {
-            Found::Other(written) => Ok(Opened {
-                handle: written?,
-                path,
-            }),
+            Found::Other(replaced) => match replaced? {
+                Replaced::Written { created } => Ok(Opened {
+                    handle: created,
+                    path,
+                }),
+                Replaced::NotWritable => Err(WriteError::NotWritable { path }),
+            },
             Found::Dir(_) => Err(WriteError::IsDirectory),
         }
     }

@@ -17,13 +17,20 @@
 //! - A guard removes the temporary file on every way out but the rename
 //!   (errors, cancellation, a panic).
 //!
+//! A rename needs write permission on the directory only, never on the
+//! file it replaces: in a directory anyone may write (`0777`), it replaces
+//! another user's file, root's included. So an existing file is replaced
+//! only if this process could write it itself: `faccessat(W_OK)` with
+//! `AT_EACCESS`, asked of the same directory handle the rename then uses,
+//! by the name alone, without following a symlink there.
+//!
 //! The rename also makes the write whole: a reader sees the old content or
 //! the new, never a part; the content is flushed to disk before the rename,
 //! so a crash leaves one or the other too.
 
 use crate::write::WriteError;
 use cap_std::fs::{Dir, Metadata, MetadataExt, OpenOptions, OpenOptionsExt};
-use rustix::fs::{AtFlags, OFlags, renameat, unlinkat};
+use rustix::fs::{Access, AtFlags, OFlags, accessat, renameat, unlinkat};
 use rustix::io::Errno;
 use std::ffi::OsStr;
 use std::fs::Permissions;
@@ -39,27 +46,45 @@ const CHUNK: usize = 64 * 1024;
 /// `O_EXCL` makes a clash harmless, this makes it end.
 const NAME_TRIES: usize = 8;
 
+/// How a [`replace`] that met no error ended.
+pub(super) enum Replaced {
+    /// The name now holds the content; `created`: the walk saw nothing
+    /// there.
+    Written {
+        /// Nothing was at the name.
+        created: bool,
+    },
+    /// Nothing was written: the file at the name is one this process may
+    /// not write itself ([`may_write`]).
+    NotWritable,
+}
+
 /// Writes `content` as the file `name` of `parent`, where the walk saw
 /// `existing` (`None`: nothing). `cancelled` is checked before anything is
 /// created, between chunks, and last just before the rename: a write
 /// cancelled by then leaves the name as it was, and no temporary file.
+/// `None`: the file the walk saw is no longer at the name, and nothing was
+/// created; the walk looks again.
 ///
-/// An existing file keeps its permission bits (read, write, execute; the
-/// set-user-ID and set-group-ID bits are dropped, as the kernel drops them
-/// when a file is written); one with no write permission for anyone is
-/// refused. A new file gets `0o666` less the process's umask, as any
-/// program's. The file is a new inode either way: it belongs to the user
-/// the process runs as.
+/// An existing file is replaced only if this process may write it itself
+/// ([`may_write`]), and keeps its permission bits (read, write, execute;
+/// the set-user-ID and set-group-ID bits are dropped, as the kernel drops
+/// them when a file is written). A new file gets `0o666` less the
+/// process's umask, as any program's. The file is a new inode either way:
+/// it belongs to the user the process runs as.
 pub(super) fn replace(
     parent: &Dir,
     name: &OsStr,
     existing: Option<&Metadata>,
     content: &[u8],
     cancelled: &dyn Fn() -> bool,
-) -> Result<(), WriteError> {
+) -> Result<Option<Replaced>, WriteError> {
     let keep = match existing {
-        Some(existing) if existing.permissions().readonly() => return Err(WriteError::ReadOnly),
-        Some(existing) => Some(existing.mode() & 0o777),
+        Some(existing) => match may_write(parent, name)? {
+            None => return Ok(None),
+            Some(false) => return Ok(Some(Replaced::NotWritable)),
+            Some(true) => Some(existing.mode() & 0o777),
+        },
         None => None,
     };
     if cancelled() {
@@ -86,7 +111,30 @@ pub(super) fn replace(
         other => WriteError::from(io::Error::from(other)),
     })?;
     temp.renamed = true;
-    Ok(())
+    Ok(Some(Replaced::Written {
+        created: existing.is_none(),
+    }))
+}
+
+/// Whether this process may write the file `name` of `parent` itself, as
+/// an open for writing would find: `faccessat(W_OK)` with `AT_EACCESS`
+/// (the effective user and groups, those its opens use, not the real
+/// ones; root may write any file, as its opens may), asked through
+/// `parent`'s handle, the one the rename uses, never by a path from the
+/// root. `AT_SYMLINK_NOFOLLOW`: a symlink put at the name since the walk
+/// looked is asked about itself, never followed (the rename replaces the
+/// link, not what it names). `None`: nothing is at the name any more.
+///
+/// Linux asks it of `faccessat2` (5.8 and later); where that is missing,
+/// the answer is an error, and nothing is replaced.
+fn may_write(parent: &Dir, name: &OsStr) -> Result<Option<bool>, WriteError> {
+    let flags = AtFlags::EACCESS | AtFlags::SYMLINK_NOFOLLOW;
+    match accessat(parent, name, Access::WRITE_OK, flags) {
+        Ok(()) => Ok(Some(true)),
+        Err(Errno::ACCESS | Errno::PERM) => Ok(Some(false)),
+        Err(Errno::NOENT) => Ok(None),
+        Err(other) => Err(io::Error::from(other).into()),
+    }
 }
 
 /// The temporary file, removed when dropped unless it was renamed.

@@ -6,8 +6,9 @@ use std::fmt;
 use std::io;
 
 /// Why a [write](crate::write::write_file) was refused. Like
-/// [`ReadError`], the messages name the request, never what the path
-/// resolved to.
+/// [`ReadError`]'s, the messages say nothing of what lies outside the root;
+/// the one that names a file ([`NotWritable`](WriteError::NotWritable))
+/// names it as a successful write would, relative to the root.
 #[derive(Debug)]
 pub enum WriteError {
     /// The path holds a NUL byte.
@@ -24,8 +25,14 @@ pub enum WriteError {
     /// The directory that is to hold the file does not exist (or a name on
     /// the way is not a directory).
     NoParentDirectory,
-    /// The file has no write permission for anyone.
-    ReadOnly,
+    /// The file exists, and this process may not write it itself
+    /// (`faccessat(W_OK, AT_EACCESS)`, checked through the handle of the
+    /// directory holding it): replacing it would take only the directory's
+    /// write permission, which is not the file's.
+    NotWritable {
+        /// The file, relative to the root, as the walk resolved it.
+        path: String,
+    },
     /// The content is over [`MAX_WRITE_BYTES`](crate::write::MAX_WRITE_BYTES).
     TooLarge {
         /// Its size in bytes.
@@ -84,7 +91,9 @@ impl fmt::Display for WriteError {
             WriteError::NoParentDirectory => out.write_str(
                 "the directory to hold the file does not exist (write creates no directories)",
             ),
-            WriteError::ReadOnly => out.write_str("the file is read-only"),
+            WriteError::NotWritable { path } => {
+                write!(out, "permission denied: this process may not write {path}")
+            }
             WriteError::TooLarge { bytes, cap } => {
                 write!(out, "the content is {bytes} bytes, over the {cap}-byte cap")
             }

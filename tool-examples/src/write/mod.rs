@@ -52,7 +52,9 @@ pub struct WriteDetails {
 /// absolute paths, symlinks to files or directories outside, dangling ones
 /// included), NUL bytes in the path, a path ending in `/`; a directory,
 /// FIFO, socket or device at the path; a directory to hold the file that
-/// does not exist (none is created); a file with no write permission.
+/// does not exist (none is created); an existing file this process may
+/// not write itself (`permission denied: this process may not write
+/// notes/a.txt`), even in a directory it may write.
 ///
 /// ```
 /// use tool_examples::sandbox::Sandbox;

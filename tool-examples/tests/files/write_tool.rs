@@ -12,11 +12,15 @@ use crate::support::files::{OUTSIDE_MESSAGE, SECRET, Tree, approving};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::fs::Permissions;
+use std::io::{Read as _, Write as _};
 use std::ops::Deref;
 use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _, symlink};
+use std::os::unix::process::CommandExt as _;
 use std::path::Path;
+use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 use tool_core::approval::{Approvals, Decision};
 use tool_core::{
     CancellationToken, Content, FailureKind, RunOptions, ToolCall, ToolResultMessage,
@@ -409,14 +413,166 @@ async fn a_missing_parent_directory_is_refused_and_not_created() {
     assert!(names(&fx.root.join("a")).is_empty());
 }
 
+/// A rename needs write permission on the directory only: `write` must
+/// still refuse a file this process may not write itself. Exactly one
+/// branch runs, by who runs the test, and each makes such a file in a
+/// directory the writing process may write:
+///
+/// - As root (who may write any file), the binary runs `call` as
+///   `nobody` (uid and gid 65534) in a `0777` directory holding root's
+///   `0644` file: refused, the file left as it was. `nobody`'s own file
+///   beside it is written, in the same run: the refusal is about the file,
+///   not the process. The test itself, as root, writes a `0444` file.
+/// - As anyone else, the test's own `0444` file in its own directory is
+///   refused through the executor.
 #[tokio::test]
-async fn a_read_only_file_is_refused() {
+async fn a_file_this_process_may_not_write_is_refused() {
+    if rustix::process::geteuid().is_root() {
+        refused_as_nobody_in_a_directory_anyone_may_write();
+        root_writes_a_file_with_no_write_bit().await;
+    } else {
+        refused_as_its_owner_without_write_permission().await;
+    }
+}
+
+/// The uid and gid the binary runs as when the test runs as root.
+const NOBODY: u32 = 65534;
+
+/// A file's bytes, permission bits, inode and owner.
+fn state(path: &Path) -> (Vec<u8>, u32, u64, u32) {
+    let metadata = std::fs::symlink_metadata(path).unwrap();
+    (
+        std::fs::read(path).unwrap(),
+        metadata.mode(),
+        metadata.ino(),
+        metadata.uid(),
+    )
+}
+
+fn refused_as_nobody_in_a_directory_anyone_may_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().canonicalize().unwrap();
+    // `nobody` must reach the root (and run in `base`).
+    std::fs::set_permissions(&base, Permissions::from_mode(0o755)).unwrap();
+    let root = base.join("root");
+    let notes = root.join("notes");
+    std::fs::create_dir_all(&notes).unwrap();
+    for dir in [&root, &notes] {
+        std::fs::set_permissions(dir, Permissions::from_mode(0o777)).unwrap();
+    }
+    let roots = notes.join("a.txt");
+    std::fs::write(&roots, "root's\n").unwrap();
+    std::fs::set_permissions(&roots, Permissions::from_mode(0o644)).unwrap();
+    let nobodys = notes.join("mine.txt");
+    std::fs::write(&nobodys, "nobody's\n").unwrap();
+    std::fs::set_permissions(&nobodys, Permissions::from_mode(0o644)).unwrap();
+    std::os::unix::fs::chown(&nobodys, Some(NOBODY), Some(NOBODY)).unwrap();
+    let before = state(&roots);
+    assert_eq!((before.1 & 0o7777, before.3), (0o644, 0));
+
+    let calls: String = [("w1", "notes/a.txt"), ("w2", "notes/mine.txt")]
+        .iter()
+        .map(|(id, path)| {
+            let call = json!({"type": "toolCall", "id": id, "name": "write",
+                "arguments": {"path": path, "content": NEW}});
+            format!("{call}\n")
+        })
+        .collect();
+    let mut command = crate::support::command(
+        &["call", "--root", root.to_str().unwrap(), "--approve-all"],
+        &base,
+    );
+    command
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().expect("the binary starts as nobody");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(calls.as_bytes())
+        .unwrap();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = crate::support::wait(&mut child, Duration::from_secs(20));
+    assert!(status.success(), "{stderr}");
+    assert_eq!(stderr, "");
+
+    let results: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(results.len(), 2, "{stdout}");
+    let message = "permission denied: this process may not write notes/a.txt";
+    let refused = &results[0];
+    assert_eq!(refused["toolCallId"], "w1", "{stdout}");
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(
+        refused["content"],
+        json!([{"type": "text", "text": format!("Tool write failed: {message}")}]),
+        "{refused}"
+    );
+    assert_eq!(refused["details"], json!({ "error": message }), "{refused}");
+    // Every byte, the mode, the inode and the owner as they were.
+    assert_eq!(state(&roots), before);
+
+    let written = &results[1];
+    assert_eq!(written["toolCallId"], "w2", "{stdout}");
+    assert_eq!(written["isError"], false, "{written}");
+    assert_eq!(
+        written["content"],
+        json!([{"type": "text", "text": "wrote 12 bytes to notes/mine.txt"}]),
+        "{written}"
+    );
+    assert_eq!(std::fs::read_to_string(&nobodys).unwrap(), NEW);
+    assert_eq!(std::fs::metadata(&nobodys).unwrap().uid(), NOBODY);
+    assert_no_temporary_file(&root);
+}
+
+/// Root may write any file, so its writes replace one with no write bit,
+/// which keeps its mode.
+async fn root_writes_a_file_with_no_write_bit() {
     let fx = Fixture::new();
     fx.write("frozen.txt", "frozen\n");
-    std::fs::set_permissions(fx.root.join("frozen.txt"), Permissions::from_mode(0o444)).unwrap();
-    fx.assert_refused("frozen.txt", "the file is read-only")
-        .await;
-    assert_eq!(fx.read("frozen.txt"), "frozen\n");
+    let path = fx.root.join("frozen.txt");
+    std::fs::set_permissions(&path, Permissions::from_mode(0o444)).unwrap();
+    let result = fx.write_to("frozen.txt", NEW).await;
+    assert_wrote(
+        &result,
+        "wrote 12 bytes to frozen.txt",
+        r#"{"path":"frozen.txt","bytes":12,"created":false}"#,
+    );
+    assert_eq!(fx.read("frozen.txt"), NEW);
+    assert_eq!(std::fs::metadata(&path).unwrap().mode() & 0o7777, 0o444);
+}
+
+async fn refused_as_its_owner_without_write_permission() {
+    let fx = Fixture::new();
+    fx.write("sub/frozen.txt", "frozen\n");
+    let path = fx.root.join("sub/frozen.txt");
+    std::fs::set_permissions(&path, Permissions::from_mode(0o444)).unwrap();
+    let before = state(&path);
+    fx.assert_refused(
+        "sub/frozen.txt",
+        "permission denied: this process may not write sub/frozen.txt",
+    )
+    .await;
+    assert_eq!(state(&path), before);
 }
 
 // ------------------------------------------------------ creating, replacing
