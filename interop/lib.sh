@@ -56,6 +56,24 @@ start_mcp() {
   ADDRESS=$(grep -o 'serving MCP on http://[^/]*' "$log" | head -1 | sed 's|.*http://||')
 }
 
+# start_redis: a redis-server of this check's own on a free loopback port,
+# nothing saved to disk; sets REDIS_URL.
+start_redis() {
+  local port
+  port=$(free_port)
+  mkdir -p "$SCRATCH/redis"
+  redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
+    --dir "$SCRATCH/redis" --logfile "$SCRATCH/redis/redis.log" &
+  PIDS+=("$!")
+  local tries=0
+  until redis-cli -p "$port" ping 2>/dev/null | grep -q PONG; do
+    tries=$((tries + 1))
+    [[ $tries -lt 100 ]] || fail "redis-server did not start: $(cat "$SCRATCH/redis/redis.log")"
+    sleep 0.05
+  done
+  REDIS_URL="redis://127.0.0.1:$port/0"
+}
+
 # The log of a server started by start_mcp.
 log_of() {
   echo "$SCRATCH/$1.log"

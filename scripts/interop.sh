@@ -2,9 +2,10 @@
 # The interop suite: the project against the real programs its users run,
 # which `cargo test` (Rust toolchain only) cannot hold: the official MCP
 # Python SDK (pip `mcp`), the official TypeScript SDK (npm
-# `@modelcontextprotocol/sdk`) and nginx (Debian's package). It installs what
-# it needs (into target/interop and interop/node/node_modules, nginx with
-# apt-get when it is absent), builds the tool-examples binary, and runs every
+# `@modelcontextprotocol/sdk`), nginx and redis-server (Debian's packages:
+# the balancer and the shared store of several processes). It installs what
+# it needs (into target/interop and interop/node/node_modules, nginx and
+# redis-server with apt-get when they are absent), builds the tool-examples binary, and runs every
 # check in interop/checks/. A program that cannot be had fails the suite:
 # nothing is skipped.
 #
@@ -32,15 +33,22 @@ fi
 step "setup: TypeScript SDK (interop/node/package-lock.json)"
 (cd interop/node && npm ci --silent --no-audit --no-fund)
 
-step "setup: nginx"
-if ! command -v nginx >/dev/null 2>&1 && [[ ! -x /usr/sbin/nginx ]]; then
+step "setup: nginx and redis-server"
+missing=()
+command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+if [[ ${#missing[@]} -gt 0 ]]; then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nginx >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
   echo "interop: nginx is needed and could not be installed" >&2
+  exit 1
+}
+command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || {
+  echo "interop: redis-server is needed and could not be installed" >&2
   exit 1
 }
 

@@ -2,9 +2,10 @@
 # --http --stateless` behind nginx with plain round robin and no affinity.
 # The official clients on both revisions (Python default and legacy, the
 # TypeScript SDK) must work through it, every process must have served
-# calls, and /healthz must answer through it; with one --approval-key-file,
-# a 2026-07-28 client's approval (its retry reaching another process than
-# its question) runs the call. Then the same three without
+# calls, and /healthz must answer through it; with one --approval-key-file
+# and one shared store (--state-url, a redis-server), a 2026-07-28 client's
+# approval (its retry reaching another process than its question) runs the
+# call. Then the same three without
 # --stateless: a legacy client's session lives in one process, so round
 # robin must break it (the other processes answer 404 for its session, and
 # the SDK says "Session terminated"), which is why tool-mcp/README.md says
@@ -45,7 +46,9 @@ echo "-- stateless backends behind round robin"
 approval_root="$SCRATCH/approval-root"
 mkdir -p "$approval_root"
 head -c 48 /dev/urandom | base64 >"$SCRATCH/approval.key"
-start_backends stateless --stateless --root "$approval_root" --approval-key-file "$SCRATCH/approval.key"
+start_redis
+start_backends stateless --stateless --root "$approval_root" --approval-key-file "$SCRATCH/approval.key" \
+  --state-url "$REDIS_URL"
 start_nginx stateless
 url="http://127.0.0.1:$NGINX_PORT/mcp"
 [[ $(http_get "http://127.0.0.1:$NGINX_PORT/healthz") == ok ]] || fail "/healthz through nginx"

@@ -53,7 +53,10 @@ assert.equal(asked.length, 1);
 assert.match(asked[0], /^Allow write \(/);
 assert.match(asked[0], /path: "approval-ts-a\.txt"/);
 
-for (const [action, says] of [["decline", /A person declined/], ["cancel", /A person dismissed/]]) {
+for (const [action, says] of [
+  ["decline", /^A person denied this call: they declined this call of write in the client/],
+  ["cancel", /got none \(a person dismissed the question about write without deciding\)/],
+]) {
   answers.push(action);
   const refused = await client.callTool({ name: "write", arguments: { path: `approval-ts-${action}.txt`, content: "no" } });
   assert.equal(refused.isError, true, action);
@@ -68,7 +71,7 @@ const plain = new Client({ name: "interop-ts-plain", version: "1.0.0" });
 await plain.connect(new StreamableHTTPClientTransport(url));
 const refused = await plain.callTool({ name: "write", arguments: { path: "approval-ts-b.txt", content: "no" } });
 assert.equal(refused.isError, true);
-assert.match(text(refused), /cannot ask one \(no elicitation capability\)/);
+assert.match(text(refused), /this client cannot ask a person about write: no elicitation capability/);
 assert.equal(existsSync(join(root, "approval-ts-b.txt")), false);
 await plain.close();
 console.log("ok");

@@ -75,7 +75,10 @@ async def main(spec: str, mode: str, root: str, without_sessions: bool) -> None:
         assert f'path: "{name}-a.txt"' in question, question
         assert 'content: "yes"' in question, question
 
-        for action, says in [("decline", "A person declined"), ("cancel", "A person dismissed")]:
+        for action, says in [
+            ("decline", "A person denied this call: they declined this call of write in the client"),
+            ("cancel", "got none (a person dismissed the question about write without deciding)"),
+        ]:
             person.answers.append(action)
             refused = await client.call_tool("write", {"path": f"{name}-{action}.txt", "content": "no"})
             assert refused.is_error, refused
@@ -92,7 +95,9 @@ async def main(spec: str, mode: str, root: str, without_sessions: bool) -> None:
     async with Client(server_of(spec), mode=mode) as client:
         refused = await client.call_tool("write", {"path": f"{name}-b.txt", "content": "no"})
         assert refused.is_error, refused
-        assert "cannot ask one (no elicitation capability)" in text_of(refused), text_of(refused)
+        assert "this client cannot ask a person about write: no elicitation capability" in text_of(
+            refused
+        ), text_of(refused)
         assert not (root_dir / f"{name}-b.txt").exists()
     print("ok")
 

@@ -1,7 +1,9 @@
 //! Holds the workspace's integration tests (see `tests/`), the registries
 //! the MCP end-to-end tests serve ([`mcp_fixture`], [`approval_fixture`]),
 //! the struct of every field type the property tests and the fuzz target
-//! share ([`everything`]),
+//! share ([`everything`]), what every approval ledger must do
+//! ([`ledger_check`]) and a ledger in a file that outlives a killed
+//! process ([`file_ledger`]),
 //! and the wire shapes the tests compare against ([`wire`]).
 //! The Rust examples of the README, the `docs/` pages and the crates'
 //! READMEs (`tool-core`'s and `tool-mcp`'s, shown on crates.io) run here
@@ -22,6 +24,10 @@ mod docs_tools {}
 mod docs_running {}
 
 #[cfg(doctest)]
+#[doc = include_str!("../../docs/approvals.md")]
+mod docs_approvals {}
+
+#[cfg(doctest)]
 #[doc = include_str!("../../docs/providers.md")]
 mod docs_providers {}
 
@@ -37,7 +43,13 @@ mod tool_core_readme {}
 #[doc = include_str!("../../tool-mcp/README.md")]
 mod tool_mcp_readme {}
 
+#[cfg(doctest)]
+#[doc = include_str!("../../tool-redis/README.md")]
+mod tool_redis_readme {}
+
 pub mod approval_fixture;
 pub mod everything;
+pub mod file_ledger;
+pub mod ledger_check;
 pub mod mcp_fixture;
 pub mod wire;

@@ -14,7 +14,8 @@
 //! - [`walkthrough`], [`call`], [`serve`] and [`cli`]: the binary's
 //!   commands; [`logging`]: where and how it logs; [`upstream`]: other MCP
 //!   servers' tools beside these; [`deferral`]: all but a few tools found
-//!   through `tool_search`; [`token_file`]: bearer tokens read from files.
+//!   through `tool_search`; [`token_file`]: bearer tokens read from files;
+//!   [`shared_state`]: the approval ledger several processes share.
 
 #![forbid(unsafe_code)]
 pub mod call;
@@ -28,6 +29,7 @@ pub mod logging;
 pub mod read;
 pub mod sandbox;
 pub mod serve;
+pub mod shared_state;
 pub mod telemetry;
 pub mod token_file;
 pub mod upper;

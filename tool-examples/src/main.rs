@@ -10,7 +10,7 @@ use tool_core::ExecutionMode;
 use tool_core::approval::{Approvals, Decision};
 use tool_examples::cli::{
     ApprovalArgs, CallArgs, Cli, Command, CompletionsArgs, Deferral, DefinitionsArgs, McpArgs,
-    Root, UsageError,
+    Root, SharedState, UsageError,
 };
 use tool_examples::serve::{
     DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token,
@@ -18,7 +18,7 @@ use tool_examples::serve::{
 };
 use tool_examples::telemetry::{Endpoints, Telemetry};
 use tool_examples::upstream::add_upstreams;
-use tool_examples::{call, deferral, example_registry, logging, walkthrough};
+use tool_examples::{call, deferral, example_registry, logging, shared_state, walkthrough};
 
 /// The binary's allocator: mimalloc. `call` parses a chunk of calls on one
 /// thread and may free it on another (always so in `--sequential` mode),
@@ -104,6 +104,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             allow_unauthenticated,
             stateless,
             approval_key_file,
+            state,
             repair,
             shutdown_grace,
             limits,
@@ -111,6 +112,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
         }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
+            let ledger = runtime.block_on(shared_state::approval_ledger(
+                approval_key_file.as_deref(),
+                &state,
+                "mcp",
+            ))?;
             // The clients live as long as the server: they hold the upstreams.
             let _clients = runtime.block_on(add_upstreams(
                 &mut tools,
@@ -123,6 +129,9 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             if let Some(file) = approval_key_file {
                 let key = call::approval::load_key(Some(&file))?;
                 server = server.with_approval_key(&key);
+            }
+            if let Some(ledger) = ledger {
+                server = server.with_approval_ledger(ledger);
             }
             let shutdown_grace = shutdown_grace.unwrap_or(DEFAULT_SHUTDOWN_GRACE);
             let Some(address) = http else {
@@ -152,12 +161,14 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             sequential,
             repair,
             approvals,
+            state,
             upstreams,
             deferral,
         }) => {
-            let ctx = call_context(repair).with_approvals(call_approvals(&approvals)?);
-            let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
+            let approvals = runtime.block_on(call_approvals(&approvals, &state))?;
+            let ctx = call_context(repair).with_approvals(approvals);
+            let mut tools = rooted_registry(&root)?;
             let _clients = runtime.block_on(add_upstreams(
                 &mut tools,
                 &upstreams.servers,
@@ -191,14 +202,17 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
 }
 
 /// How `call` answers a call that needs approval: run it (`--approve-all`),
-/// or an approval-request line signed with the key given (or a random one).
-fn call_approvals(args: &ApprovalArgs) -> std::io::Result<Approvals> {
+/// or an approval-request line sealed with the key given (or a random
+/// one), its resumes recorded in the shared ledger when there is one.
+async fn call_approvals(args: &ApprovalArgs, state: &SharedState) -> std::io::Result<Approvals> {
     if args.approve_all {
         return Ok(Approvals::ask(|_| async { Decision::Approve }));
     }
-    let approvals = Approvals::suspend(call::approval::load_key(args.key_file.as_deref())?);
-    Ok(match &args.ledger {
-        Some(file) => approvals.with_ledger(call::approval::FileLedger::open(file)?),
+    let key_file = args.key_file.as_deref();
+    let ledger = shared_state::approval_ledger(key_file, state, "call").await?;
+    let approvals = Approvals::suspend(call::approval::load_key(key_file)?);
+    Ok(match ledger {
+        Some(ledger) => approvals.with_ledger(ledger),
         None => approvals,
     })
 }

@@ -1,14 +1,16 @@
 //! Durable approval: a batch that reaches a call needing a person's
-//! approval suspends; the signed state round-trips through JSON; resumes
+//! approval suspends; the sealed state round-trips through JSON; resumes
 //! take decisions for some calls or all; every call gets exactly one
 //! result, in call order; forged, replayed and expired states are refused.
+//! What holds across requests, processes and crashes is in
+//! `approval_lifecycle.rs`.
 
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tool_core::approval::{
-    ApprovalKey, ApprovalPolicy, Approvals, Decision, ResumeError, Suspension,
+    ApprovalKey, ApprovalPolicy, Approvals, Decision, ResumeError, SealedSuspension, Suspension,
 };
 use tool_core::executor::RetryBudget;
 use tool_core::repair::{RepairPolicy, RepairRule};
@@ -95,18 +97,26 @@ async fn first_waiting(tools: &ToolRegistry, options: RunOptions) -> Suspension 
     suspended(execute_batch(&calls()[..1], tools, options, ExecutionMode::Parallel).await)
 }
 
-/// Through JSON text, as a web app stores it.
+/// Through JSON text, as a web app stores it, and opened again with the
+/// key of `suspending(1)`.
 fn stored(suspension: &Suspension) -> Suspension {
-    serde_json::from_str(&serde_json::to_string(suspension).unwrap()).unwrap()
+    let sealed: SealedSuspension =
+        serde_json::from_str(&serde_json::to_string(suspension).unwrap()).unwrap();
+    Approvals::suspend(key(1)).open(&sealed).unwrap()
 }
 
 #[tokio::test]
 async fn calls_decided_in_two_resumes_get_one_result_each_in_call_order() {
+    // In parallel mode; sequential mode's order is in approval_lifecycle.rs.
     let (tools, disk) = registry();
     let options = suspending(1);
-    for mode in [ExecutionMode::Parallel, ExecutionMode::Sequential] {
+    {
+        let mode = ExecutionMode::Parallel;
         let first = suspended(execute_batch(&calls(), &tools, options.clone(), mode).await);
-        let pending: Vec<&str> = first.pending().map(|call| call.call_id.as_str()).collect();
+        let pending: Vec<&str> = first
+            .pending()
+            .map(|call| call.tool_call_id.as_str())
+            .collect();
         assert_eq!(pending, ["c1", "c3"]);
         let answered: Vec<&str> = first.answered().map(text).collect();
         assert_eq!(answered, ["a.txt: 3 bytes"]);
@@ -127,7 +137,10 @@ async fn calls_decided_in_two_resumes_get_one_result_each_in_call_order() {
         .unwrap();
         let second = suspended(second);
         assert_ne!(second.id(), first.id());
-        let pending: Vec<&str> = second.pending().map(|call| call.call_id.as_str()).collect();
+        let pending: Vec<&str> = second
+            .pending()
+            .map(|call| call.tool_call_id.as_str())
+            .collect();
         assert_eq!(pending, ["c1"]);
         assert_eq!(disk.writes.load(Ordering::SeqCst), 1);
 
@@ -144,7 +157,10 @@ async fn calls_decided_in_two_resumes_get_one_result_each_in_call_order() {
         );
         let ids: Vec<&str> = results.iter().map(|r| r.tool_call_id.as_str()).collect();
         assert_eq!(ids, ["c1", "c2", "c3"]);
-        assert_eq!(text(&results[0]), "Tool write failed: not that file");
+        assert_eq!(
+            text(&results[0]),
+            "A person denied this call: not that file"
+        );
         assert_eq!(results[0].failure_kind, Some(FailureKind::Denied));
         assert_eq!(text(&results[2]), "wrote 2 bytes to b.txt");
         assert_eq!(
@@ -220,29 +236,25 @@ async fn forged_replayed_expired_and_foreign_states_are_refused() {
     let first = first_waiting(&tools, options.clone()).await;
     let approve = || [("c1", Decision::Approve)];
 
-    // A holder changes the arguments in the state: the signature no longer matches.
-    let mut wire: Value = serde_json::to_value(&first).unwrap();
-    let state = wire["state"]
-        .as_str()
-        .unwrap()
-        .replace("a.txt", "/etc/passwd");
-    wire["state"] = Value::String(state);
-    let forged: Suspension = serde_json::from_value(wire).unwrap();
+    // A holder cannot read the arguments in the state, nor change a byte of
+    // it: it no longer opens.
+    let wire: Value = serde_json::to_value(&first).unwrap();
+    let sealed = wire.as_str().unwrap();
+    assert!(!sealed.contains("a.txt"), "sealed, not signed: {sealed}");
+    let mut bytes = sealed.as_bytes().to_vec();
+    let middle = bytes.len() / 2;
+    bytes[middle] = if bytes[middle] == b'A' { b'B' } else { b'A' };
+    let forged = SealedSuspension::from(String::from_utf8(bytes).unwrap());
     assert_eq!(
-        forged.pending().next().unwrap().arguments["path"],
-        "/etc/passwd"
+        Approvals::suspend(key(1)).open(&forged),
+        Err(ResumeError::Forged)
     );
-    let refused = resume_batch(
-        &forged,
-        approve(),
-        &tools,
-        options.clone(),
-        ExecutionMode::Parallel,
-    )
-    .await;
-    assert_eq!(refused, Err(ResumeError::Forged));
 
     // Another application's key.
+    assert_eq!(
+        Approvals::suspend(key(2)).open(first.sealed()),
+        Err(ResumeError::Forged)
+    );
     let refused = resume_batch(
         &first,
         approve(),
@@ -447,9 +459,11 @@ async fn without_approvals_a_tool_that_needs_one_never_runs() {
     for options in [RunOptions::new(), suspending(1)] {
         let result = execute_tool_call(&call, &tools, options).await;
         assert_eq!(result.failure_kind, Some(FailureKind::Denied));
-        assert_eq!(
-            text(&result),
-            "Tool write failed: needs a person's approval, which could not be asked for here"
+        assert!(
+            text(&result)
+                .starts_with("This call did not run: it needs a person's approval, and got none ("),
+            "{}",
+            text(&result)
         );
     }
     assert_eq!(disk.writes.load(Ordering::SeqCst), 0);
@@ -482,7 +496,7 @@ async fn an_inline_asker_approves_edits_or_denies_while_the_call_waits() {
     assert_eq!(text(&run("edit.txt").await), "wrote 9 bytes to edited.txt");
     let denied = run("etc.txt").await;
     assert_eq!(denied.failure_kind, Some(FailureKind::Denied));
-    assert_eq!(text(&denied), "Tool write failed: not there");
+    assert_eq!(text(&denied), "A person denied this call: not there");
     assert_eq!(disk.writes.load(Ordering::SeqCst), 2);
     assert_eq!(
         asked.lock().unwrap()[0],
@@ -508,7 +522,7 @@ async fn an_asker_that_panics_or_is_cancelled_runs_nothing() {
     let result = execute_tool_call(&call, &tools, panicking).await;
     assert_eq!(result.failure_kind, Some(FailureKind::Denied));
     assert!(
-        text(&result).contains("the approval could not be asked"),
+        text(&result).contains("got none (asking for it failed)"),
         "{}",
         text(&result)
     );

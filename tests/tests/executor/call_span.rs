@@ -473,12 +473,15 @@ fn an_approvers_decisions_are_events_of_the_calls_span() {
     );
 
     let deny = Decision::Deny {
-        reason: "not today".into(),
+        reason: Some("not today".into()),
     };
     let span = span_of(act("done"), needs_approval(deny));
-    assert_eq!(span.event("the call was denied"), Some(Level::INFO));
+    assert_eq!(span.event("a person denied the call"), Some(Level::INFO));
     assert_eq!(span.field("error.type"), Some("denied"));
-    assert_eq!(span.field("otel.status_description"), Some("not today"));
+    assert_eq!(
+        span.field("otel.status_description"),
+        Some("A person denied this call: not today")
+    );
 }
 
 #[test]
@@ -496,7 +499,7 @@ fn a_call_denied_when_its_batch_resumes_has_its_span() {
             panic!("the call should wait for approval");
         };
         let deny = Decision::Deny {
-            reason: "not today".into(),
+            reason: Some("not today".into()),
         };
         resume_batch(
             &suspension,
@@ -519,5 +522,5 @@ fn a_call_denied_when_its_batch_resumes_has_its_span() {
     let span = only(&spans, "execute_tool");
     assert_eq!(span.expect("gen_ai.tool.call.id"), "call-7");
     assert_eq!(span.field("error.type"), Some("denied"));
-    assert_eq!(span.event("the call was denied"), Some(Level::INFO));
+    assert_eq!(span.event("a person denied the call"), Some(Level::INFO));
 }

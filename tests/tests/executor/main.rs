@@ -4,7 +4,10 @@
 //! binary for the layer (each binary links the whole dependency tree, and CI
 //! builds them on two cores).
 //!
-//! - [`approval`]: suspended batches, their signed state, resumes.
+//! - [`approval`]: suspended batches, their sealed state, resumes.
+//! - [`approval_lifecycle`]: what approvals promise across requests,
+//!   processes and crashes; closing; the policies (arguments, standing
+//!   decisions, results from outside); the ledgers' contract.
 //! - [`seed`]: the echo walkthrough's cases and the five outcomes.
 //! - [`tool_fn`], [`toolbox`]: `#[tool]` functions, `#[tools]` impl blocks.
 //! - [`executor`]: batches, concurrency, failure paths.
@@ -22,6 +25,7 @@
 //!   OpenTelemetry SDK exports their spans and durations.
 
 mod approval;
+mod approval_lifecycle;
 mod call_span;
 mod executor;
 mod faults;

@@ -8,7 +8,12 @@
 //!
 //! On 2026-07-28 the question comes as an `InputRequiredResult` and rmcp's
 //! `call_tool` drives the retry; `call_tool_once` drives it by hand where
-//! the `requestState` is the point (forged, changed, replayed).
+//! the `requestState` is the point (forged, changed, replayed to this
+//! server or to another sharing its key, with or without its ledger, or
+//! sent again after the retry that ran it went away mid-call).
+//!
+//! Arguments too big to show are cut in the question, which then ends
+//! with their SHA-256: the digest of what runs.
 
 use crate::support::bounded::bounded;
 use crate::support::mcp::{Recorded, Wire, call};
@@ -24,12 +29,18 @@ use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess, Transpor
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceError, ServiceExt};
 use serde_json::{Value, json};
 use std::process::Stdio;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tests::approval_fixture::approval_registry;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
-use tool_core::RunOptions;
-use tool_core::approval::{ApprovalKey, ApprovalPolicy, Approvals, Decision};
+use tool_core::approval::{
+    ApprovalKey, ApprovalPolicy, Approvals, Decision, MemoryLedger, QUESTION_ARGUMENT_BYTES,
+    arguments_sha256,
+};
+use tool_core::params::ParamValue;
+use tool_core::{RunOptions, Tool, ToolContext, ToolError, ToolOutput, ToolParams, ToolRegistry};
 use tool_mcp::{HttpServer, McpServer};
 
 const REVISIONS: [ProtocolVersion; 3] = [
@@ -41,6 +52,11 @@ const REVISIONS: [ProtocolVersion; 3] = [
 /// What `erase(name)` asks, word for word: tool-core's question.
 fn question(name: &str) -> String {
     format!("Allow erase (Erase note; may destroy data) to run with:\n  name: \"{name}\"\n?")
+}
+
+/// What the model reads of a call that needed approval and got none.
+fn not_run(reason: &str) -> String {
+    format!("This call did not run: it needs a person's approval, and got none ({reason}).")
 }
 
 /// How the person answers.
@@ -258,21 +274,20 @@ async fn every_answer(target: &Target, revision: &ProtocolVersion) {
     person.will(Answer::Decline);
     let declined = erase(&client, &beta).await;
     assert_eq!(declined.is_error, Some(true), "{revision}: {declined:?}");
-    assert!(
-        text(&declined).contains("A person declined this call of erase; it did not run."),
-        "{revision}: {}",
-        text(&declined)
+    assert_eq!(
+        text(&declined),
+        "A person denied this call: they declined this call of erase in the client; do not \
+         call it again unless they ask for it",
+        "{revision}"
     );
 
     person.will(Answer::Cancel);
     let cancelled = erase(&client, &gamma).await;
     assert_eq!(cancelled.is_error, Some(true), "{revision}: {cancelled:?}");
-    assert!(
-        text(&cancelled).contains(
-            "A person dismissed the approval request for this call of erase without deciding"
-        ),
-        "{revision}: {}",
-        text(&cancelled)
+    assert_eq!(
+        text(&cancelled),
+        not_run("a person dismissed the question about erase without deciding"),
+        "{revision}"
     );
     assert_eq!(
         person.asked(),
@@ -298,13 +313,10 @@ async fn every_answer(target: &Target, revision: &ProtocolVersion) {
     let (client, _) = connect(target, &unaskable).await;
     let refused = erase(&client, &delta).await;
     assert_eq!(refused.is_error, Some(true), "{revision}: {refused:?}");
-    assert!(
-        text(&refused).contains(
-            "This call of erase needs a person's approval, and this client cannot ask one \
-             (no elicitation capability); it did not run."
-        ),
-        "{revision}: {}",
-        text(&refused)
+    assert_eq!(
+        text(&refused),
+        not_run("this client cannot ask a person about erase: no elicitation capability"),
+        "{revision}"
     );
     assert!(unaskable.asked().is_empty());
     let ran = erased(&client).await;
@@ -339,13 +351,15 @@ async fn over_http_without_sessions_2026_07_28_asks_and_older_revisions_are_told
             let (client, _) = connect(&target, &person).await;
             let refused = erase(&client, "omega").await;
             assert_eq!(refused.is_error, Some(true), "{revision}");
-            assert!(
-                text(&refused).contains(&format!(
-                    "this client cannot ask one (this server serves without sessions, and on \
-                     MCP {revision} a person is asked by elicitation/create"
+            assert_eq!(
+                text(&refused),
+                not_run(&format!(
+                    "this client cannot ask a person about erase: this server serves without \
+                     sessions, and on MCP {revision} a person is asked by elicitation/create, \
+                     whose answer only a session can bring back to the call (a client on \
+                     2026-07-28 can be asked)"
                 )),
-                "{revision}: {}",
-                text(&refused)
+                "{revision}"
             );
             assert!(person.asked().is_empty());
             let ran = erased(&client).await;
@@ -617,13 +631,9 @@ async fn no_answer_in_time_is_a_tool_error() {
         let (client, wire) = connect(&Target::Http(server.url.clone()), &person).await;
         let result = erase(&client, "alpha").await;
         assert_eq!(result.is_error, Some(true));
-        assert!(
-            text(&result).contains(
-                "No one answered the approval request for this call of erase within 300 ms; \
-                 it did not run."
-            ),
-            "{}",
-            text(&result)
+        assert_eq!(
+            text(&result),
+            not_run("no one answered the question within 300 ms")
         );
         crate::support::mcp::eventually("the question is withdrawn", || async {
             wire.messages()
@@ -646,7 +656,8 @@ async fn the_call_options_policy_picks_more_tools_and_the_client_is_asked() {
     bounded(async {
         let key = ApprovalKey::new(*b"the application's suspension key").unwrap();
         let options = RunOptions::new().with_approvals(
-            Approvals::suspend(key).with_policy(ApprovalPolicy::when(|tool| tool.name() == "echo")),
+            Approvals::suspend(key)
+                .with_policy(ApprovalPolicy::when(|tool, _| tool.name() == "echo")),
         );
         let server = Server::start(
             McpServer::new(approval_registry()).with_call_options(options),
@@ -719,4 +730,364 @@ async fn an_asker_of_the_call_options_answers_instead_of_the_client() {
         server.stop().await;
     })
     .await;
+}
+
+/// A note to keep
+#[derive(ToolParams, Debug)]
+struct KeepParams {
+    /// What the note says
+    content: String,
+    /// The note's name
+    name: String,
+    /// How many copies to keep
+    #[param(default = 1)]
+    copies: u32,
+}
+
+/// `keep`: needs approval; records the arguments it ran with, as JSON.
+#[derive(Clone, Default)]
+struct KeepTool {
+    ran: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Tool for KeepTool {
+    type Params = KeepParams;
+    type Details = Value;
+
+    fn name(&self) -> &str {
+        "keep"
+    }
+
+    fn description(&self) -> &str {
+        "Keep a note"
+    }
+
+    fn needs_approval(&self) -> bool {
+        true
+    }
+
+    async fn execute(
+        &self,
+        params: KeepParams,
+        _ctx: ToolContext,
+    ) -> Result<ToolOutput<Value>, ToolError> {
+        self.ran.lock().unwrap().push(params.to_json());
+        Ok(ToolOutput::text(format!("kept {}", params.name)))
+    }
+}
+
+/// A 1 MiB argument: the question shows its first bytes, how big it is,
+/// that the rest is not shown, and the SHA-256 of the arguments, which is
+/// that of the arguments the tool ran with (the default filled in, so not
+/// that of the arguments sent), on both ways of asking.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_question_about_a_huge_argument_shows_its_head_and_the_digest_of_what_runs() {
+    bounded(async {
+        let keep = KeepTool::default();
+        let mut tools = approval_registry();
+        tools.register(keep.clone()).unwrap();
+        let server = Server::start(tools.into(), |http| http).await;
+        let content = "0123456789abcdef".repeat(64 * 1024);
+        assert_eq!(content.len(), 1 << 20);
+        let sent = json!({"name": "big", "content": content});
+        for revision in [ProtocolVersion::V_2026_07_28, ProtocolVersion::V_2025_11_25] {
+            let person = Person::new(&revision, true);
+            let (client, _) = connect(&Target::Http(server.url.clone()), &person).await;
+            let kept = client.call_tool(call("keep", sent.clone())).await.unwrap();
+            assert_eq!(text(&kept), "kept big", "{revision}");
+
+            let ran = keep.ran.lock().unwrap().pop().expect("keep ran");
+            assert_eq!(
+                ran,
+                json!({"content": content, "name": "big", "copies": 1}),
+                "{revision}"
+            );
+            let digest = arguments_sha256(&ran);
+            assert_ne!(digest, arguments_sha256(&sent), "the default counts");
+            let whole = serde_json::to_string(&ran).unwrap().len();
+            // The content's JSON is a quote, then the content: the first
+            // 4096 bytes of it hold 4095 of the content's.
+            let head = &content[..QUESTION_ARGUMENT_BYTES - 1];
+            let expected = format!(
+                "Allow keep (Keep a note) to run with:\n  \
+                 content: \"{head}... (cut: {} bytes in all)\n  \
+                 name: (not shown: 5 bytes)\n  \
+                 copies: (not shown: 1 bytes)\n\
+                 ?\n\
+                 Not everything is shown: the arguments are {whole} bytes of JSON. \
+                 SHA-256 of the exact arguments that will run: {digest}",
+                content.len() + 2
+            );
+            let asked = person.asked();
+            assert_eq!(asked.len(), 1, "{revision}");
+            assert_eq!(asked[0], expected, "{revision}");
+            // What a person reads last: the digest, which is the one run.
+            let shown = asked[0].rsplit(": ").next().unwrap();
+            assert_eq!(shown, arguments_sha256(&ran), "{revision}");
+            client.cancel().await.unwrap();
+        }
+        server.stop().await;
+    })
+    .await;
+}
+
+/// `name`'s question on 2026-07-28, with its state.
+async fn asked_about(client: &Client, name: &str, arguments: Value) -> String {
+    match client.call_tool_once(call(name, arguments)).await {
+        Ok(CallToolResponse::InputRequired(asked)) => asked.request_state.expect("a requestState"),
+        other => panic!("expected an InputRequiredResult, got {other:?}"),
+    }
+}
+
+/// Two stateless servers of `approval_registry()` (each its own list of
+/// erased notes, as two processes have) with the same key, each with
+/// `ledger_of(i)`; alpha's state, asked and run on the first, replayed to
+/// the second: the answer to the replay, and what each server erased.
+async fn replayed_to_another_server(
+    ledger_of: impl Fn(usize) -> MemoryLedger,
+) -> (Result<CallToolResponse, ServiceError>, String, String) {
+    let key = ApprovalKey::new(*b"a key shared by both processes!!").unwrap();
+    let [first, second] = [0, 1].map(|i| {
+        McpServer::new(approval_registry())
+            .with_approval_key(&key)
+            .with_approval_ledger(ledger_of(i))
+    });
+    let first = Server::start(first, HttpServer::stateless).await;
+    let second = Server::start(second, HttpServer::stateless).await;
+    let person = Person::new(&ProtocolVersion::V_2026_07_28, true);
+    let (here, _) = connect(&Target::Http(first.url.clone()), &person).await;
+    let (there, _) = connect(&Target::Http(second.url.clone()), &person).await;
+    let alpha = json!({"name": "alpha"});
+    let state = asked_about(&here, "erase", alpha.clone()).await;
+    let ran = here
+        .call_tool_once(retry(
+            alpha.clone(),
+            &state,
+            answered(ElicitationAction::Accept),
+        ))
+        .await;
+    let Ok(CallToolResponse::Complete(ran)) = ran else {
+        panic!("the call ran: {ran:?}");
+    };
+    assert_eq!(text(&ran), "erased alpha");
+    let replayed = there
+        .call_tool_once(retry(
+            alpha.clone(),
+            &state,
+            answered(ElicitationAction::Accept),
+        ))
+        .await;
+    let erased_here = erased(&here).await;
+    let erased_there = erased(&there).await;
+    for client in [here, there] {
+        client.cancel().await.unwrap();
+    }
+    first.stop().await;
+    second.stop().await;
+    (replayed, erased_here, erased_there)
+}
+
+/// Processes that share the key and the ledger (here two servers given
+/// clones of one ledger, as processes share a store) run a state once
+/// between them: a replay to the other is refused, and nothing runs there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_state_replayed_to_a_server_sharing_the_ledger_is_refused() {
+    bounded(async {
+        let shared = MemoryLedger::default();
+        let (replayed, here, there) = replayed_to_another_server(|_| shared.clone()).await;
+        invalid_params(replayed, "requestState was already used");
+        assert_eq!(here, "alpha");
+        assert_eq!(there, "", "nothing ran on the second server");
+    })
+    .await;
+}
+
+/// The documented limit: single use holds per ledger. Two servers with the
+/// same key and a ledger each (processes that share the key and no store)
+/// each verify the state, and a replay to the other runs the call again
+/// there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_state_replayed_to_a_server_with_another_ledger_runs_again_there() {
+    bounded(async {
+        let (replayed, here, there) = replayed_to_another_server(|_| MemoryLedger::default()).await;
+        let Ok(CallToolResponse::Complete(ran)) = replayed else {
+            panic!("the replay ran on the other server: {replayed:?}");
+        };
+        assert_eq!(text(&ran), "erased alpha");
+        assert_eq!(here, "alpha");
+        assert_eq!(there, "alpha", "the call ran on both servers");
+    })
+    .await;
+}
+
+/// The note to hold
+#[derive(ToolParams, Debug)]
+struct HoldParams {
+    /// The note's name
+    name: String,
+}
+
+/// `hold`: needs approval; counts its runs, then holds until the test
+/// releases it or its call is cancelled.
+#[derive(Clone)]
+struct HoldTool {
+    started: Arc<AtomicUsize>,
+    release: Arc<Semaphore>,
+}
+
+impl HoldTool {
+    fn new() -> Self {
+        HoldTool {
+            started: Arc::default(),
+            release: Arc::new(Semaphore::new(0)),
+        }
+    }
+
+    fn started(&self) -> usize {
+        self.started.load(Ordering::SeqCst)
+    }
+}
+
+impl Tool for HoldTool {
+    type Params = HoldParams;
+    type Details = Value;
+
+    fn name(&self) -> &str {
+        "hold"
+    }
+
+    fn description(&self) -> &str {
+        "Hold a note until released"
+    }
+
+    fn needs_approval(&self) -> bool {
+        true
+    }
+
+    async fn execute(
+        &self,
+        params: HoldParams,
+        ctx: ToolContext,
+    ) -> Result<ToolOutput<Value>, ToolError> {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        tokio::select! {
+            _ = self.release.acquire() => {}
+            () = ctx.cancelled() => {}
+        }
+        Ok(ToolOutput::text(format!("held {}", params.name)))
+    }
+}
+
+/// On 2026-07-28, a retry whose client goes away while the approved call
+/// runs leaves that run's end unknown: the same retry sent again does not
+/// run the tool a second time, and is answered `interrupted`, saying the
+/// call may or may not have run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_retry_sent_again_after_its_run_was_lost_is_answered_interrupted() {
+    bounded(async {
+        let hold = HoldTool::new();
+        let mut tools = ToolRegistry::new();
+        tools.register(hold.clone()).unwrap();
+        let mcp = McpServer::new(tools);
+        let watched = mcp.clone();
+        let server = Server::start(mcp, HttpServer::stateless).await;
+        let target = Target::Http(server.url.clone());
+        let person = Person::new(&ProtocolVersion::V_2026_07_28, true);
+        let (client, _) = connect(&target, &person).await;
+        let alpha = json!({"name": "alpha"});
+        let state = asked_about(&client, "hold", alpha.clone()).await;
+        let accepted = call("hold", alpha)
+            .with_request_state(state.as_str())
+            .with_input_responses(answered(ElicitationAction::Accept));
+
+        // The first retry, from a client that goes away while it runs:
+        // its HTTP request is closed unanswered.
+        let (leaving, _) = connect(&target, &person).await;
+        let _unanswered = leaving
+            .send_cancellable_request(
+                ClientRequest::CallToolRequest(Request::new(accepted.clone())),
+                PeerRequestOptions::no_options(),
+            )
+            .await
+            .unwrap();
+        crate::support::mcp::eventually("the approved call runs", || async { hold.started() == 1 })
+            .await;
+        leaving.cancel().await.unwrap();
+        crate::support::mcp::eventually("the server lets go of the call", || async {
+            watched.calls_running() == 0
+        })
+        .await;
+
+        // The same retry again: not run, answered interrupted.
+        let again = client.call_tool_once(accepted.clone()).await;
+        let Ok(CallToolResponse::Complete(again)) = again else {
+            panic!("a tool result, got {again:?}");
+        };
+        assert_eq!(again.is_error, Some(true), "{again:?}");
+        assert!(
+            text(&again).starts_with("This call may or may not have run"),
+            "{}",
+            text(&again)
+        );
+        // Answered once as interrupted: a third time it is used.
+        let third = client.call_tool_once(accepted).await;
+        invalid_params(third, "requestState was already used");
+        assert_eq!(hold.started(), 1, "the tool ran once in all");
+        hold.release.add_permits(1);
+        client.cancel().await.unwrap();
+        server.stop().await;
+    })
+    .await;
+}
+
+/// Two `tool-examples mcp --http --stateless` processes given one approval
+/// key and one Redis (`--state-url`): a `requestState` that ran its call
+/// on the first is refused on the second, and the file is not written
+/// again. Run by the interop suite (interop/checks/redis_ledger.sh), which
+/// starts both and names them in `TOOL_MCP_REPLAY_URLS` (`URL,URL`) and
+/// their root in `TOOL_MCP_REPLAY_ROOT`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs two tool-examples processes and redis-server: interop/checks/redis_ledger.sh runs it"]
+async fn a_request_state_replayed_to_another_process_sharing_the_store_is_refused() {
+    let urls =
+        std::env::var("TOOL_MCP_REPLAY_URLS").expect("TOOL_MCP_REPLAY_URLS names two servers");
+    let root = std::path::PathBuf::from(
+        std::env::var("TOOL_MCP_REPLAY_ROOT").expect("TOOL_MCP_REPLAY_ROOT"),
+    );
+    let (first, second) = urls.split_once(',').expect("two URLs, comma-separated");
+    let person = Person::new(&ProtocolVersion::V_2026_07_28, true);
+    let (here, _) = connect(&Target::Http(first.to_owned()), &person).await;
+    let (there, _) = connect(&Target::Http(second.to_owned()), &person).await;
+    let write = |arguments: Value| {
+        CallToolRequestParams::new("write").with_arguments(arguments.as_object().unwrap().clone())
+    };
+    let arguments = json!({"path": "replayed.txt", "content": "once"});
+    let state = match here.call_tool_once(write(arguments.clone())).await {
+        Ok(CallToolResponse::InputRequired(asked)) => asked.request_state.expect("a requestState"),
+        other => panic!("expected an InputRequiredResult, got {other:?}"),
+    };
+    let accepted = || {
+        write(arguments.clone())
+            .with_request_state(state.clone())
+            .with_input_responses(answered(ElicitationAction::Accept))
+    };
+    let ran = here.call_tool_once(accepted()).await;
+    let Ok(CallToolResponse::Complete(ran)) = ran else {
+        panic!("the call ran: {ran:?}");
+    };
+    assert!(!ran.is_error.unwrap_or(false), "{ran:?}");
+    let file = root.join("replayed.txt");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "once");
+    std::fs::remove_file(&file).unwrap();
+    invalid_params(
+        there.call_tool_once(accepted()).await,
+        "requestState was already used",
+    );
+    assert!(
+        !file.exists(),
+        "the replay wrote nothing on the other process"
+    );
+    for client in [here, there] {
+        client.cancel().await.unwrap();
+    }
 }

@@ -3,7 +3,9 @@
 use super::key::ApprovalKey;
 use super::ledger::{MemoryLedger, SuspensionLedger};
 use super::request::{ApprovalRequest, Decision};
+use super::standing::StandingDecisions;
 use crate::registry::RegisteredTool;
+use serde_json::Value;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -14,55 +16,113 @@ use std::time::Duration;
 /// says otherwise: a working day, for a person who steps away.
 pub const DEFAULT_SUSPENSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
+/// How long a resume holds its claim on a state without renewing it, unless
+/// the application says otherwise: a resume renews it every third of that
+/// while its calls run, so a process that dies is known gone this long
+/// after (its calls are then answered `interrupted`).
+pub const DEFAULT_RESUME_LEASE: Duration = Duration::from_secs(30);
+
 type AskFn =
     dyn Fn(ApprovalRequest) -> Pin<Box<dyn Future<Output = Decision> + Send>> + Send + Sync;
 
-/// Which tools need approval beyond those that ask for it themselves
+type PickFn = dyn Fn(&RegisteredTool, &Value) -> bool + Send + Sync;
+
+/// Which calls need approval beyond those whose tool asks for it
 /// ([`Tool::needs_approval`](crate::Tool::needs_approval), always honoured).
 #[derive(Clone)]
 pub struct ApprovalPolicy {
-    requires: Arc<dyn Fn(&RegisteredTool) -> bool + Send + Sync>,
+    rule: Rule,
+}
+
+#[derive(Clone)]
+enum Rule {
+    Marked,
+    MayDestroy,
+    Every,
+    When(Arc<PickFn>),
 }
 
 impl ApprovalPolicy {
     /// Only the tools marked `needs_approval` (the default).
     pub fn marked_tools() -> Self {
-        ApprovalPolicy::when(|_| false)
+        ApprovalPolicy { rule: Rule::Marked }
     }
 
     /// Also every tool that may destroy: not marked read-only, and not
     /// marked `destructive = false` ([`ToolAnnotations::may_destroy`](crate::ToolAnnotations::may_destroy)).
     pub fn may_destroy() -> Self {
-        ApprovalPolicy::when(|tool| tool.annotations().may_destroy())
+        ApprovalPolicy {
+            rule: Rule::MayDestroy,
+        }
     }
 
     /// Every tool.
     pub fn every_tool() -> Self {
-        ApprovalPolicy::when(|_| true)
+        ApprovalPolicy { rule: Rule::Every }
     }
 
-    /// Also the tools `requires` picks (by name, annotations, ...).
-    pub fn when(requires: impl Fn(&RegisteredTool) -> bool + Send + Sync + 'static) -> Self {
+    /// Also the calls `requires` picks, from the tool (its name,
+    /// annotations, ...) and the call's arguments as parsed (defaults
+    /// filled in, repairs applied: what would run), as the OpenAI Agents
+    /// SDK's `needs_approval(ctx, args)` and the AI SDK's
+    /// `needsApproval({ input })` decide.
+    ///
+    /// ```
+    /// use tool_core::approval::{ApprovalPolicy, Approvals};
+    ///
+    /// // Transfers above 100 need a person; smaller ones run.
+    /// let policy = ApprovalPolicy::when(|tool, arguments| {
+    ///     tool.name() == "transfer" && arguments["amount"].as_u64().is_none_or(|amount| amount > 100)
+    /// });
+    /// # let _ = policy;
+    /// ```
+    pub fn when(
+        requires: impl Fn(&RegisteredTool, &Value) -> bool + Send + Sync + 'static,
+    ) -> Self {
         ApprovalPolicy {
-            requires: Arc::new(requires),
+            rule: Rule::When(Arc::new(requires)),
+        }
+    }
+
+    /// Whether the policy picks a call of `tool`, when that does not depend
+    /// on the arguments; `None` when it does.
+    fn picks_tool(&self, tool: &RegisteredTool) -> Option<bool> {
+        match &self.rule {
+            Rule::Marked => Some(false),
+            Rule::MayDestroy => Some(tool.annotations().may_destroy()),
+            Rule::Every => Some(true),
+            Rule::When(_) => None,
+        }
+    }
+
+    fn picks(&self, tool: &RegisteredTool, arguments: &Value) -> bool {
+        match &self.rule {
+            Rule::When(pick) => pick(tool, arguments),
+            _ => self.picks_tool(tool).unwrap_or(true),
         }
     }
 }
 
 impl fmt::Debug for ApprovalPolicy {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
-        out.write_str("ApprovalPolicy(..)")
+        out.write_str(match self.rule {
+            Rule::Marked => "ApprovalPolicy::marked_tools()",
+            Rule::MayDestroy => "ApprovalPolicy::may_destroy()",
+            Rule::Every => "ApprovalPolicy::every_tool()",
+            Rule::When(_) => "ApprovalPolicy::when(..)",
+        })
     }
 }
 
 /// How approval is obtained.
 #[derive(Clone)]
 pub(crate) enum Asking {
-    /// The batch returns a signed suspension; see [`crate::execute_batch`].
+    /// The batch returns a sealed suspension; see [`crate::execute_batch`].
     Suspend {
         key: ApprovalKey,
         ttl: Duration,
         ledger: Arc<dyn SuspensionLedger>,
+        lease: Duration,
     },
     /// Someone answers while the call waits (a terminal prompt, an MCP
     /// client's elicitation).
@@ -72,7 +132,7 @@ pub(crate) enum Asking {
 /// Approvals for [`RunOptions::with_approvals`](crate::RunOptions::with_approvals):
 /// which calls need a person's approval, and how to get it. Either the
 /// batch suspends ([`suspend`](Self::suspend): a web app shows the pending
-/// calls, stores the signed state, and resumes minutes or a restart later
+/// calls, stores the sealed state, and resumes minutes or a restart later
 /// with [`resume_batch`](crate::resume_batch)), or a function is asked
 /// while the call waits ([`ask`](Self::ask)).
 ///
@@ -93,28 +153,34 @@ pub(crate) enum Asking {
 pub struct Approvals {
     pub(crate) asking: Asking,
     policy: ApprovalPolicy,
+    standing: StandingDecisions,
 }
 
 impl Approvals {
-    /// Suspend batches that reach a call needing approval, signing their
+    /// Suspend batches that reach a call needing approval, sealing their
     /// state with `key`. Each state is valid for
-    /// [`DEFAULT_SUSPENSION_TTL`] and resumes once (this process remembers
-    /// the ones resumed: see [`with_ledger`](Self::with_ledger) for several
-    /// processes).
+    /// [`DEFAULT_SUSPENSION_TTL`] from the batch's first suspension and is
+    /// resumed at most once by everything in this process that holds the
+    /// same key ([`MemoryLedger::for_key`]; see
+    /// [`with_ledger`](Self::with_ledger) for several processes).
     pub fn suspend(key: ApprovalKey) -> Self {
+        let ledger = Arc::new(MemoryLedger::for_key(&key));
         Approvals {
             asking: Asking::Suspend {
                 key,
                 ttl: DEFAULT_SUSPENSION_TTL,
-                ledger: Arc::new(MemoryLedger::default()),
+                ledger,
+                lease: DEFAULT_RESUME_LEASE,
             },
             policy: ApprovalPolicy::marked_tools(),
+            standing: StandingDecisions::new(),
         }
     }
 
     /// Ask `ask` while the call waits; the call runs, runs with edited
-    /// arguments, or is denied as it answers. The wait ends with the
-    /// caller's signal (the call is answered `cancelled`).
+    /// arguments, is answered with a result from outside, or is denied as
+    /// it answers. The wait ends with the caller's signal (the call is
+    /// answered `cancelled`).
     pub fn ask<F, Fut>(ask: F) -> Self
     where
         F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
@@ -123,16 +189,24 @@ impl Approvals {
         Approvals {
             asking: Asking::Ask(Arc::new(move |request| Box::pin(ask(request)))),
             policy: ApprovalPolicy::marked_tools(),
+            standing: StandingDecisions::new(),
         }
     }
 
-    /// Which tools need approval besides the marked ones.
+    /// Which calls need approval besides those of the marked tools.
     pub fn with_policy(mut self, policy: ApprovalPolicy) -> Self {
         self.policy = policy;
         self
     }
 
-    /// How long a suspension stays valid (suspending approvals only).
+    /// Which calls need approval besides those of the marked tools.
+    pub fn policy(&self) -> &ApprovalPolicy {
+        &self.policy
+    }
+
+    /// How long a suspension stays valid, from the batch's first
+    /// suspension (suspending approvals only; a resume that leaves calls
+    /// waiting keeps the first expiry).
     pub fn with_ttl(mut self, ttl: Duration) -> Self {
         if let Asking::Suspend { ttl: current, .. } = &mut self.asking {
             *current = ttl;
@@ -140,8 +214,8 @@ impl Approvals {
         self
     }
 
-    /// Where resumed suspensions are recorded (suspending approvals only):
-    /// one ledger every resuming process shares.
+    /// Where resumes are recorded (suspending approvals only): one ledger
+    /// every process resuming with this key shares.
     pub fn with_ledger(mut self, ledger: impl SuspensionLedger) -> Self {
         if let Asking::Suspend {
             ledger: current, ..
@@ -152,25 +226,68 @@ impl Approvals {
         self
     }
 
+    /// How long a resume holds its claim without renewing it
+    /// ([`DEFAULT_RESUME_LEASE`]; suspending approvals only).
+    pub fn with_resume_lease(mut self, lease: Duration) -> Self {
+        if let Asking::Suspend { lease: current, .. } = &mut self.asking {
+            *current = lease;
+        }
+        self
+    }
+
+    /// The run's standing decisions (see [`StandingDecisions`]), carried in
+    /// from an earlier request.
+    pub fn with_standing(mut self, standing: StandingDecisions) -> Self {
+        self.standing = standing;
+        self
+    }
+
+    /// The run's standing decisions: the ones given, and those added by
+    /// [`Decision::AlwaysApprove`] and [`Decision::AlwaysDeny`] since.
+    pub fn standing(&self) -> &StandingDecisions {
+        &self.standing
+    }
+
     /// Whether these approvals suspend batches (rather than ask inline).
     pub fn suspends(&self) -> bool {
         matches!(self.asking, Asking::Suspend { .. })
     }
 
-    /// Whether a call of `tool` needs approval under these approvals.
-    pub fn requires(&self, tool: &RegisteredTool) -> bool {
-        tool.needs_approval() || (self.policy.requires)(tool)
+    /// Whether a call of `tool` with `arguments` (as parsed) needs
+    /// approval under these approvals.
+    pub fn requires(&self, tool: &RegisteredTool, arguments: &Value) -> bool {
+        tool.needs_approval() || self.policy.picks(tool, arguments)
+    }
+
+    /// Whether some call of `tool` may need approval under these
+    /// approvals: `false` only when none can, whatever its arguments (a
+    /// check before parsing them).
+    pub fn may_require(&self, tool: &RegisteredTool) -> bool {
+        tool.needs_approval() || self.policy.picks_tool(tool) != Some(false)
+    }
+
+    /// Whether a call of `tool` needs approval, when that does not depend
+    /// on its arguments; `None` when it does.
+    pub(crate) fn requires_tool(&self, tool: &RegisteredTool) -> Option<bool> {
+        if tool.needs_approval() {
+            return Some(true);
+        }
+        self.policy.picks_tool(tool)
     }
 }
 
 impl fmt::Debug for Approvals {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         let how = match &self.asking {
-            Asking::Suspend { ttl, .. } => format!("suspend (valid {ttl:?})"),
+            Asking::Suspend { ttl, lease, .. } => {
+                format!("suspend (valid {ttl:?}, resume lease {lease:?})")
+            }
             Asking::Ask(_) => "ask".to_owned(),
         };
         out.debug_struct("Approvals")
             .field("asking", &how)
+            .field("policy", &self.policy)
+            .field("standing", &self.standing)
             .finish_non_exhaustive()
     }
 }

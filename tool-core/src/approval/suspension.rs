@@ -1,41 +1,53 @@
-//! A suspended batch: every call's slot in call order (answered, or
-//! waiting for a decision), sealed with the application's key.
+//! A suspended batch: every call's slot in call order (answered, waiting
+//! for a decision, or waiting for its turn), sealed with the application's
+//! key.
 
 use super::error::ResumeError;
 use super::key::ApprovalKey;
+use super::policy::{Approvals, Asking};
 use super::request::ApprovalRequest;
-use crate::message::{ToolResultMessage, now_millis};
+use super::standing::Standing;
+use crate::message::{ToolCall, ToolResultMessage, now_millis};
 use crate::repair::Repair;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::hash::{BuildHasher, RandomState};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use serde::{Deserialize, Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt;
 
 /// The state's format; a state of another is refused, not misread.
-const VERSION: u32 = 1;
-/// What the signature covers before the state, so a signature made with
-/// the same key for something else is never a suspension's.
-const DOMAIN: &[u8] = b"tool-core suspension v1\n";
+pub(crate) const SUSPENSION_FORMAT: u32 = 2;
+const VERSION: u32 = SUSPENSION_FORMAT;
+/// How a sealed state starts, so one of another format is told apart
+/// before it is opened.
+const PREFIX: &str = "v2.";
+/// What the seal binds besides the state, so that a text sealed with the
+/// same key for anything else never opens as a suspension.
+const CONTEXT: &[u8] = b"tool-core suspension v2";
 
-/// The state a suspension carries (what is signed).
+/// The state a suspension carries (what is sealed).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) struct State {
     pub version: u32,
-    /// Unique per suspension: a ledger remembers it once resumed.
+    /// The batch's id, fixed when it first suspends: approval ids are made
+    /// from it, so a call's approval id stays the same in every state.
+    pub batch: String,
+    /// This state's id, unique per state: the ledger records its resume.
     pub id: String,
-    /// Milliseconds since the Unix epoch after which it is refused.
+    /// Milliseconds since the Unix epoch after which it is not resumed;
+    /// fixed when the batch first suspends.
     pub expires_at: u64,
+    /// The run's standing decisions, by tool.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub standing: BTreeMap<String, Standing>,
     /// One slot per call of the batch, in call order.
     pub calls: Vec<Slot>,
 }
 
 /// One call of the batch.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(tag = "status", rename_all = "camelCase", deny_unknown_fields)]
 pub(crate) enum Slot {
     /// Answered already (it needed no approval, or was decided).
     Answered { result: ToolResultMessage },
@@ -46,92 +58,140 @@ pub(crate) enum Slot {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         repairs: Vec<Repair>,
     },
+    /// Approved (the call as it will run), waiting for its turn: in
+    /// sequential mode, for a call before it to be decided.
+    Approved {
+        call: ToolCall,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        repairs: Vec<Repair>,
+    },
+    /// Needs no approval, waiting for its turn (sequential mode).
+    Held { call: ToolCall },
 }
 
-/// A batch waiting for a person: the results it has, the calls that wait
-/// for a decision, signed so that only the application that made it can
-/// resume it ([`resume_batch`](crate::resume_batch)). It serializes (serde)
-/// as `{"state": "<the state as JSON text>", "signature": "<base64url>"}`:
-/// store it, send it to a browser, read it back after a restart. The state
-/// is readable by whoever holds it (do not put secrets in a tool's
-/// arguments); changing a byte of it, or signing it with another key, makes
-/// [`resume_batch`](crate::resume_batch) refuse it.
+impl Slot {
+    /// Whether the call still waits for something.
+    pub(crate) fn waits(&self) -> bool {
+        !matches!(self, Slot::Answered { .. })
+    }
+
+    /// The call, as far as the slot knows it (an answered one's name).
+    pub(crate) fn call(&self) -> ToolCall {
+        match self {
+            Slot::Answered { result } => ToolCall::new(
+                &result.tool_call_id,
+                &result.tool_name,
+                serde_json::Value::Null,
+            ),
+            Slot::Pending { request, .. } => ToolCall::new(
+                &request.tool_call_id,
+                &request.tool_name,
+                request.arguments.clone(),
+            ),
+            Slot::Approved { call, .. } | Slot::Held { call } => call.clone(),
+        }
+    }
+}
+
+/// A batch waiting for a person, opened: the results it has, the calls
+/// that wait for a decision, and its sealed form to store. It serializes
+/// (serde) as its [`SealedSuspension`]: a string that only the key that
+/// made it opens, so whoever holds it between suspend and resume (a
+/// browser, a queue, a database row) can neither read the calls' arguments
+/// and results nor change a byte of it. Read one back as a
+/// `SealedSuspension` and open it with [`Approvals::open`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Suspension {
-    state: State,
-    sealed: Sealed,
+    pub(crate) state: State,
+    sealed: SealedSuspension,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Sealed {
-    state: String,
-    signature: String,
+/// A suspension as stored and sent: `"v2.<base64url>"`, its state encrypted
+/// and authenticated with XChaCha20-Poly1305 under a key derived from the
+/// application's [`ApprovalKey`]. Open it with [`Approvals::open`].
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct SealedSuspension(String);
+
+impl SealedSuspension {
+    /// The sealed text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for SealedSuspension {
+    fn from(text: String) -> Self {
+        SealedSuspension(text)
+    }
+}
+
+impl fmt::Debug for SealedSuspension {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(out, "SealedSuspension({} bytes)", self.0.len())
+    }
 }
 
 impl Suspension {
-    /// Seals `calls` (at least one pending) with `key`, valid for `ttl`.
-    pub(crate) fn seal(calls: Vec<Slot>, key: &ApprovalKey, ttl: Duration) -> Self {
-        let ttl_ms = u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX);
-        let state = State {
-            version: VERSION,
-            id: unique_id(),
-            expires_at: now_millis().saturating_add(ttl_ms),
-            calls,
-        };
+    /// Seals `state` with `key`; `None` when the system gives no
+    /// randomness for the nonce.
+    pub(crate) fn seal(state: State, key: &ApprovalKey) -> Option<Self> {
         // A state of strings, numbers and JSON values always serializes.
-        let text = serde_json::to_string(&state).unwrap_or_default();
-        let signature = URL_SAFE_NO_PAD.encode(key.sign(&signed_bytes(&text)));
-        Suspension {
-            state,
-            sealed: Sealed {
-                state: text,
-                signature,
-            },
-        }
+        let text = serde_json::to_vec(&state).ok()?;
+        let sealed = key.seal(&text, CONTEXT)?;
+        let sealed = SealedSuspension(format!("{PREFIX}{}", URL_SAFE_NO_PAD.encode(sealed)));
+        Some(Suspension { state, sealed })
     }
 
-    /// The state, if `key` signed it and it has not expired.
-    pub(crate) fn open(&self, key: &ApprovalKey) -> Result<&State, ResumeError> {
-        let signature = URL_SAFE_NO_PAD
-            .decode(&self.sealed.signature)
+    /// The state of `sealed`, if `key` sealed it (expired or not).
+    pub(crate) fn open(sealed: &SealedSuspension, key: &ApprovalKey) -> Result<Self, ResumeError> {
+        let Some(body) = sealed.0.strip_prefix(PREFIX) else {
+            return Err(ResumeError::Malformed(
+                "a sealed suspension starts with \"v2.\"; this one is of another format or not one"
+                    .to_owned(),
+            ));
+        };
+        let bytes = URL_SAFE_NO_PAD
+            .decode(body)
             .map_err(|_| ResumeError::Forged)?;
-        if !key.verify(&signed_bytes(&self.sealed.state), &signature) {
-            return Err(ResumeError::Forged);
-        }
-        if self.state.version != VERSION {
+        let text = key.open(&bytes, CONTEXT).ok_or(ResumeError::Forged)?;
+        let state: State = serde_json::from_slice(&text)
+            .map_err(|error| ResumeError::Malformed(format!("its state: {error}")))?;
+        if state.version != VERSION {
             return Err(ResumeError::Malformed(format!(
                 "a state of format {}, this version reads format {VERSION}",
-                self.state.version
+                state.version
             )));
         }
-        if now_millis() > self.state.expires_at {
-            return Err(ResumeError::Expired {
-                expired_at_ms: self.state.expires_at,
-            });
-        }
-        Ok(&self.state)
+        Ok(Suspension {
+            state,
+            sealed: sealed.clone(),
+        })
     }
 
-    /// Its id, unique per suspension (each resume makes a new one).
+    /// Its state's id, unique per state (each resume that leaves calls
+    /// waiting makes a new one).
     pub fn id(&self) -> &str {
         &self.state.id
     }
 
-    /// When it stops being accepted, in milliseconds since the Unix epoch.
+    /// When it stops being resumed, in milliseconds since the Unix epoch:
+    /// fixed when the batch first suspended.
     pub fn expires_at_ms(&self) -> u64 {
         self.state.expires_at
     }
 
-    /// The calls waiting for a decision, in call order. Read from a
-    /// suspension you deserialized, they are what its holder sent until
-    /// [`resume_batch`](crate::resume_batch) checks the signature; check it
-    /// first with [`Approvals::verify`](crate::approval::Approvals::verify)
-    /// before showing them to a person.
+    /// Whether it is past its expiry (it can then only be
+    /// [closed](Self::close)).
+    pub fn is_expired(&self) -> bool {
+        now_millis() > self.state.expires_at
+    }
+
+    /// The calls waiting for a person's decision, in call order.
     pub fn pending(&self) -> impl Iterator<Item = &ApprovalRequest> {
         self.state.calls.iter().filter_map(|slot| match slot {
             Slot::Pending { request, .. } => Some(request),
-            Slot::Answered { .. } => None,
+            _ => None,
         })
     }
 
@@ -139,8 +199,27 @@ impl Suspension {
     pub fn answered(&self) -> impl Iterator<Item = &ToolResultMessage> {
         self.state.calls.iter().filter_map(|slot| match slot {
             Slot::Answered { result } => Some(result),
-            Slot::Pending { .. } => None,
+            _ => None,
         })
+    }
+
+    /// The ids of the calls that wait for their turn (sequential mode: a
+    /// call before them is still undecided), in call order.
+    pub fn waiting_for_turn(&self) -> impl Iterator<Item = &str> {
+        self.state.calls.iter().filter_map(|slot| match slot {
+            Slot::Approved { call, .. } | Slot::Held { call } => Some(call.id.as_str()),
+            _ => None,
+        })
+    }
+
+    /// The run's standing decisions it carries, by tool.
+    pub fn standing(&self) -> &BTreeMap<String, Standing> {
+        &self.state.standing
+    }
+
+    /// What to store or send.
+    pub fn sealed(&self) -> &SealedSuspension {
+        &self.sealed
     }
 }
 
@@ -150,101 +229,111 @@ impl Serialize for Suspension {
     }
 }
 
-impl<'de> Deserialize<'de> for Suspension {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let sealed = Sealed::deserialize(deserializer)?;
-        let state = serde_json::from_str(&sealed.state)
-            .map_err(|error| D::Error::custom(format!("a suspension's state: {error}")))?;
-        Ok(Suspension { state, sealed })
+impl Approvals {
+    /// Opens a suspension these approvals' key sealed, expired or not, to
+    /// show its pending calls to a person, resume it, or close it. Refused
+    /// when it was changed in any byte or sealed with another key
+    /// ([`ResumeError::Forged`]), or is of another format.
+    pub fn open(&self, sealed: &SealedSuspension) -> Result<Suspension, ResumeError> {
+        match &self.asking {
+            Asking::Suspend { key, .. } => Suspension::open(sealed, key),
+            Asking::Ask(_) => Err(ResumeError::NoKey),
+        }
     }
 }
 
-fn signed_bytes(state: &str) -> Vec<u8> {
-    let mut bytes = Vec::with_capacity(DOMAIN.len() + state.len());
-    bytes.extend_from_slice(DOMAIN);
-    bytes.extend_from_slice(state.as_bytes());
-    bytes
-}
-
-/// 128 bits unique to this suspension: two hashes seeded from the
-/// operating system's randomness (std's `RandomState`) over a process-wide
-/// counter and the time. Not a secret (the signature protects the state),
-/// only never the same twice.
-fn unique_id() -> String {
-    static COUNT: AtomicU64 = AtomicU64::new(0);
-    let count = COUNT.fetch_add(1, Ordering::Relaxed);
-    let now = now_millis();
-    let high = RandomState::new().hash_one((count, now, 1u8));
-    let low = RandomState::new().hash_one((count, now, 2u8));
-    format!("{high:016x}{low:016x}")
+/// 128 random bits in hex: ids of batches, states and resumes. `None` when
+/// the system gives no randomness.
+pub(crate) fn random_id() -> Option<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::ToolCall;
     use serde_json::json;
 
     fn key(byte: u8) -> ApprovalKey {
         ApprovalKey::new(vec![byte; 32]).unwrap()
     }
 
-    fn sealed(ttl: Duration) -> Suspension {
-        let done = ToolResultMessage::failure(&ToolCall::new("c1", "echo", json!({})), "no");
+    fn state() -> State {
+        let done =
+            ToolResultMessage::failure(&ToolCall::new("c1", "echo", json!({})), "a secret result");
         let request = ApprovalRequest::new(
+            "b.1".into(),
             "c2",
             "write",
             "Write",
             &Default::default(),
             json!({"path": "a"}),
         );
-        let calls = vec![
-            Slot::Answered { result: done },
-            Slot::Pending {
-                request,
-                repairs: Vec::new(),
-            },
-        ];
-        Suspension::seal(calls, &key(1), ttl)
+        State {
+            version: VERSION,
+            batch: "b".into(),
+            id: random_id().unwrap(),
+            expires_at: now_millis() + 60_000,
+            standing: BTreeMap::new(),
+            calls: vec![
+                Slot::Answered { result: done },
+                Slot::Pending {
+                    request,
+                    repairs: Vec::new(),
+                },
+                Slot::Held {
+                    call: ToolCall::new("c3", "echo", json!({})),
+                },
+            ],
+        }
     }
 
     #[test]
-    fn a_suspension_round_trips_through_json_and_opens_with_its_key() {
-        let suspension = sealed(Duration::from_secs(60));
+    fn a_suspension_round_trips_through_json_and_opens_with_its_key_only() {
+        let suspension = Suspension::seal(state(), &key(1)).unwrap();
         let text = serde_json::to_string(&suspension).unwrap();
-        let read: Suspension = serde_json::from_str(&text).unwrap();
-        assert_eq!(read, suspension);
-        assert!(read.open(&key(1)).is_ok());
-        assert_eq!(read.pending().count(), 1);
-        assert_eq!(read.answered().count(), 1);
-        assert_eq!(read.open(&key(2)), Err(ResumeError::Forged));
+        assert!(text.starts_with("\"v2."), "{text}");
+        assert!(
+            !text.contains("secret"),
+            "the state is not readable: {text}"
+        );
+        let sealed: SealedSuspension = serde_json::from_str(&text).unwrap();
+        let opened = Suspension::open(&sealed, &key(1)).unwrap();
+        assert_eq!(opened, suspension);
+        assert_eq!(opened.pending().count(), 1);
+        assert_eq!(opened.answered().count(), 1);
+        assert_eq!(opened.waiting_for_turn().collect::<Vec<_>>(), ["c3"]);
+        assert_eq!(Suspension::open(&sealed, &key(2)), Err(ResumeError::Forged));
     }
 
     #[test]
-    fn a_changed_state_is_refused() {
-        let suspension = sealed(Duration::from_secs(60));
-        let wire = serde_json::to_value(&suspension).unwrap();
-        let state = wire["state"].as_str().unwrap();
-        let edited = state.replace(r#""path":"a""#, r#""path":"/etc/passwd""#);
-        assert_ne!(edited, state);
-        let forged = json!({"state": edited, "signature": wire["signature"]});
-        let read: Suspension = serde_json::from_value(forged).unwrap();
-        assert_eq!(read.open(&key(1)), Err(ResumeError::Forged));
-    }
-
-    #[test]
-    fn an_expired_state_is_refused() {
-        let suspension = sealed(Duration::ZERO);
-        std::thread::sleep(Duration::from_millis(2));
+    fn a_changed_or_foreign_text_is_refused() {
+        let sealed = Suspension::seal(state(), &key(1)).unwrap().sealed.0;
+        let mut bytes = sealed.clone().into_bytes();
+        let last = bytes.len() - 1;
+        bytes[last] = if bytes[last] == b'A' { b'B' } else { b'A' };
+        let changed = SealedSuspension(String::from_utf8(bytes).unwrap());
+        assert_eq!(
+            Suspension::open(&changed, &key(1)),
+            Err(ResumeError::Forged)
+        );
+        let old = SealedSuspension(r#"{"state":"{}","signature":"x"}"#.into());
         assert!(matches!(
-            suspension.open(&key(1)),
-            Err(ResumeError::Expired { .. })
+            Suspension::open(&old, &key(1)),
+            Err(ResumeError::Malformed(_))
         ));
+        let garbage = SealedSuspension("v2.!!".into());
+        assert_eq!(
+            Suspension::open(&garbage, &key(1)),
+            Err(ResumeError::Forged)
+        );
     }
 
     #[test]
     fn ids_differ() {
-        let ids: std::collections::HashSet<String> = (0..1000).map(|_| unique_id()).collect();
+        let ids: std::collections::HashSet<String> =
+            (0..1000).filter_map(|_| random_id()).collect();
         assert_eq!(ids.len(), 1000);
     }
 }

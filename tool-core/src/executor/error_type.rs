@@ -35,6 +35,9 @@ pub(crate) enum ErrorType {
     Internal,
     /// A person, an approval policy or the before hook refused the call.
     Denied,
+    /// An approved call's run was lost before it answered: it may or may
+    /// not have run ([`Interrupted`](FailureKind::Interrupted)).
+    Interrupted,
     /// The tool ran past its timeout and was stopped.
     Timeout,
     /// The caller cancelled the call.
@@ -49,7 +52,7 @@ pub(crate) enum ErrorType {
 impl ErrorType {
     /// Every value, in the order the documentation lists them.
     #[cfg(test)]
-    pub(crate) const ALL: [ErrorType; 12] = [
+    pub(crate) const ALL: [ErrorType; 13] = [
         ErrorType::UnknownTool,
         ErrorType::NotAvailable,
         ErrorType::InvalidArguments,
@@ -58,6 +61,7 @@ impl ErrorType {
         ErrorType::Fatal,
         ErrorType::Internal,
         ErrorType::Denied,
+        ErrorType::Interrupted,
         ErrorType::Timeout,
         ErrorType::Cancelled,
         ErrorType::Panic,
@@ -75,6 +79,7 @@ impl ErrorType {
             ErrorType::Fatal => "fatal",
             ErrorType::Internal => "internal",
             ErrorType::Denied => "denied",
+            ErrorType::Interrupted => "interrupted",
             ErrorType::Timeout => "timeout",
             ErrorType::Cancelled => "cancelled",
             ErrorType::Panic => "panic",
@@ -89,6 +94,7 @@ impl ErrorType {
             Some(FailureKind::Fatal) => ErrorType::Fatal,
             Some(FailureKind::Internal) => ErrorType::Internal,
             Some(FailureKind::Denied) => ErrorType::Denied,
+            Some(FailureKind::Interrupted) => ErrorType::Interrupted,
             None => ErrorType::Other,
         }
     }

@@ -36,6 +36,7 @@
 //! | `fatal` | a [`Fatal`](crate::FailureKind::Fatal) failure, or a call not run because its tool's retries are spent ([`RetryBudget`]) |
 //! | `internal` | an [`Internal`](crate::FailureKind::Internal) failure |
 //! | `denied` | a person, an approval policy or the before hook refused the call |
+//! | `interrupted` | a person approved the call, and its run (a resumed batch's) was lost before it answered: it may or may not have run |
 //! | `timeout` | the tool ran past its timeout and was stopped |
 //! | `cancelled` | the caller cancelled the call |
 //! | `panic` | the tool panicked (or its parameters' parser, or the before hook) |
@@ -63,6 +64,7 @@ mod hook_faults;
 mod hooks;
 mod one_call;
 mod outcome;
+mod resume;
 mod retry_budget;
 mod run_options;
 mod supervise;
@@ -71,9 +73,10 @@ mod suspend;
 pub use crate::tool::ProgressFn;
 pub use caller::Caller;
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
+pub use resume::resume_batch;
 pub use retry_budget::RetryBudget;
 pub use run_options::{DEFAULT_CANCEL_GRACE, ProgressEvent, RunOptions};
-pub use suspend::{BatchOutcome, execute_batch, resume_batch};
+pub use suspend::{BatchOutcome, execute_batch};
 
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;

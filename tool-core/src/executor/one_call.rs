@@ -16,8 +16,7 @@ use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
 use super::run_options::RunOptions;
 use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
-use super::suspend::denied;
-use crate::approval::{ApprovalRequest, Asking, Decision, shown};
+use crate::approval::{ApprovalRequest, Asking, Decision, Standing, answers, random_id, shown};
 use crate::message::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
 use crate::repair::{Repair, RepairRule, repair_note};
@@ -167,14 +166,21 @@ async fn answer(
         Ok(parsed) => parsed,
         Err(failure) => return answered(*failure, trace),
     };
-    let gate = approval_gate(call, tool, ctx, &mut repairs);
+    let mut gate = approval_gate(call, tool, ctx, &mut repairs);
     // The parsed arguments as JSON, only when someone will look at them.
     let mut parsed = Value::Null;
-    if gate == Gate::Ask || ctx.before.is_some() || ctx.after.is_some() {
+    if gate != Gate::Open || ctx.before.is_some() || ctx.after.is_some() {
         parsed = match arguments::arguments_of(call, &prepared) {
             Ok(parsed) => parsed,
             Err(failure) => return with_repairs(answered(*failure, trace), repairs, ctx),
         };
+    }
+    if gate == Gate::Depends {
+        let requires = ctx
+            .approvals
+            .as_ref()
+            .is_some_and(|approvals| approvals.requires(tool, &parsed));
+        gate = if requires { Gate::Ask } else { Gate::Open };
     }
 
     // Who may stop or change the call before it runs: the approver, then
@@ -275,6 +281,8 @@ enum Gate {
     Open,
     /// It needs approval: ask (or refuse when nobody can be asked).
     Ask,
+    /// The policy decides from the arguments ([`ApprovalPolicy::when`](crate::approval::ApprovalPolicy::when)).
+    Depends,
 }
 
 /// The call's gate. A call a person approved earlier (a resumed batch)
@@ -287,14 +295,15 @@ fn approval_gate(
     ctx: &RunOptions,
     repairs: &mut Vec<Repair>,
 ) -> Gate {
-    let needs = tool.needs_approval()
-        || ctx
-            .approvals
-            .as_ref()
-            .is_some_and(|approvals| approvals.requires(tool));
-    if !needs {
-        return Gate::Open;
-    }
+    let gate = match &ctx.approvals {
+        None if tool.needs_approval() => Gate::Ask,
+        None => return Gate::Open,
+        Some(approvals) => match approvals.requires_tool(tool) {
+            Some(false) => return Gate::Open,
+            Some(true) => Gate::Ask,
+            None => Gate::Depends,
+        },
+    };
     match ctx
         .approved
         .as_ref()
@@ -304,38 +313,51 @@ fn approval_gate(
             repairs.splice(0..0, earlier.iter().cloned());
             Gate::Open
         }
-        None => Gate::Ask,
+        None => gate,
     }
 }
 
-/// Asks for approval, when the options say how: inline. Suspending
-/// approvals suspend in [`execute_batch`](crate::execute_batch) only; a
-/// call that reaches this point through another entry (or with no
-/// approvals at all) is denied, never run unasked.
+/// Asks for approval, when the options say how: a standing decision for
+/// the tool answers first, then the inline asker. Suspending approvals
+/// suspend in [`execute_batch`](crate::execute_batch) only; a call that
+/// reaches this point through another entry (or with no approvals at all)
+/// is answered that no one approved it, never run unasked.
 async fn approval(
     call: &ToolCall,
     tool: &RegisteredTool,
     ctx: &RunOptions,
     parsed: &Value,
 ) -> Verdict {
-    let ask = match ctx.approvals.as_ref().map(|approvals| &approvals.asking) {
-        Some(Asking::Ask(ask)) => ask,
-        unasked => {
-            let why = match unasked {
-                Some(_) => "it was executed outside execute_batch, so it could not be suspended",
-                None => "the run options have no approvals (RunOptions::with_approvals)",
-            };
-            tracing::warn!(why, "a call that needs approval was denied");
+    let Some(approvals) = &ctx.approvals else {
+        return not_asked(
+            call,
+            "the run options have no approvals (RunOptions::with_approvals)",
+        );
+    };
+    match approvals.standing().get(&call.name) {
+        Some(Standing::Approve) => {
+            tracing::debug!("a standing decision approved the call");
+            return Verdict::Run;
+        }
+        Some(Standing::Deny { reason }) => {
             return refuse(
-                denied(
-                    call,
-                    "needs a person's approval, which could not be asked for here",
-                ),
+                answers::denied_by_person(call, reason.as_deref()),
                 ErrorType::Denied,
+            );
+        }
+        None => {}
+    }
+    let ask = match &approvals.asking {
+        Asking::Ask(ask) => ask,
+        Asking::Suspend { .. } => {
+            return not_asked(
+                call,
+                "it was run outside execute_batch, which alone can suspend it to ask",
             );
         }
     };
     let request = ApprovalRequest::new(
+        random_id().unwrap_or_else(|| call.id.clone()),
         &call.id,
         &call.name,
         tool.description(),
@@ -352,27 +374,88 @@ async fn approval(
         }
     };
     match decision {
-        Ok(Decision::Approve) => {
-            tracing::debug!("a person approved the call");
-            Verdict::Run
-        }
-        Ok(Decision::ApproveWith { arguments }) => {
-            tracing::debug!("a person approved the call with edited arguments");
-            Verdict::RunInstead(arguments)
-        }
-        Ok(Decision::Deny { reason }) => refuse(denied(call, &reason), ErrorType::Denied),
+        Ok(decision) => decided(call, tool, decision, approvals.standing()),
         Err(fault) => {
             // A panicking asker is a bug of the application's: logged in
             // full, and nothing runs unapproved.
             if let HookFault::Panicked(payload) = &fault {
                 tracing::error!(panic = %payload, "the approval asker panicked; the call is denied");
             }
+            not_asked(call, "asking for it failed")
+        }
+    }
+}
+
+/// What an inline asker's decision makes of the call; an `Always` one
+/// also stands for the tool's later calls in the run.
+fn decided(
+    call: &ToolCall,
+    tool: &RegisteredTool,
+    decision: Decision,
+    standing: &crate::approval::StandingDecisions,
+) -> Verdict {
+    match decision {
+        Decision::Approve | Decision::AlwaysApprove => {
+            if decision == Decision::AlwaysApprove {
+                standing.set(&call.name, Standing::Approve);
+            }
+            tracing::debug!("a person approved the call");
+            Verdict::Run
+        }
+        Decision::ApproveWith { arguments } => {
+            tracing::debug!("a person approved the call with edited arguments");
+            Verdict::RunInstead(arguments)
+        }
+        Decision::Deny { reason } => refuse(
+            answers::denied_by_person(call, reason.as_deref()),
+            ErrorType::Denied,
+        ),
+        Decision::AlwaysDeny { reason } => {
+            standing.set(
+                &call.name,
+                Standing::Deny {
+                    reason: reason.clone(),
+                },
+            );
             refuse(
-                denied(call, "the approval could not be asked"),
+                answers::denied_by_person(call, reason.as_deref()),
                 ErrorType::Denied,
             )
         }
+        Decision::Respond { result } => responded(call, tool, result),
+        Decision::Unanswered { reason } => not_asked(call, &reason),
     }
+}
+
+/// The call answered with a result from outside, when it fits the tool's
+/// output schema; else a fatal failure naming the problem (the model
+/// cannot fix what the asker gave).
+fn responded(call: &ToolCall, tool: &RegisteredTool, result: Value) -> Verdict {
+    let Some(schema) = &tool.definition().output_schema else {
+        return refuse(answers::responded(call, result, false), ErrorType::Other);
+    };
+    let fits = crate::params::SchemaCheck::new(schema)
+        .map_err(|error| error.message().to_owned())
+        .and_then(|check| check.check(&result).map_err(|error| error.to_string()));
+    match fits {
+        Ok(()) => refuse(answers::responded(call, result, true), ErrorType::Other),
+        Err(problem) => refuse(
+            ToolResultMessage::failed(
+                call,
+                &format!(
+                    "the result given for this call does not fit its output schema: {problem}"
+                ),
+                FailureKind::Fatal,
+            ),
+            ErrorType::Fatal,
+        ),
+    }
+}
+
+/// The call answered that no person approved it, because of `why`.
+#[cold]
+fn not_asked(call: &ToolCall, why: &str) -> Verdict {
+    refuse(answers::unanswered(call, why), ErrorType::Denied)
 }
 
 /// The call answered without running, because of `why`.

@@ -197,7 +197,12 @@ impl RetryBudget {
                 }
             }
             // A person's "no" is not the model's mistake to correct, and not a success either.
-            Some(FailureKind::Fatal | FailureKind::Internal | FailureKind::Denied) => {}
+            Some(
+                FailureKind::Fatal
+                | FailureKind::Internal
+                | FailureKind::Denied
+                | FailureKind::Interrupted,
+            ) => {}
         }
     }
 }

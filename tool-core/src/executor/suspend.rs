@@ -1,26 +1,24 @@
-//! A batch that suspends for approval, and its resumption: the calls that
-//! need a person's decision are parsed and set aside, the others run; the
-//! decided ones run later through the same path as every call, marked
-//! approved.
+//! A batch that suspends for approval: the calls that need a person's
+//! decision are parsed and set aside, the others run (in sequential mode,
+//! only those before the first call that waits); the batch's state is
+//! sealed for the application to store.
 
 use super::arguments::{self, Parsed};
-use super::call_span;
-use super::error_type::ErrorType;
 use super::run_options::RunOptions;
 use super::{ExecutionMode, execute_tool_calls};
 use crate::approval::{
-    ApprovalKey, ApprovalRequest, Asking, Decision, ResumeError, Slot, State, Suspension,
+    ApprovalKey, ApprovalRequest, Asking, SUSPENSION_FORMAT, Slot, State, Suspension, answers,
+    random_id,
 };
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::message::{ToolCall, ToolResultMessage, now_millis};
 use crate::registry::ToolRegistry;
-use crate::repair::{Repair, RepairRule};
-use crate::tool::FailureKind;
+use crate::repair::Repair;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::time::Duration;
 
 /// What a batch run with suspending approvals ended as.
 #[derive(Clone, Debug, PartialEq)]
-#[must_use = "a suspended batch must be stored and resumed, or its pending calls never get a result"]
+#[must_use = "a suspended batch must be stored and resumed (or closed), or its pending calls never get a result"]
 pub enum BatchOutcome {
     /// Every call is answered: one result per call, in call order.
     Complete(Vec<ToolResultMessage>),
@@ -31,11 +29,26 @@ pub enum BatchOutcome {
 
 /// Runs a batch like [`execute_tool_calls`], except that with suspending
 /// approvals ([`Approvals::suspend`](crate::approval::Approvals::suspend))
-/// a call that needs approval does not run: once the others are answered,
-/// the batch returns [`BatchOutcome::Suspended`] with their results and the
-/// waiting calls (parsed and repaired as they would run). A call whose
-/// arguments do not parse is answered at once, as always: there is nothing
-/// to approve. Without suspending approvals it is `execute_tool_calls`.
+/// a call that needs approval does not run: the batch returns
+/// [`BatchOutcome::Suspended`] with the results it has and the waiting
+/// calls (parsed and repaired as they would run). What runs before the
+/// batch suspends depends on `mode`:
+///
+/// - [`ExecutionMode::Parallel`]: every call that needs no approval, at
+///   once; the decided calls run when the batch is resumed.
+/// - [`ExecutionMode::Sequential`]: only the calls before the first one
+///   that waits. The calls after it wait for their turn, in call order:
+///   those that need approval are asked now (a person may decide them all
+///   at once), and none of them runs before the calls before it are
+///   decided.
+///
+/// Only the calls the turn makes available are asked about (a call of a
+/// tool that is not enabled, or that a toolset's preparation hides, is
+/// answered `not available` as always), and a call whose arguments do not
+/// parse is answered at once: there is nothing to approve. A call that
+/// would wait while another call of the batch has the same id is answered
+/// with an error instead (a decision names its call by id). Without
+/// suspending approvals it is `execute_tool_calls`.
 ///
 /// See [`approval`](crate::approval) for the whole round trip.
 pub async fn execute_batch(
@@ -47,298 +60,206 @@ pub async fn execute_batch(
     let Some((key, ttl)) = suspending(&ctx) else {
         return BatchOutcome::Complete(execute_tool_calls(calls, registry, ctx, mode).await);
     };
-    let waiting = set_aside(calls, registry, &ctx);
+    let mut waiting = set_aside(calls, registry, &ctx);
     if waiting.iter().all(Option::is_none) {
         return BatchOutcome::Complete(execute_tool_calls(calls, registry, ctx, mode).await);
     }
-    let runnable: Vec<ToolCall> = calls
-        .iter()
-        .zip(&waiting)
-        .filter(|(_, pending)| pending.is_none())
-        .map(|(call, _)| call.clone())
+    let refused = refuse_shared_ids(calls, &mut waiting);
+    if waiting.iter().all(Option::is_none) {
+        return BatchOutcome::Complete(
+            unsealable(calls, registry, ctx, mode, waiting, refused).await,
+        );
+    }
+    let Some(batch) = random_id() else {
+        return BatchOutcome::Complete(
+            unsealable(calls, registry, ctx, mode, waiting, refused).await,
+        );
+    };
+    let first_waiting = waiting.iter().position(Option::is_some);
+    let waits: Vec<bool> = waiting.iter().map(Option::is_some).collect();
+    let runs_now = |index: usize| match mode {
+        ExecutionMode::Parallel => !waits[index],
+        ExecutionMode::Sequential => first_waiting.is_none_or(|first| index < first),
+    };
+    let runnable: Vec<ToolCall> = (0..calls.len())
+        .filter(|index| runs_now(*index) && !refused.contains_key(index))
+        .map(|index| calls[index].clone())
         .collect();
-    let mut results = execute_tool_calls(&runnable, registry, ctx, mode)
+    let mut results = execute_tool_calls(&runnable, registry, ctx.clone(), mode)
         .await
         .into_iter();
-    let slots = calls
-        .iter()
-        .zip(waiting)
-        .map(|(call, pending)| match pending {
-            Some(slot) => slot,
-            None => answered(results.next(), call),
-        })
-        .collect();
-    BatchOutcome::Suspended(Suspension::seal(slots, &key, ttl))
-}
-
-/// Resumes a suspended batch with `decisions` (call id -> [`Decision`]),
-/// for all of its pending calls or some: approved calls run (with edited
-/// arguments, parsed strictly, for [`Decision::ApproveWith`]), denied ones
-/// are answered `denied` with the reason. The batch is then complete, or
-/// suspended again (a new suspension, for the calls still waiting).
-///
-/// Refused, with nothing run, when the state is not one these approvals
-/// signed, has expired, or was resumed before, or when a decision does not
-/// fit (an unknown call, two decisions for one, edited arguments that do
-/// not parse); see [`ResumeError`].
-pub async fn resume_batch<I, K>(
-    suspension: &Suspension,
-    decisions: I,
-    registry: &ToolRegistry,
-    ctx: RunOptions,
-    mode: ExecutionMode,
-) -> Result<BatchOutcome, ResumeError>
-where
-    I: IntoIterator<Item = (K, Decision)>,
-    K: Into<String>,
-{
-    let Some(Asking::Suspend { key, ttl, ledger }) = ctx.approvals.as_ref().map(|a| &a.asking)
-    else {
-        return Err(ResumeError::NoKey);
+    let expires_at = now_millis().saturating_add(millis(ttl));
+    let mut slots = Vec::with_capacity(calls.len());
+    for (index, (call, pending)) in calls.iter().zip(waiting).enumerate() {
+        let slot = if let Some(result) = refused.get(&index) {
+            Slot::Answered {
+                result: result.clone(),
+            }
+        } else if let Some((mut request, repairs)) = pending {
+            request.approval_id = format!("{batch}.{index}");
+            request.expires_at_ms = Some(expires_at);
+            Slot::Pending { request, repairs }
+        } else if runs_now(index) {
+            answered(results.next(), call)
+        } else {
+            Slot::Held { call: call.clone() }
+        };
+        slots.push(slot);
+    }
+    let state = State {
+        version: SUSPENSION_FORMAT,
+        id: random_id().unwrap_or_else(|| batch.clone()),
+        batch,
+        expires_at,
+        standing: ctx
+            .approvals
+            .as_ref()
+            .map(|approvals| approvals.standing().snapshot())
+            .unwrap_or_default(),
+        calls: slots,
     };
-    let (key, ttl, ledger) = (key.clone(), *ttl, Arc::clone(ledger));
-    let state = suspension.open(&key)?;
-    let decided = decisions_by_call(state, decisions)?;
-    let plan = plan(&state.calls, decided, registry)?;
-    match ledger.claim(&state.id, state.expires_at).await {
-        Ok(true) => {}
-        Ok(false) => {
-            return Err(ResumeError::AlreadyResumed {
-                id: state.id.clone(),
-            });
-        }
-        Err(problem) => return Err(ResumeError::Ledger(problem)),
+    match Suspension::seal(state.clone(), &key) {
+        Some(suspension) => BatchOutcome::Suspended(suspension),
+        None => BatchOutcome::Complete(unsealed(state)),
     }
-    let slots = run_plan(plan, registry, ctx, mode).await;
-    if slots
-        .iter()
-        .any(|slot| matches!(slot, Slot::Pending { .. }))
-    {
-        return Ok(BatchOutcome::Suspended(Suspension::seal(slots, &key, ttl)));
-    }
-    let results = slots
-        .into_iter()
-        .filter_map(|slot| match slot {
-            Slot::Answered { result } => Some(result),
-            Slot::Pending { .. } => None,
-        })
-        .collect();
-    Ok(BatchOutcome::Complete(results))
 }
 
 /// The key and lifetime of suspending approvals, if the options have them.
-fn suspending(ctx: &RunOptions) -> Option<(ApprovalKey, std::time::Duration)> {
+fn suspending(ctx: &RunOptions) -> Option<(ApprovalKey, Duration)> {
     match ctx.approvals.as_ref().map(|approvals| &approvals.asking) {
         Some(Asking::Suspend { key, ttl, .. }) => Some((key.clone(), *ttl)),
         _ => None,
     }
 }
 
-/// For each call, its pending slot when it needs approval and its
-/// arguments parse; `None` for the calls that run now (a call that does
-/// not parse is answered by the usual path, which fails it the same way).
-fn set_aside(calls: &[ToolCall], registry: &ToolRegistry, ctx: &RunOptions) -> Vec<Option<Slot>> {
+/// A waiting call's request (its approval id and expiry not yet set) and
+/// the repairs made to its arguments.
+type Waiting = (ApprovalRequest, Vec<Repair>);
+
+/// For each call, what it waits with when it needs approval and its
+/// arguments parse; `None` for the calls that run (a call that does not
+/// parse, or is not available, is answered by the usual path, which fails
+/// it the same way; a standing decision for its tool decides it there).
+fn set_aside(
+    calls: &[ToolCall],
+    registry: &ToolRegistry,
+    ctx: &RunOptions,
+) -> Vec<Option<Waiting>> {
     calls
         .iter()
         .map(|call| {
             let tool = registry.get(&call.name)?;
             let approvals = ctx.approvals.as_ref()?;
-            if !ctx.is_enabled(&call.name) || !approvals.requires(tool) {
+            let by_tool = approvals.requires_tool(tool);
+            if by_tool == Some(false)
+                || !tool.is_available_in(ctx)
+                || approvals.standing().get(&call.name).is_some()
+            {
                 return None;
             }
             let Parsed { prepared, repairs } =
                 arguments::parse(call, tool, ctx.repair.as_ref()).ok()?;
             let parsed = arguments::arguments_of(call, &prepared).ok()?;
+            if by_tool.is_none() && !approvals.requires(tool, &parsed) {
+                return None;
+            }
             let request = ApprovalRequest::new(
+                String::new(),
                 &call.id,
                 &call.name,
                 tool.description(),
                 tool.annotations(),
                 parsed,
             );
-            Some(Slot::Pending { request, repairs })
+            Some((request, repairs))
         })
         .collect()
 }
 
-/// The decisions by call id, each for a call that is waiting.
-fn decisions_by_call<I, K>(
-    state: &State,
-    decisions: I,
-) -> Result<HashMap<String, Decision>, ResumeError>
-where
-    I: IntoIterator<Item = (K, Decision)>,
-    K: Into<String>,
-{
-    let mut decided = HashMap::new();
-    for (call_id, decision) in decisions {
-        let call_id = call_id.into();
-        let waiting = state.calls.iter().any(
-            |slot| matches!(slot, Slot::Pending { request, .. } if request.call_id == call_id),
-        );
-        if !waiting {
-            return Err(ResumeError::NotPending { call_id });
-        }
-        if decided.contains_key(&call_id) {
-            return Err(ResumeError::DecidedTwice { call_id });
-        }
-        decided.insert(call_id, decision);
+/// Answers each waiting call whose id another call of the batch shares
+/// (a decision names its call by id, so it would decide both), by index;
+/// they no longer wait.
+fn refuse_shared_ids(
+    calls: &[ToolCall],
+    waiting: &mut [Option<Waiting>],
+) -> HashMap<usize, ToolResultMessage> {
+    let mut uses: HashMap<&str, usize> = HashMap::new();
+    for call in calls {
+        *uses.entry(call.id.as_str()).or_default() += 1;
     }
-    Ok(decided)
-}
-
-/// What becomes of each slot on this resume.
-enum Step {
-    /// Stays as it is (answered already, or still waiting).
-    Keep(Slot),
-    /// Runs, approved: the call to run and the repairs to put on its result.
-    Run(ToolCall, Vec<Repair>),
-    /// Answered `denied`, with the person's reason.
-    Denied(ToolCall, String),
-}
-
-/// Every slot's step, with edited arguments parsed strictly now, so a
-/// decision that does not fit is refused before anything runs.
-fn plan(
-    slots: &[Slot],
-    mut decided: HashMap<String, Decision>,
-    registry: &ToolRegistry,
-) -> Result<Vec<Step>, ResumeError> {
-    slots
-        .iter()
-        .map(|slot| {
-            let Slot::Pending { request, repairs } = slot else {
-                return Ok(Step::Keep(slot.clone()));
-            };
-            let Some(decision) = decided.remove(&request.call_id) else {
-                return Ok(Step::Keep(slot.clone()));
-            };
-            let call = ToolCall::new(
-                &request.call_id,
-                &request.tool_name,
-                request.arguments.clone(),
+    let mut refused = HashMap::new();
+    for (index, call) in calls.iter().enumerate() {
+        if waiting[index].is_some() && uses[call.id.as_str()] > 1 {
+            waiting[index] = None;
+            let message = format!(
+                "call id {:?} is also another call's in this batch; a call that waits for a \
+                 person's approval needs an id of its own (it did not run)",
+                call.id
             );
-            match decision {
-                Decision::Approve => Ok(Step::Run(call, repairs.clone())),
-                Decision::ApproveWith { arguments } => {
-                    let edited = edited_arguments(request, &arguments, registry)?;
-                    let mut repairs = repairs.clone();
-                    repairs.push(Repair::new(
-                        "",
-                        &request.arguments,
-                        &edited,
-                        RepairRule::Approval,
-                    ));
-                    Ok(Step::Run(
-                        ToolCall {
-                            arguments: edited,
-                            ..call
-                        },
-                        repairs,
-                    ))
-                }
-                Decision::Deny { reason } => Ok(Step::Denied(call, reason)),
-            }
-        })
-        .collect()
-}
-
-/// A person's edited arguments, parsed strictly, as JSON.
-fn edited_arguments(
-    request: &ApprovalRequest,
-    arguments: &serde_json::Value,
-    registry: &ToolRegistry,
-) -> Result<serde_json::Value, ResumeError> {
-    let tool = registry
-        .get(&request.tool_name)
-        .ok_or_else(|| ResumeError::UnknownTool {
-            call_id: request.call_id.clone(),
-            tool: request.tool_name.clone(),
-        })?;
-    let call = ToolCall::new(&request.call_id, &request.tool_name, arguments.clone());
-    let refused = |problem: String| ResumeError::Arguments {
-        call_id: request.call_id.clone(),
-        problem,
-    };
-    let Parsed { prepared, .. } = arguments::parse(&call, tool, None)
-        .map_err(|failure| refused(failure_text(&failure.result)))?;
-    arguments::arguments_of(&call, &prepared)
-        .map_err(|failure| refused(failure_text(&failure.result)))
-}
-
-/// A paired failure's message, without the `Tool x failed: ` it starts with.
-fn failure_text(failure: &ToolResultMessage) -> String {
-    let text = failure
-        .content
-        .first()
-        .and_then(|content| content.as_text())
-        .unwrap_or_default();
-    let prefix = format!("Tool {} failed: ", failure.tool_name);
-    text.strip_prefix(&prefix).unwrap_or(text).to_owned()
-}
-
-/// A person's "no", as the model reads it.
-pub(crate) fn denied(call: &ToolCall, reason: &str) -> ToolResultMessage {
-    tracing::info!(call_id = %call.id, tool = %call.name, %reason, "the call was denied");
-    ToolResultMessage::failed(call, reason, FailureKind::Denied)
-}
-
-/// A call a person denied on resume, answered in its own `execute_tool`
-/// span, as every call that is answered (its span if it had run).
-fn denied_on_resume(
-    call: &ToolCall,
-    reason: &str,
-    registry: &ToolRegistry,
-    ctx: &RunOptions,
-) -> ToolResultMessage {
-    let (span, mut trace) = call_span::open(call, registry.get(&call.name), ctx);
-    trace.why = Some(ErrorType::Denied);
-    let result = span.in_scope(|| denied(call, reason));
-    call_span::finish(&span, call, &result, &trace, ctx);
-    result
-}
-
-/// Answers the denied calls, runs the approved ones together (one batch,
-/// under the same options: concurrency, exclusive tools, timeouts), then
-/// files every result in its slot.
-async fn run_plan(
-    plan: Vec<Step>,
-    registry: &ToolRegistry,
-    mut ctx: RunOptions,
-    mode: ExecutionMode,
-) -> Vec<Slot> {
-    let mut approved = HashMap::new();
-    let mut calls = Vec::new();
-    let mut refused = Vec::new();
-    for step in &plan {
-        match step {
-            Step::Run(call, repairs) => {
-                approved.insert(call.id.clone(), repairs.clone());
-                calls.push(call.clone());
-            }
-            Step::Denied(call, reason) => {
-                refused.push(denied_on_resume(call, reason, registry, &ctx));
-            }
-            Step::Keep(_) => {}
+            tracing::warn!(call_id = %call.id, tool = %call.name, "a call that needs approval shares its id; it is refused");
+            refused.insert(index, ToolResultMessage::failure(call, &message));
         }
     }
-    ctx.approved = Some(Arc::new(approved));
-    let mut results = execute_tool_calls(&calls, registry, ctx, mode)
+    refused
+}
+
+/// The batch answered without a state: the calls `refused` answered so,
+/// the others that still wait answered that no approval could be asked
+/// (no state can be sealed: the system gave no randomness), the rest run.
+async fn unsealable(
+    calls: &[ToolCall],
+    registry: &ToolRegistry,
+    ctx: RunOptions,
+    mode: ExecutionMode,
+    waiting: Vec<Option<Waiting>>,
+    mut refused: HashMap<usize, ToolResultMessage>,
+) -> Vec<ToolResultMessage> {
+    let runs = |index: usize| waiting[index].is_none() && !refused.contains_key(&index);
+    let runnable: Vec<ToolCall> = (0..calls.len())
+        .filter(|index| runs(*index))
+        .map(|index| calls[index].clone())
+        .collect();
+    let mut results = execute_tool_calls(&runnable, registry, ctx, mode)
         .await
         .into_iter();
-    let mut refused = refused.into_iter();
-    plan.into_iter()
-        .map(|step| match step {
-            Step::Keep(slot) => slot,
-            Step::Run(call, _) => answered(results.next(), &call),
-            Step::Denied(call, _) => answered(refused.next(), &call),
+    let mut answered = Vec::with_capacity(calls.len());
+    for (index, call) in calls.iter().enumerate() {
+        answered.push(if let Some(result) = refused.remove(&index) {
+            result
+        } else if waiting[index].is_some() {
+            answers::unanswered(call, NO_RANDOMNESS)
+        } else {
+            results
+                .next()
+                .unwrap_or_else(|| ToolResultMessage::failure(call, "not run"))
+        });
+    }
+    answered
+}
+
+/// The results of a state that could not be sealed: every call that
+/// waits is answered that no approval could be asked.
+fn unsealed(state: State) -> Vec<ToolResultMessage> {
+    state
+        .calls
+        .into_iter()
+        .map(|slot| match slot {
+            Slot::Answered { result } => result,
+            waiting => answers::unanswered(&waiting.call(), NO_RANDOMNESS),
         })
         .collect()
 }
+
+const NO_RANDOMNESS: &str = "its approval state could not be sealed: the system gave no randomness";
 
 /// A slot for a call's result (a batch answers every call; were one
 /// missing, the call would still get a paired failure, not a shifted one).
-fn answered(result: Option<ToolResultMessage>, call: &ToolCall) -> Slot {
+pub(super) fn answered(result: Option<ToolResultMessage>, call: &ToolCall) -> Slot {
     let result = result.unwrap_or_else(|| ToolResultMessage::failure(call, "not run"));
     Slot::Answered { result }
+}
+
+/// A duration in whole milliseconds, saturating.
+pub(super) fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

@@ -51,8 +51,8 @@ impl ToolCall {
 /// `{"role":"toolResult","toolCallId":"call-1","toolName":"echo","content":[..],"details":{..},"isError":false,"timestamp":1764000000000}`.
 ///
 /// Two keys appear only when they say something: `"failure"` when a failed
-/// call is `fatal`, `internal` or `denied` (a retry failure, the default, is
-/// left out),
+/// call is `fatal`, `internal`, `denied` or `interrupted` (a retry failure,
+/// the default, is left out),
 /// and `"repairs"` when the arguments were repaired or rewritten before they
 /// parsed. A result with neither has exactly the seven keys above (six
 /// without `details`).
@@ -172,7 +172,7 @@ impl ToolResultMessage {
         ToolResultMessage::failed(call, message, FailureKind::Retry)
     }
 
-    /// The same, of the given kind.
+    /// The paired failure of `call`, of the given kind.
     pub fn failed(call: &ToolCall, message: &str, kind: FailureKind) -> Self {
         let mut details = Map::new();
         details.insert("error".into(), Value::from(message));
@@ -189,6 +189,19 @@ impl ToolResultMessage {
             repairs: Vec::new(),
             timestamp: now_millis(),
         }
+    }
+
+    /// The paired failure of a call that may or may not have run: a person
+    /// approved it, and what was running it stopped before it answered (a
+    /// lost resume, a retry that reused an approval whose run was lost).
+    /// A failure of kind [`Interrupted`](FailureKind::Interrupted).
+    pub fn interrupted(call: &ToolCall) -> Self {
+        const TEXT: &str = "This call may or may not have run: a person approved it, and what \
+                            was running it stopped before it answered. Check whether it took \
+                            effect before calling it again.";
+        let mut result = ToolResultMessage::failed(call, TEXT, FailureKind::Interrupted);
+        result.content = vec![Content::text(TEXT)];
+        result
     }
 }
 

@@ -196,6 +196,7 @@ fn write_result<O: Sink>(out: &mut O, result: &ToolResultMessage) {
         Some(FailureKind::Fatal) => out.push(r#","failure":"fatal""#),
         Some(FailureKind::Internal) => out.push(r#","failure":"internal""#),
         Some(FailureKind::Denied) => out.push(r#","failure":"denied""#),
+        Some(FailureKind::Interrupted) => out.push(r#","failure":"interrupted""#),
     }
     if !result.repairs.is_empty() {
         out.push(r#","repairs":["#);
@@ -438,7 +439,11 @@ mod tests {
         let call = ToolCall::new("call-\"1\"\n", "é\u{1}cho", json!({}));
         let mut result = ToolResultMessage::failed(&call, "gone", FailureKind::Fatal);
         same_bytes(&result);
-        for kind in [FailureKind::Internal, FailureKind::Denied] {
+        for kind in [
+            FailureKind::Internal,
+            FailureKind::Denied,
+            FailureKind::Interrupted,
+        ] {
             result.failure_kind = Some(kind);
             same_bytes(&result);
         }

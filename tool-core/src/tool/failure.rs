@@ -28,6 +28,13 @@ pub enum FailureKind {
     /// [`RetryBudget`](crate::executor::RetryBudget) neither counts it nor
     /// resets on it.
     Denied,
+    /// The call may or may not have run: a person approved it, and what was
+    /// running it (a resume of a suspended batch, a retry of an MCP call)
+    /// stopped before it answered (its future dropped, its process gone).
+    /// It is never run again from the same approval; the model reads that
+    /// it should check whether it took effect. Not counted by a
+    /// [`RetryBudget`](crate::executor::RetryBudget).
+    Interrupted,
 }
 
 /// An error a tool returns to say which [`FailureKind`] it is. Any other

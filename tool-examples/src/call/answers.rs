@@ -3,7 +3,7 @@
 //! failure when its id can be read, else an error naming the line), and
 //! how results are written as lines.
 
-use super::approval::{DecisionLine, refused_line};
+use super::approval::{ApprovalLine, CloseLine, DecisionLine, refused_line};
 use serde_json::{Value, json};
 use tool_core::{ToolCall, ToolResultMessage};
 
@@ -14,8 +14,9 @@ pub enum Line {
     Blank,
     /// A call to run, and the size of its line.
     Call(ToolCall, usize),
-    /// A person's decision on a call that waits for approval.
-    Decision(Box<DecisionLine>),
+    /// A person's decision on a call that waits for approval, or the close
+    /// of one that never will be decided.
+    Approval(Box<ApprovalLine>),
     /// An answer known without running anything (a line that is no call).
     Answer(String),
 }
@@ -70,37 +71,45 @@ pub fn classify(bytes: &[u8], number: usize) -> Line {
     }
     match serde_json::from_str::<ToolCall>(text) {
         Ok(call) => Line::Call(call, bytes.len()),
-        Err(call_error) if is_decision(text) => decision(text, number, &call_error),
-        Err(call_error) => Line::Answer(not_a_call(text, number, &call_error)),
+        Err(call_error) => match approval_type(text) {
+            Some(kind) => approval(text, &kind, number, &call_error),
+            None => Line::Answer(not_a_call(text, number, &call_error)),
+        },
     }
 }
 
-/// Whether the line says it is a decision (`"type":"approval"` at its top
-/// level); the cheap test on the text first, as calls never get here
-/// unless they are broken.
-fn is_decision(text: &str) -> bool {
-    text.contains(r#""approval""#)
-        && top_level_strings(text, &["type"]).first() == Some(&Some("approval".to_owned()))
+/// The line's `type` when it is an approval line (`"approval"` or
+/// `"approvalClose"` at its top level); the cheap test on the text first,
+/// as calls never get here unless they are broken.
+fn approval_type(text: &str) -> Option<String> {
+    if !text.contains(r#""approval"#) {
+        return None;
+    }
+    let kind = top_level_strings(text, &["type"]).into_iter().next()??;
+    matches!(kind.as_str(), "approval" | "approvalClose").then_some(kind)
 }
 
-/// A decision line, or the answer to one that is not valid: an approval
-/// error naming its call when the line is JSON with a `toolCallId`, else
-/// what any line that is no call gets.
-fn decision(text: &str, number: usize, call_error: &serde_json::Error) -> Line {
-    let error = match serde_json::from_str::<DecisionLine>(text) {
-        Ok(decision) => return Line::Decision(Box::new(decision)),
+/// An approval line of `kind`, or the answer to one that is not valid: an
+/// approval error (naming its call when the line has a `toolCallId`), or,
+/// for a line that is not JSON at all, what any line that is no call gets.
+fn approval(text: &str, kind: &str, number: usize, call_error: &serde_json::Error) -> Line {
+    let read = if kind == "approval" {
+        serde_json::from_str::<DecisionLine>(text).map(ApprovalLine::Decide)
+    } else {
+        serde_json::from_str::<CloseLine>(text).map(ApprovalLine::Close)
+    };
+    let error = match read {
+        Ok(line) => return Line::Approval(Box::new(line)),
         Err(error) => error,
     };
-    let call_id = serde_json::from_str::<Value>(text)
-        .ok()
-        .and_then(|line| line.get("toolCallId")?.as_str().map(str::to_owned));
-    match call_id {
-        Some(id) => Line::Answer(refused_line(
-            &id,
-            &format!("invalid approval line: {error}"),
-        )),
-        None => Line::Answer(not_a_call(text, number, call_error)),
-    }
+    let Ok(line) = serde_json::from_str::<Value>(text) else {
+        return Line::Answer(not_a_call(text, number, call_error));
+    };
+    let call_id = line.get("toolCallId").and_then(Value::as_str);
+    Line::Answer(refused_line(
+        call_id,
+        &format!("invalid {kind} line: {error}"),
+    ))
 }
 
 /// The answer to a line that is not a valid call: a paired failure when the

@@ -1,37 +1,35 @@
 //! Approvals on JSON lines: a call that needs a person's approval is
-//! answered with an approval-request line carrying the signed state; a
+//! answered with an approval-request line carrying the sealed state; a
 //! later decision line (with that state) resumes it, in this process or
-//! another one given the same key, and is answered with the call's result.
+//! another one given the same key and ledger, and is answered with the
+//! call's result. A close line answers a call that will never be decided,
+//! without running it. Every field is camelCase, as the rest of the wire
+//! format.
 //!
 //! ```text
 //! > {"id":"c1","name":"write","arguments":{"path":"notes.txt","content":"hi"}}
-//! < {"type":"approvalRequest","toolCallId":"c1","toolName":"write","arguments":{..},"question":"Allow write ...","suspension":{"state":"..","signature":".."}}
-//! > {"type":"approval","toolCallId":"c1","decision":"approve","suspension":{"state":"..","signature":".."}}
+//! < {"type":"approvalRequest","approvalId":"..","toolCallId":"c1","toolName":"write","arguments":{..},"argumentsSha256":"..","annotations":{..},"question":"Allow write ...","expiresAt":..,"suspension":"v2.."}
+//! > {"type":"approval","toolCallId":"c1","decision":"approve","suspension":"v2.."}
 //! < {"role":"toolResult","toolCallId":"c1","toolName":"write","content":[..],"isError":false,..}
+//! > {"type":"approvalClose","suspension":"v2..","reason":"the user left"}
+//! < {"role":"toolResult","toolCallId":"c1",..,"isError":true,"failure":"denied",..}
 //! ```
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use std::fs::OpenOptions;
-use std::io::{self, BufRead, BufReader, Read, Seek, Write};
-use std::path::{Path, PathBuf};
-use tool_core::approval::{
-    ApprovalKey, ApprovalRequest, ClaimFuture, Decision, Suspension, SuspensionLedger,
-};
+use std::io::{self, Read};
+use std::path::Path;
+use tool_core::approval::{ApprovalKey, ApprovalRequest, Decision, SealedSuspension, Suspension};
 
-/// The line a call that waits for approval is answered with.
+/// The line a call that waits for approval is answered with: the request
+/// a UI shows (its fields inline) and the sealed state to send back.
 #[derive(Serialize)]
 #[serde(tag = "type", rename = "approvalRequest", rename_all = "camelCase")]
 pub struct RequestLine<'a> {
-    /// The waiting call's id.
-    pub tool_call_id: &'a str,
-    /// Its tool.
-    pub tool_name: &'a str,
-    /// Its arguments, as they will run.
-    pub arguments: &'a Value,
-    /// What to ask a person.
-    pub question: &'a str,
-    /// The signed state to send back with the decision.
+    /// The waiting call: approval id, call id, tool, arguments in full,
+    /// their SHA-256, annotations, question, expiry.
+    #[serde(flatten)]
+    pub request: &'a ApprovalRequest,
+    /// The sealed state to send back with the decision.
     pub suspension: &'a Suspension,
 }
 
@@ -39,17 +37,24 @@ impl<'a> RequestLine<'a> {
     /// The line for `request`, waiting in `suspension`.
     pub fn new(request: &'a ApprovalRequest, suspension: &'a Suspension) -> Self {
         RequestLine {
-            tool_call_id: &request.call_id,
-            tool_name: &request.tool_name,
-            arguments: &request.arguments,
-            question: &request.question,
+            request,
             suspension,
         }
     }
 }
 
+/// A line about a waiting call: a decision, or a close.
+#[derive(Debug)]
+pub enum ApprovalLine {
+    /// `{"type":"approval",..}`.
+    Decide(DecisionLine),
+    /// `{"type":"approvalClose",..}`.
+    Close(CloseLine),
+}
+
 /// A decision line: `{"type":"approval","toolCallId":..,"decision":..,"suspension":..}`
-/// (with `reason` for `deny`, `arguments` for `approve_with`).
+/// (with `reason` for `deny` and `alwaysDeny`, `arguments` for
+/// `approveWith`, `result` for `respond`).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DecisionLine {
@@ -63,8 +68,24 @@ pub struct DecisionLine {
     /// The decision (its fields inline).
     #[serde(flatten)]
     pub decision: Decision,
-    /// The state the approval-request line carried.
-    pub suspension: Suspension,
+    /// The sealed state the approval-request line carried.
+    pub suspension: SealedSuspension,
+}
+
+/// A close line: `{"type":"approvalClose","suspension":..,"reason":..}`
+/// (the reason optional): every call still waiting in the state is
+/// answered without running.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CloseLine {
+    /// Always `"approvalClose"`.
+    #[serde(rename = "type")]
+    pub kind: CloseLineType,
+    /// The sealed state the approval-request line carried.
+    pub suspension: SealedSuspension,
+    /// Why, in words for the model.
+    #[serde(default)]
+    pub reason: String,
 }
 
 /// The `type` of a decision line.
@@ -75,11 +96,24 @@ pub enum ApprovalLineType {
     Approval,
 }
 
-/// The line answering a decision that could not be applied (nothing ran;
-/// the call still waits, and may be decided again).
-pub fn refused_line(call_id: &str, problem: &str) -> String {
-    serde_json::json!({"type": "approvalError", "toolCallId": call_id, "error": problem})
-        .to_string()
+/// The `type` of a close line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum CloseLineType {
+    /// `"approvalClose"`.
+    ApprovalClose,
+}
+
+/// The line answering a decision or close that could not be applied
+/// (nothing ran; the call still waits, and may be decided again).
+pub fn refused_line(call_id: Option<&str>, problem: &str) -> String {
+    match call_id {
+        Some(id) => {
+            serde_json::json!({"type": "approvalError", "toolCallId": id, "error": problem})
+        }
+        None => serde_json::json!({"type": "approvalError", "error": problem}),
+    }
+    .to_string()
 }
 
 /// The key in `file` (its bytes, surrounding whitespace removed), or a new
@@ -109,61 +143,6 @@ pub fn load_key(file: Option<&Path>) -> io::Result<ApprovalKey> {
     })
 }
 
-/// The suspensions resumed, as lines `ID EXPIRES_AT_MS` in a file that
-/// every process resuming with the same key shares; a lock on the file
-/// (`flock`) makes each claim whole, so two processes cannot both resume
-/// one state.
-#[derive(Debug)]
-pub struct FileLedger {
-    path: PathBuf,
-}
-
-impl FileLedger {
-    /// The ledger kept in `path` (created when missing).
-    pub fn open(path: &Path) -> io::Result<Self> {
-        OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|error| {
-                io::Error::new(
-                    error.kind(),
-                    format!("approval ledger {}: {error}", path.display()),
-                )
-            })?;
-        Ok(FileLedger {
-            path: path.to_owned(),
-        })
-    }
-
-    fn claim_now(&self, id: &str, expires_at_ms: u64) -> io::Result<bool> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&self.path)?;
-        rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
-        file.rewind()?;
-        for line in BufReader::new(&file).lines() {
-            if line?.split(' ').next() == Some(id) {
-                return Ok(false);
-            }
-        }
-        writeln!(file, "{id} {expires_at_ms}")?;
-        file.sync_data()?;
-        Ok(true)
-        // The lock goes with the file.
-    }
-}
-
-impl SuspensionLedger for FileLedger {
-    fn claim(&self, id: &str, expires_at_ms: u64) -> ClaimFuture<'_> {
-        let claimed = self
-            .claim_now(id, expires_at_ms)
-            .map_err(|error| format!("{}: {error}", self.path.display()));
-        Box::pin(std::future::ready(claimed))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,30 +150,40 @@ mod tests {
 
     #[test]
     fn a_decision_line_reads_each_decision_inline() {
-        let key = ApprovalKey::new(vec![7; 32]).unwrap();
-        let _ = key;
         let line = json!({
             "type": "approval",
             "toolCallId": "c1",
             "decision": "deny",
             "reason": "not that file",
-            "suspension": {"state": "{\"version\":1,\"id\":\"x\",\"expiresAt\":1,\"calls\":[]}", "signature": "AA"}
+            "suspension": "v2.AAAA"
         });
         let read: DecisionLine = serde_json::from_value(line).unwrap();
         assert_eq!(read.tool_call_id, "c1");
         assert_eq!(read.decision, Decision::deny("not that file"));
+        let respond = json!({
+            "type": "approval",
+            "toolCallId": "c1",
+            "decision": "respond",
+            "result": "written by hand",
+            "suspension": "v2.AAAA"
+        });
+        let read: DecisionLine = serde_json::from_value(respond).unwrap();
+        assert_eq!(read.decision, Decision::respond("written by hand"));
     }
 
     #[test]
-    fn a_ledger_file_claims_an_id_once_across_handles() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("ledger");
-        let first = FileLedger::open(&path).unwrap();
-        let second = FileLedger::open(&path).unwrap();
-        assert!(first.claim_now("a", 10).unwrap());
-        assert!(!second.claim_now("a", 10).unwrap());
-        assert!(second.claim_now("b", 10).unwrap());
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a 10\nb 10\n");
+    fn a_close_line_reads_with_or_without_a_reason() {
+        let read: CloseLine =
+            serde_json::from_value(json!({"type": "approvalClose", "suspension": "v2.A"})).unwrap();
+        assert_eq!(read.reason, "");
+        let unknown = serde_json::from_value::<CloseLine>(
+            json!({"type": "approvalClose", "suspension": "v2.A", "why": "x"}),
+        )
+        .unwrap_err();
+        assert!(
+            unknown.to_string().contains("unknown field `why`"),
+            "{unknown}"
+        );
     }
 
     #[test]

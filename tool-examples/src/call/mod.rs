@@ -43,6 +43,7 @@ use std::sync::Arc;
 use tokio::io::{AsyncBufRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 use tokio::task::JoinHandle;
+use tool_core::approval::{ResumeError, SealedSuspension, Suspension};
 use tool_core::{
     BatchOutcome, ExecutionMode, RunOptions, ToolCall, ToolRegistry, ToolResultMessage,
     execute_batch, execute_tool_call, resume_batch,
@@ -75,10 +76,11 @@ struct Runner {
     ctx: RunOptions,
 }
 
-/// What a line asks for: a call, or a decision on one that waits.
+/// What a line asks for: a call, or a decision on (or the close of) one
+/// that waits.
 enum Work {
     Call(ToolCall),
-    Decide(Box<approval::DecisionLine>),
+    Approval(Box<approval::ApprovalLine>),
 }
 
 /// What a line is answered with: a result, or a line of another kind (an
@@ -95,19 +97,26 @@ impl Runner {
             Work::Call(call) => {
                 Reply::Result(execute_tool_call(call, &self.registry, self.ctx.clone()).await)
             }
-            Work::Decide(line) => self.decide(line).await,
+            Work::Approval(line) => match line.as_ref() {
+                approval::ApprovalLine::Decide(line) => self.decide(line).await,
+                approval::ApprovalLine::Close(line) => self.close(line).await,
+            },
         }
     }
 
-    /// Whether `call` needs approval under suspending approvals (the rare
-    /// path: the common one stays `execute_tool_call`).
+    /// Whether `call` may need approval under suspending approvals (the
+    /// rare path: the common one stays `execute_tool_call`).
     fn may_suspend(&self, call: &ToolCall) -> bool {
-        let approvals = self.ctx.approvals();
-        approvals.is_some_and(tool_core::approval::Approvals::suspends)
-            && self
-                .registry
-                .get(&call.name)
-                .is_some_and(|tool| approvals.is_some_and(|approvals| approvals.requires(tool)))
+        let Some(approvals) = self
+            .ctx
+            .approvals()
+            .filter(|approvals| approvals.suspends())
+        else {
+            return false;
+        };
+        self.registry
+            .get(&call.name)
+            .is_some_and(|tool| approvals.may_require(tool))
     }
 
     /// A one-call batch: its result, or its approval request.
@@ -136,27 +145,58 @@ impl Runner {
     /// Resumes the call `line` decides; a decision that cannot be applied
     /// is answered with why (the call still waits).
     async fn decide(&self, line: &approval::DecisionLine) -> Reply {
-        let decision = [(line.tool_call_id.clone(), line.decision.clone())];
-        let resumed = resume_batch(
-            &line.suspension,
-            decision,
-            &self.registry,
-            self.ctx.clone(),
-            ExecutionMode::Parallel,
-        )
-        .await;
         let call = ToolCall::new(&line.tool_call_id, "", serde_json::Value::Null);
+        let decision = [(line.tool_call_id.clone(), line.decision.clone())];
+        let resumed = match self.open(&line.suspension) {
+            Ok(suspension) => {
+                resume_batch(
+                    &suspension,
+                    decision,
+                    &self.registry,
+                    self.ctx.clone(),
+                    ExecutionMode::Parallel,
+                )
+                .await
+            }
+            Err(problem) => Err(problem),
+        };
         match resumed {
             Ok(BatchOutcome::Complete(results)) => one_result(results, &call),
             // A one-call batch is complete once its call is decided.
             Ok(BatchOutcome::Suspended(_)) => {
                 Reply::Result(ToolResultMessage::failure(&call, "not run"))
             }
-            Err(problem) => Reply::Line {
-                text: approval::refused_line(&line.tool_call_id, &problem.to_string()),
-                is_error: true,
-            },
+            Err(problem) => refused(Some(&line.tool_call_id), &problem),
         }
+    }
+
+    /// Answers the call still waiting in `line`'s state without running it.
+    async fn close(&self, line: &approval::CloseLine) -> Reply {
+        let closed = match (self.open(&line.suspension), self.ctx.approvals()) {
+            (Ok(suspension), Some(approvals)) => suspension.close(approvals, &line.reason).await,
+            (Err(problem), _) => Err(problem),
+            (Ok(_), None) => Err(ResumeError::NoKey),
+        };
+        match closed {
+            Ok(results) => {
+                let call = ToolCall::new("", "", serde_json::Value::Null);
+                one_result(results, &call)
+            }
+            Err(problem) => refused(None, &problem),
+        }
+    }
+
+    /// The state of a sealed suspension this process's key made.
+    fn open(&self, sealed: &SealedSuspension) -> Result<Suspension, ResumeError> {
+        self.ctx.approvals().ok_or(ResumeError::NoKey)?.open(sealed)
+    }
+}
+
+/// The answer to an approval line that could not be applied.
+fn refused(call_id: Option<&str>, problem: &ResumeError) -> Reply {
+    Reply::Line {
+        text: approval::refused_line(call_id, &problem.to_string()),
+        is_error: true,
     }
 }
 
@@ -482,7 +522,7 @@ impl ChunkAnswers {
                 None
             }
             Line::Call(call, _) => Some(Work::Call(call)),
-            Line::Decision(decision) => Some(Work::Decide(decision)),
+            Line::Approval(line) => Some(Work::Approval(line)),
         }
     }
 

@@ -3,7 +3,8 @@
 
 use super::format::Format;
 use super::{
-    APPROVAL_KEY_VARIABLE, HTTP_VARIABLE, ROOT_VARIABLE, STATELESS_VARIABLE, TOKEN_FILE_VARIABLE,
+    APPROVAL_KEY_VARIABLE, HTTP_VARIABLE, ROOT_VARIABLE, STATE_URL_VARIABLE, STATELESS_VARIABLE,
+    TOKEN_FILE_VARIABLE,
 };
 use crate::upstream::{TokenFile, UpstreamEnv, UpstreamSettings, UpstreamSpec};
 use clap::Args;
@@ -106,27 +107,59 @@ pub struct CallArgs {
     /// The tools offered up front when the others wait for a search.
     #[command(flatten)]
     pub deferral: Deferral,
+    /// Where the state several processes share lives (last: its help
+    /// heading holds every flag after it).
+    #[command(flatten)]
+    pub state: SharedState,
 }
 
 /// `call`'s approvals: a call of a tool that needs approval (`write`) is
 /// answered with an approval-request line, and runs when a decision line
-/// comes back with its signed state.
+/// comes back with its sealed state.
 #[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
 pub struct ApprovalArgs {
     /// Run calls that need a person's approval without asking
-    #[arg(long, conflicts_with_all = ["key_file", "ledger"])]
+    #[arg(long, conflicts_with_all = ["key_file", "approval_ledger", "url"])]
     pub approve_all: bool,
-    /// Sign approval requests with the key in FILE (32 bytes or more)
+    /// Seal approval requests with the key in FILE (32 bytes or more)
     ///
-    /// A decision line then resumes its call in any process given the same key; without one,
-    /// each process signs with a random key of its own.
+    /// A decision line then resumes its call in any process given the same key, so they need one
+    /// ledger of the approvals resumed: --state-url, or --approval-ledger none to accept that
+    /// each process remembers only its own. Without a key, each process seals with a random key
+    /// of its own, and only it resumes them.
     #[arg(long = "approval-key-file", value_name = "FILE", env = APPROVAL_KEY_VARIABLE, hide_env_values = true)]
     pub key_file: Option<PathBuf>,
-    /// Record each resumed approval request in FILE, shared by every process that resumes them
+}
+
+/// Where the state several processes share lives (`call` and `mcp`): the
+/// approval ledger, which records each approval resumed (or MCP
+/// `requestState` used) so that it runs its call once.
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+#[command(next_help_heading = "Shared state")]
+pub struct SharedState {
+    /// Keep the state processes share in the Redis at URL: redis://HOST:PORT/DB
     ///
-    /// A state is then resumed once across processes; without it, once per process.
-    #[arg(long = "approval-ledger", value_name = "FILE")]
-    pub ledger: Option<PathBuf>,
+    /// Every process given the same --approval-key-file must be given the same store: an approval
+    /// then runs its call once across them, and one whose process died is answered interrupted,
+    /// never run again. A URL with a password belongs in the variable, not on the command line.
+    #[arg(long = "state-url", value_name = "URL", env = STATE_URL_VARIABLE, hide_env_values = true)]
+    pub url: Option<String>,
+    /// The prefix of every key written to the store, one per deployment [default: tool-examples]
+    #[arg(long = "state-prefix", value_name = "NAME", requires = "url", value_parser = NonEmptyStringValueParser::new())]
+    pub prefix: Option<String>,
+    /// Keep the approval ledger in this process's memory, even with --approval-key-file
+    ///
+    /// Each process then runs an approval replayed to it once, whatever the others did.
+    #[arg(long = "approval-ledger", value_name = "none", conflicts_with = "url")]
+    pub approval_ledger: Option<LedgerChoice>,
+}
+
+/// What `--approval-ledger` names: only `none` (the ledger in memory, each
+/// process its own); a shared one comes with `--state-url`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LedgerChoice {
+    /// Each process remembers only the approvals it resumed.
+    None,
 }
 
 /// `definitions`: what a model is shown.
@@ -203,11 +236,11 @@ pub struct McpArgs {
     /// revision 2026-07-28 get a session that lives in this process, and need sticky routing.
     #[arg(long, requires = "http", env = STATELESS_VARIABLE, hide_env_values = true)]
     pub stateless: bool,
-    /// Sign the approval state sent to clients on revision 2026-07-28 with the key in FILE
+    /// Seal the approval state sent to clients on revision 2026-07-28 with the key in FILE
     ///
     /// 32 bytes or more, as `call`'s. A client's answer then runs its call in any process given
-    /// the same key (behind a balancer); without one, each process signs with a random key of
-    /// its own.
+    /// the same key (behind a balancer), so they need one ledger of the states used: --state-url,
+    /// or --approval-ledger none. Without a key, each process seals with a random key of its own.
     #[arg(long = "approval-key-file", value_name = "FILE", env = APPROVAL_KEY_VARIABLE, hide_env_values = true)]
     pub approval_key_file: Option<PathBuf>,
     /// Repair near-miss arguments of the calls served, visibly
@@ -227,6 +260,11 @@ pub struct McpArgs {
         value_parser = parse_seconds
     )]
     pub shutdown_grace: Option<Duration>,
+    /// Where the state several processes share lives (after the flags
+    /// without a heading: its heading holds every flag after it, up to
+    /// the limits' own).
+    #[command(flatten)]
+    pub state: SharedState,
     /// The HTTP server's limits.
     #[command(flatten)]
     pub limits: HttpLimits,

@@ -47,7 +47,19 @@ parallel; answers stream out as soon as every earlier one is written. A line tha
 call gets a paired error result when its \"id\" can be read, else {\"error\": ..., \"line\": N}. \
 Blank lines are skipped. Exits 0 at end of input.
 
-A call that needs a person's approval (write) is answered instead by an approval-request line {\"type\":\"approvalRequest\",\"toolCallId\": ..., \"question\": ..., \"suspension\": ...}; a later input line {\"type\":\"approval\",\"toolCallId\": ..., \"decision\":\"approve\" (or \"deny\" with \"reason\", \"approve_with\" with \"arguments\"), \"suspension\": ...} runs it and is answered with its result, or with {\"type\":\"approvalError\", ...} when it cannot apply.";
+A call that needs a person's approval (write) is answered instead by an approval-request line \
+{\"type\":\"approvalRequest\",\"approvalId\": ..., \"toolCallId\": ..., \"toolName\": ..., \
+\"arguments\": ..., \"argumentsSha256\": ..., \"annotations\": ..., \"question\": ..., \
+\"expiresAt\": ..., \"suspension\":\"v2....\"}, its suspension sealed (no one can read or change \
+it). A later input line {\"type\":\"approval\",\"toolCallId\": ..., \"decision\":\"approve\", \
+\"suspension\": ...} runs it; the decision may also be \"approveWith\" (with \"arguments\"), \
+\"deny\" (with an optional \"reason\"), \"alwaysApprove\" or \"alwaysDeny\" (the same for every \
+later call of the tool), or \"respond\" (with the \"result\" to answer with, the tool not run). A line \
+{\"type\":\"approvalClose\",\"suspension\": ..., \"reason\": ...} answers a call that will never \
+be decided, without running it. Each is answered with the call's result, or with \
+{\"type\":\"approvalError\",\"error\": ...} when it cannot apply (edited arguments that do not \
+parse; a state changed, expired, or resumed or closed already), and nothing runs. A state resumes once in this process; \
+across processes given the same --approval-key-file, only with --state-url.";
 
 /// The variable of `call` that is no flag's.
 pub const CALL_ENVIRONMENT: &str = "\

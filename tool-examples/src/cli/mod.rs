@@ -15,8 +15,8 @@ mod refused;
 mod usage;
 
 pub use commands::{
-    ApprovalArgs, CallArgs, CompletionsArgs, Deferral, DefinitionsArgs, HttpLimits, McpArgs, Root,
-    Upstreams,
+    ApprovalArgs, CallArgs, CompletionsArgs, Deferral, DefinitionsArgs, HttpLimits, LedgerChoice,
+    McpArgs, Root, SharedState, Upstreams,
 };
 pub use format::Format;
 pub use oauth::{AUDIENCE_VARIABLE, JWKS_FILE_VARIABLE, OAUTH_ISSUER_VARIABLE, OAuthArgs};
@@ -36,6 +36,9 @@ pub const STATELESS_VARIABLE: &str = "TOOL_EXAMPLES_STATELESS";
 /// `--approval-key-file` of `call` and `mcp`: where a deployment mounts
 /// the key every process resuming approvals shares.
 pub const APPROVAL_KEY_VARIABLE: &str = "TOOL_EXAMPLES_APPROVAL_KEY_FILE";
+/// `--state-url` of `call` and `mcp`: where a deployment names its shared
+/// store (the place for a URL with a password).
+pub const STATE_URL_VARIABLE: &str = "TOOL_EXAMPLES_STATE_URL";
 
 /// The whole command line. Without a command, the walkthrough runs, so
 /// that `cargo run -p tool-examples` shows the main job.

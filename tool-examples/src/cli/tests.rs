@@ -49,6 +49,7 @@ fn call(root: &str, sequential: bool, repair: bool) -> Option<Command> {
         sequential,
         repair,
         approvals: ApprovalArgs::default(),
+        state: SharedState::default(),
         upstreams: Upstreams::default(),
         deferral: Deferral::default(),
     }))
@@ -79,6 +80,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         allow_unauthenticated: false,
         stateless: false,
         approval_key_file: None,
+        state: SharedState::default(),
         repair: false,
         limits: HttpLimits {
             max_sessions: None,
@@ -523,5 +525,46 @@ fn defer_all_except_takes_names_repeated_or_comma_separated_in_every_command() {
             refused.to_string().contains("--defer-all-except"),
             "{args:?}: {refused}"
         );
+    }
+}
+
+#[test]
+fn shared_state_flags_parse_on_call_and_mcp() {
+    let state = SharedState {
+        url: Some("redis://127.0.0.1:6379/0".into()),
+        prefix: Some("staging".into()),
+        approval_ledger: None,
+    };
+    assert_eq!(
+        command(&[
+            "mcp",
+            "--approval-key-file=/run/key",
+            "--state-url=redis://127.0.0.1:6379/0",
+            "--state-prefix=staging",
+        ]),
+        Some(Command::Mcp(McpArgs {
+            approval_key_file: Some("/run/key".into()),
+            state: state.clone(),
+            ..mcp_args(".", None)
+        }))
+    );
+    let Some(Command::Call(call)) = command(&["call", "--approval-ledger", "none"]) else {
+        panic!("call");
+    };
+    assert_eq!(call.state.approval_ledger, Some(LedgerChoice::None));
+    for (args, says) in [
+        (
+            &["call", "--approval-ledger=none", "--state-url=redis://h/0"][..],
+            "cannot be used with",
+        ),
+        (&["call", "--approval-ledger=file.txt"][..], "invalid value"),
+        (&["call", "--state-prefix=p"][..], "--state-url <URL>"),
+        (
+            &["call", "--approve-all", "--state-url=redis://h/0"][..],
+            "cannot be used with",
+        ),
+    ] {
+        let refused = error(args).to_string();
+        assert!(refused.contains(says), "{args:?}: {refused}");
     }
 }

@@ -1125,11 +1125,14 @@ fn call_sequential_streams_answers_before_input_ends() {
 
 /// `write` needs approval: one process answers the call with an
 /// approval-request line; a second process, given the same key file,
-/// resumes it from a decision line and writes; a third, sharing the ledger
-/// file, refuses the same decision as a replay; a process with another key
-/// refuses it as forged. `--approve-all` writes at once.
+/// resumes it from a decision line and writes; a process with another key
+/// refuses it as forged. With `--approval-ledger none` each process
+/// remembers only its own resumes: the documented limit, shown here, is
+/// that the same decision replayed to a third process runs the call again
+/// there, while a process refuses a replay of a state it resumed itself.
+/// `--approve-all` writes at once.
 #[test]
-fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
+fn an_approval_suspends_in_one_process_and_resumes_in_another() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
     std::fs::create_dir(&root).unwrap();
@@ -1137,12 +1140,7 @@ fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
     std::fs::write(&key, "k".repeat(40)).unwrap();
     let other_key = dir.path().join("other-key");
     std::fs::write(&other_key, "o".repeat(40)).unwrap();
-    let ledger = dir.path().join("ledger");
-    let (root_arg, key_arg, ledger_arg) = (
-        root.to_str().unwrap(),
-        key.to_str().unwrap(),
-        ledger.to_str().unwrap(),
-    );
+    let (root_arg, key_arg) = (root.to_str().unwrap(), key.to_str().unwrap());
     let args = [
         "call",
         "--root",
@@ -1150,7 +1148,7 @@ fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
         "--approval-key-file",
         key_arg,
         "--approval-ledger",
-        ledger_arg,
+        "none",
     ];
     let call = json!({"type": "toolCall", "id": "w1", "name": "write", "arguments": {"path": "notes.txt", "content": "hi"}});
 
@@ -1159,11 +1157,16 @@ fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
     let request: Value = serde_json::from_str(first.stdout.trim()).unwrap();
     assert_eq!(request["type"], "approvalRequest");
     assert_eq!(request["toolCallId"], "w1");
+    assert_eq!(request["toolName"], "write");
     assert!(
         request["question"]
             .as_str()
             .unwrap()
             .starts_with("Allow write ("),
+        "{request}"
+    );
+    assert!(
+        request["suspension"].as_str().unwrap().starts_with("v2."),
         "{request}"
     );
     assert!(
@@ -1180,16 +1183,19 @@ fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
             root_arg,
             "--approval-key-file",
             other_key.to_str().unwrap(),
+            "--approval-ledger",
+            "none",
         ],
         format!("{decision}\n"),
     );
     let refused: Value = serde_json::from_str(forged.stdout.trim()).unwrap();
     assert_eq!(refused["type"], "approvalError");
+    assert_eq!(refused["toolCallId"], "w1");
     assert!(
         refused["error"]
             .as_str()
             .unwrap()
-            .contains("signed with another key"),
+            .contains("does not open: it was changed, or sealed with another key"),
         "{refused}"
     );
     assert!(!root.join("notes.txt").exists());
@@ -1204,21 +1210,43 @@ fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
         "hi"
     );
 
+    // The documented limit of --approval-ledger none: another process has
+    // no record of the resume, and runs the call again.
     std::fs::write(root.join("notes.txt"), "changed since").unwrap();
     let replay = run_in(dir.path(), &args, format!("{decision}\n"));
-    let refused: Value = serde_json::from_str(replay.stdout.trim()).unwrap();
-    assert_eq!(refused["type"], "approvalError");
-    assert!(
-        refused["error"]
-            .as_str()
-            .unwrap()
-            .contains("resumed already"),
-        "{refused}"
-    );
+    replay.assert_clean();
+    let again: Value = serde_json::from_str(replay.stdout.trim()).unwrap();
+    assert_eq!(again["toolCallId"], "w1");
+    assert_eq!(again["isError"], false, "{again}");
     assert_eq!(
         std::fs::read_to_string(root.join("notes.txt")).unwrap(),
-        "changed since"
+        "hi",
+        "a replay in another process ran the call again"
     );
+
+    // Within one process the same state resumes once: the second line is
+    // refused (sequential, so the first has finished before it is read).
+    std::fs::write(root.join("notes.txt"), "changed again").unwrap();
+    let sequential: Vec<&str> = args.iter().copied().chain(["--sequential"]).collect();
+    let twice = run_in(dir.path(), &sequential, format!("{decision}\n{decision}\n"));
+    twice.assert_clean();
+    let answers: Vec<Value> = twice
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(answers.len(), 2, "{}", twice.stdout);
+    assert_eq!(answers[0]["isError"], false, "{}", twice.stdout);
+    assert_eq!(answers[1]["type"], "approvalError", "{}", twice.stdout);
+    assert!(
+        answers[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("was resumed or closed already"),
+        "{}",
+        twice.stdout
+    );
+    std::fs::write(root.join("notes.txt"), "left alone").unwrap();
 
     let direct = json!({"type": "toolCall", "id": "w2", "name": "write", "arguments": {"path": "b.txt", "content": "yes"}});
     let approved = run_in(
@@ -1228,4 +1256,265 @@ fn an_approval_suspends_in_one_process_and_resumes_in_another_once() {
     );
     approved.assert_clean();
     assert_eq!(std::fs::read_to_string(root.join("b.txt")).unwrap(), "yes");
+    assert_eq!(
+        std::fs::read_to_string(root.join("notes.txt")).unwrap(),
+        "left alone"
+    );
+}
+
+/// A key file lets other processes resume the same approvals, so without
+/// a shared ledger (`--state-url`) or `--approval-ledger none` saying that
+/// each process keeps its own, `call` and `mcp` refuse to start: a usage
+/// error, exit 2, naming both ways out.
+#[test]
+fn a_key_file_without_a_ledger_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, "k".repeat(40)).unwrap();
+    let key_arg = key.to_str().unwrap();
+    for command in ["call", "mcp"] {
+        let out = run_in(dir.path(), &[command, "--approval-key-file", key_arg], "");
+        assert_eq!(out.status.code(), Some(2), "{command}: {}", out.stderr);
+        assert_eq!(out.stdout, "", "{command}");
+        for named in [
+            "--approval-ledger none",
+            "--state-url",
+            "--approval-key-file",
+        ] {
+            assert!(
+                out.stderr.contains(named),
+                "{command}: stderr does not name {named}: {}",
+                out.stderr
+            );
+        }
+    }
+    // The same key through its variable is refused the same way.
+    let (out, _) = run_with_env(
+        dir.path(),
+        &["call"],
+        &[("TOOL_EXAMPLES_APPROVAL_KEY_FILE", key_arg)],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("--approval-ledger none"),
+        "{}",
+        out.stderr
+    );
+    // With `--approval-ledger none`, it runs.
+    let call =
+        json!({"type": "toolCall", "id": "e1", "name": "echo", "arguments": {"value": "ok"}});
+    let out = run_in(
+        dir.path(),
+        &[
+            "call",
+            "--approval-key-file",
+            key_arg,
+            "--approval-ledger",
+            "none",
+        ],
+        format!("{call}\n"),
+    );
+    out.assert_clean();
+    assert!(out.stdout.contains(r#""text":"ok""#), "{}", out.stdout);
+}
+
+/// Runs the binary in `dir` with `args` and the variables `env`, stdin
+/// empty; how long it took.
+fn run_with_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Run, Duration) {
+    let started = std::time::Instant::now();
+    let mut child = support::command(args, dir)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let stdout = drain(child.stdout.take().unwrap());
+    let stderr = drain(child.stderr.take().unwrap());
+    let status = wait(&mut child, TIMEOUT);
+    let run = Run {
+        status,
+        stdout: String::from_utf8(stdout.join().unwrap()).unwrap(),
+        stderr: String::from_utf8(stderr.join().unwrap()).unwrap(),
+    };
+    (run, started.elapsed())
+}
+
+/// A store that cannot be reached fails the start at once, naming
+/// `--state-url`, and never shows the URL's password: neither from the
+/// command line nor from the variable.
+#[test]
+fn an_unreachable_state_url_fails_fast_without_its_password() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, "k".repeat(40)).unwrap();
+    let key_arg = key.to_str().unwrap();
+    // Port 9 (discard): nothing listens on it.
+    let url = "redis://u:hunter2@127.0.0.1:9/0";
+    type Start<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+    let starts: [Start; 3] = [
+        (
+            "call --state-url",
+            &["call", "--approval-key-file", key_arg, "--state-url", url],
+            &[],
+        ),
+        (
+            "call with TOOL_EXAMPLES_STATE_URL",
+            &["call", "--approval-key-file", key_arg],
+            &[("TOOL_EXAMPLES_STATE_URL", url)],
+        ),
+        ("mcp --state-url", &["mcp", "--state-url", url], &[]),
+    ];
+    for (what, args, env) in starts {
+        let (out, took) = run_with_env(dir.path(), args, env);
+        assert_eq!(out.status.code(), Some(1), "{what}: {}", out.stderr);
+        assert!(
+            took < Duration::from_secs(10),
+            "{what}: refused after {took:?}"
+        );
+        assert_eq!(out.stdout, "", "{what}");
+        assert!(
+            out.stderr.starts_with("error: --state-url: "),
+            "{what}: {}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("127.0.0.1:9"), "{what}: {}", out.stderr);
+        assert!(
+            !out.stderr.contains("hunter2"),
+            "{what}: the password shows: {}",
+            out.stderr
+        );
+    }
+}
+
+/// One `call` process, line by line while stdin stays open.
+struct Session {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    answers: std::sync::mpsc::Receiver<String>,
+}
+
+impl Session {
+    fn start(args: &[&str], dir: &Path) -> Self {
+        let mut child = spawn(args, dir, Stdio::null());
+        let stdin = child.stdin.take().unwrap();
+        let (answers, _reader) = lines(child.stdout.take().unwrap());
+        Session {
+            child,
+            stdin,
+            answers,
+        }
+    }
+
+    /// Sends `line` and returns the line it is answered with.
+    fn send(&mut self, line: &Value) -> Value {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+        match self.answers.recv_timeout(TIMEOUT) {
+            Ok(answer) => serde_json::from_str(&answer).unwrap(),
+            Err(error) => {
+                self.child.kill().unwrap();
+                self.child.wait().unwrap();
+                panic!("no answer to {line}: {error}");
+            }
+        }
+    }
+
+    fn finish(mut self) {
+        drop(self.stdin);
+        let status = wait(&mut self.child, TIMEOUT);
+        assert!(status.success(), "{status:?}");
+        assert!(self.answers.recv().is_err(), "nothing more is written");
+    }
+}
+
+/// Every line of an approval in one `call` process, on `write`: a close
+/// answers the waiting call without writing (and a decision after it is
+/// refused), `respond` answers with the person's result (any JSON, as
+/// `write` has no output schema), and `alwaysApprove` writes and stands
+/// for the later `write` calls of the process.
+#[test]
+fn close_respond_and_always_approve_lines_on_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let mut session = Session::start(&["call", "--root", root.to_str().unwrap()], dir.path());
+    let write = |id: &str, path: &str| json!({"type": "toolCall", "id": id, "name": "write", "arguments": {"path": path, "content": id}});
+    let decide = |request: &Value, decision: Value| {
+        let mut line = json!({"type": "approval", "toolCallId": request["toolCallId"], "suspension": request["suspension"]});
+        line.as_object_mut()
+            .unwrap()
+            .extend(decision.as_object().unwrap().clone());
+        line
+    };
+    let text = |result: &Value| result["content"][0]["text"].as_str().unwrap().to_owned();
+
+    // Closed: answered denied, nothing written; then nothing decides it.
+    let request = session.send(&write("w1", "closed.txt"));
+    assert_eq!(request["type"], "approvalRequest", "{request}");
+    let closed = session.send(&json!({"type": "approvalClose", "suspension": request["suspension"], "reason": "the user left"}));
+    assert_eq!(closed["role"], "toolResult", "{closed}");
+    assert_eq!(closed["toolCallId"], "w1");
+    assert_eq!(closed["isError"], true);
+    assert_eq!(closed["failure"], "denied");
+    assert_eq!(
+        text(&closed),
+        "This call did not run: its approval was closed without a decision (the user left)."
+    );
+    let late = session.send(&decide(&request, json!({"decision": "approve"})));
+    assert_eq!(late["type"], "approvalError", "{late}");
+    assert_eq!(late["toolCallId"], "w1");
+    assert!(
+        late["error"]
+            .as_str()
+            .unwrap()
+            .contains("was resumed or closed already"),
+        "{late}"
+    );
+    let reclosed =
+        session.send(&json!({"type": "approvalClose", "suspension": request["suspension"]}));
+    assert_eq!(reclosed["type"], "approvalError", "{reclosed}");
+    assert!(reclosed.get("toolCallId").is_none(), "{reclosed}");
+    assert!(!root.join("closed.txt").exists());
+
+    // Respond: the person's result, any JSON; nothing written.
+    let request = session.send(&write("w2", "responded.txt"));
+    let result = json!({"written": "by hand", "bytes": 2});
+    let responded = session.send(&decide(
+        &request,
+        json!({"decision": "respond", "result": result}),
+    ));
+    assert_eq!(responded["toolCallId"], "w2", "{responded}");
+    assert_eq!(responded["isError"], false, "{responded}");
+    assert_eq!(responded["details"], result);
+    assert_eq!(
+        serde_json::from_str::<Value>(&text(&responded)).unwrap(),
+        result
+    );
+    assert!(!root.join("responded.txt").exists());
+    let request = session.send(&write("w3", "responded.txt"));
+    let responded = session.send(&decide(
+        &request,
+        json!({"decision": "respond", "result": "the person wrote it"}),
+    ));
+    assert_eq!(text(&responded), "the person wrote it");
+    assert!(!root.join("responded.txt").exists());
+
+    // Always approve: this call writes, and so does the next without asking.
+    let request = session.send(&write("w4", "always.txt"));
+    let approved = session.send(&decide(&request, json!({"decision": "alwaysApprove"})));
+    assert_eq!(approved["toolCallId"], "w4", "{approved}");
+    assert_eq!(approved["isError"], false, "{approved}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("always.txt")).unwrap(),
+        "w4"
+    );
+    let unasked = session.send(&write("w5", "unasked.txt"));
+    assert_eq!(unasked["role"], "toolResult", "not asked again: {unasked}");
+    assert_eq!(unasked["isError"], false, "{unasked}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("unasked.txt")).unwrap(),
+        "w5"
+    );
+    session.finish();
 }

@@ -15,6 +15,7 @@ use crate::support::line_property::{check_line, same_call};
 use serde_json::{Value, json};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use tool_core::ToolCall;
+use tool_examples::call::approval::ApprovalLine;
 use tool_examples::call::{Line, classify};
 
 /// Cases per generator and run.
@@ -117,6 +118,10 @@ const TOKENS: &[&[u8]] = &[
     b"\"type\"",
     b"\"arguments\"",
     b"\"toolCall\"",
+    b"\"approval\"",
+    b"\"approvalClose\"",
+    b"\"suspension\"",
+    b"\"v2.AAAA\"",
     b"\"x\"",
     b"null",
     b"true",
@@ -238,12 +243,34 @@ fn mutated_call(rng: &mut Rng) -> Vec<u8> {
     mutated(rng, line)
 }
 
-/// A decision line (`call`'s approvals), valid but for its signature.
-const DECISION_LINE: &str = r#"{"type":"approval","toolCallId":"c1","decision":"deny","reason":"no","suspension":{"state":"{\"version\":1,\"id\":\"x\",\"expiresAt\":1,\"calls\":[]}","signature":"AA"}}"#;
+/// Decision lines (`call`'s approvals), one of each decision, valid but
+/// for their sealed state (which only a key opens).
+const DECISION_LINES: &[&str] = &[
+    r#"{"type":"approval","toolCallId":"c1","decision":"approve","suspension":"v2.AAAA"}"#,
+    r#"{"type":"approval","toolCallId":"c1","decision":"approveWith","arguments":{"x":1},"suspension":"v2.AAAA"}"#,
+    r#"{"type":"approval","toolCallId":"c1","decision":"deny","reason":"no","suspension":"v2.AAAA"}"#,
+    r#"{"type":"approval","toolCallId":"c1","decision":"alwaysApprove","suspension":"v2.AAAA"}"#,
+    r#"{"type":"approval","toolCallId":"c1","decision":"alwaysDeny","suspension":"v2.AAAA"}"#,
+    r#"{"type":"approval","toolCallId":"c1","decision":"respond","result":"done","suspension":"v2.AAAA"}"#,
+];
+
+/// A close line, valid but for its sealed state.
+const CLOSE_LINE: &str =
+    r#"{"type":"approvalClose","suspension":"v2.AAAA","reason":"the user left"}"#;
 
 /// A decision line, valid or with a few bytes changed.
 fn mutated_decision(rng: &mut Rng) -> Vec<u8> {
-    let line = DECISION_LINE.as_bytes().to_vec();
+    let line = rng.pick(DECISION_LINES).as_bytes().to_vec();
+    if rng.below(4) == 0 {
+        line
+    } else {
+        mutated(rng, line)
+    }
+}
+
+/// A close line, valid or with a few bytes changed.
+fn mutated_close(rng: &mut Rng) -> Vec<u8> {
+    let line = CLOSE_LINE.as_bytes().to_vec();
     if rng.below(4) == 0 {
         line
     } else {
@@ -325,6 +352,11 @@ fn decision_lines_are_classified_soundly() {
 }
 
 #[test]
+fn close_lines_are_classified_soundly() {
+    run("close lines", CASES, mutated_close);
+}
+
+#[test]
 fn lines_broken_after_their_id_are_classified_soundly() {
     run("broken after the id", CASES, broken_after_id);
 }
@@ -333,34 +365,81 @@ fn lines_broken_after_their_id_are_classified_soundly() {
 /// and errors naming the line.
 #[test]
 fn the_generators_reach_every_kind_of_line() {
-    let generators: [fn(&mut Rng) -> Vec<u8>; 6] = [
+    let generators: [fn(&mut Rng) -> Vec<u8>; 7] = [
         random_bytes,
         random_tokens,
         valid_call,
         mutated_call,
         broken_after_id,
         mutated_decision,
+        mutated_close,
     ];
     let mut rng = Rng(1);
     let (mut blank, mut calls, mut paired, mut errors) = (0, 0, 0, 0);
-    let (mut decisions, mut refused_decisions) = (0, 0);
+    let (mut decisions, mut closes, mut refused) = (0, 0, 0);
     for generate in generators {
         for _ in 0..400 {
             match classify(&generate(&mut rng), 1) {
                 Line::Blank => blank += 1,
                 Line::Call(..) => calls += 1,
-                Line::Decision(_) => decisions += 1,
-                Line::Answer(answer) if answer.contains("approvalError") => refused_decisions += 1,
+                Line::Approval(line) => match *line {
+                    ApprovalLine::Decide(_) => decisions += 1,
+                    ApprovalLine::Close(_) => closes += 1,
+                },
+                Line::Answer(answer) if answer.contains("approvalError") => refused += 1,
                 Line::Answer(answer) if answer.contains("\"role\"") => paired += 1,
                 Line::Answer(_) => errors += 1,
             }
         }
     }
     eprintln!(
-        "blank {blank}, calls {calls}, paired failures {paired}, line errors {errors}, decisions {decisions}, refused decisions {refused_decisions}"
+        "blank {blank}, calls {calls}, paired failures {paired}, line errors {errors}, decisions {decisions}, closes {closes}, refused approval lines {refused}"
     );
     assert!(blank > 0 && calls > 0 && paired > 0 && errors > 0);
-    assert!(decisions > 0 && refused_decisions > 0);
+    assert!(decisions > 0 && closes > 0 && refused > 0);
+}
+
+/// Each decision of the wire reads from its line, and the snake-case name
+/// of an earlier version is refused as an approval error naming the call.
+#[test]
+fn every_decision_reads_and_approve_with_in_snake_case_is_refused() {
+    let read: Vec<Value> = DECISION_LINES
+        .iter()
+        .map(|line| match classify(line.as_bytes(), 1) {
+            Line::Approval(approval) => match *approval {
+                ApprovalLine::Decide(decision) => serde_json::to_value(&decision.decision).unwrap(),
+                ApprovalLine::Close(_) => panic!("a close: {line}"),
+            },
+            other => panic!("not a decision: {line}: {other:?}"),
+        })
+        .collect();
+    let names: Vec<&str> = read
+        .iter()
+        .map(|decision| decision["decision"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "approve",
+            "approveWith",
+            "deny",
+            "alwaysApprove",
+            "alwaysDeny",
+            "respond"
+        ]
+    );
+    let old = r#"{"type":"approval","toolCallId":"c1","decision":"approve_with","arguments":{},"suspension":"v2.AAAA"}"#;
+    let Line::Answer(answer) = classify(old.as_bytes(), 1) else {
+        panic!("approve_with was read");
+    };
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(answer["type"], "approvalError");
+    assert_eq!(answer["toolCallId"], "c1");
+    let error = answer["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("invalid approval line: unknown variant `approve_with`"),
+        "{error}"
+    );
 }
 
 // ---------------------------------------------------------------------------

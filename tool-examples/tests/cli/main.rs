@@ -6,7 +6,7 @@
 //! own child processes with the variables it sets on them, never on this
 //! process.
 //!
-//! - [`approval_lines`]: `call`'s approval-request and decision lines.
+//! - [`approval_lines`]: `call`'s approval-request, decision and close lines.
 //! - [`cli`]: the commands end to end.
 //! - [`cli_reference`]: the README's CLI reference is clap's help.
 //! - [`hostile_cli`]: `call` fed hostile JSON lines.

@@ -739,19 +739,17 @@ async fn without_approval_nothing_is_written() {
             RunOptions::new().with_approvals(refused),
         )
         .await;
-    for (result, why) in [
+    for (result, text) in [
         (
             &unasked,
-            "needs a person's approval, which could not be asked for here",
+            "This call did not run: it needs a person's approval, and got none \
+             (the run options have no approvals (RunOptions::with_approvals)).",
         ),
-        (&denied, "not in this folder"),
+        (&denied, "A person denied this call: not in this folder"),
     ] {
         assert!(result.is_error, "{result:?}");
         assert_eq!(result.failure_kind, Some(FailureKind::Denied));
-        assert_eq!(
-            result.content,
-            vec![Content::text(format!("Tool write failed: {why}"))]
-        );
+        assert_eq!(result.content, vec![Content::text(text)]);
     }
     assert_eq!(fx.read("hello.txt"), "hello\nworld\n");
     assert_eq!(names(&fx.root), before);

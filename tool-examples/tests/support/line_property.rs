@@ -8,16 +8,23 @@
 //! - `Call(call, size)`: `size` is the line's length, and the call
 //!   round-trips through serde (and `classify` of its serialization gives it
 //!   back), floats exactly unless a drift is allowed;
+//! - `Approval(line)`: a decision only from a line whose top-level `type`
+//!   is `"approval"`, a close only from one whose `type` is
+//!   `"approvalClose"`;
 //! - `Answer(text)`: one line of valid JSON, either exactly
-//!   `{"error": "line N: ...", "line": N}` or a `ToolResultMessage` with
-//!   `isError: true`; when the line is a JSON object with a string `id`, the
-//!   answer is that result, paired to that id.
+//!   `{"error": "line N: ...", "line": N}`, a `ToolResultMessage` with
+//!   `isError: true` (when the line is a JSON object with a string `id`,
+//!   the answer is that result, paired to that id), or, only for a line
+//!   whose `type` is `"approval"` or `"approvalClose"`,
+//!   `{"type":"approvalError","error": ...}` (with its `toolCallId` when
+//!   the line gave one).
 //!
 //! That classify never panics is the caller's to check (the property test
 //! catches the panic; libFuzzer reports it as a crash).
 
 use serde_json::Value;
 use tool_core::{ToolCall, ToolResultMessage};
+use tool_examples::call::approval::ApprovalLine;
 use tool_examples::call::{Line, classify};
 
 /// Checks every property for one line; `Err` says which failed.
@@ -45,10 +52,16 @@ pub(crate) fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> 
                 other => Err(format!("a serialized call is not a call: {other:?}")),
             }
         }
-        Line::Decision(_) => ensure(
-            sent_type(bytes).as_deref() == Some("approval"),
-            "a decision from a line that does not say it is one",
-        ),
+        Line::Approval(line) => match *line {
+            ApprovalLine::Decide(_) => ensure(
+                sent_type(bytes).as_deref() == Some("approval"),
+                "a decision from a line that does not say it is one",
+            ),
+            ApprovalLine::Close(_) => ensure(
+                sent_type(bytes).as_deref() == Some("approvalClose"),
+                "a close from a line that does not say it is one",
+            ),
+        },
         Line::Answer(answer) => {
             ensure(!blank, "an answer to a blank line")?;
             ensure(!answer.contains(['\n', '\r']), "the answer is not one line")?;
@@ -59,8 +72,31 @@ pub(crate) fn check_line(bytes: &[u8], number: usize, float_drift_ulps: u64) -> 
                 .and_then(|line| line.get("id").and_then(Value::as_str).map(str::to_owned));
             if value.get("type").and_then(Value::as_str) == Some("approvalError") {
                 ensure(
-                    sent_type(bytes).as_deref() == Some("approval"),
-                    "an approval error for a line that is no decision",
+                    matches!(
+                        sent_type(bytes).as_deref(),
+                        Some("approval" | "approvalClose")
+                    ),
+                    "an approval error for a line that is no decision or close",
+                )?;
+                let object = value.as_object().ok_or("the approval error is no object")?;
+                ensure(
+                    object.get("error").is_some_and(Value::is_string),
+                    "the approval error does not say why",
+                )?;
+                ensure(
+                    object
+                        .keys()
+                        .all(|key| ["type", "toolCallId", "error"].contains(&key.as_str())),
+                    "the approval error has other keys",
+                )?;
+                let sent_call_id = sent_line(bytes).and_then(|line| {
+                    line.get("toolCallId")
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                });
+                ensure(
+                    object.get("toolCallId").and_then(Value::as_str) == sent_call_id.as_deref(),
+                    "the approval error names another call than the line's toolCallId",
                 )
             } else if value.get("role").is_some() {
                 let result: ToolResultMessage = serde_json::from_value(value)
@@ -120,6 +156,12 @@ fn same_json(a: &Value, b: &Value, ulps: u64) -> bool {
 /// The line's top-level `type`, when it is a JSON object that has one
 /// (read as `classify` reads lines: surrounding whitespace trimmed).
 fn sent_type(bytes: &[u8]) -> Option<String> {
-    let line: Value = serde_json::from_str(std::str::from_utf8(bytes).ok()?.trim()).ok()?;
+    let line = sent_line(bytes)?;
     line.get("type").and_then(Value::as_str).map(str::to_owned)
+}
+
+/// The line as JSON, when it is JSON (read as `classify` reads lines:
+/// surrounding whitespace trimmed).
+fn sent_line(bytes: &[u8]) -> Option<Value> {
+    serde_json::from_str(std::str::from_utf8(bytes).ok()?.trim()).ok()
 }

@@ -29,7 +29,7 @@ pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tool-examples");
 
 /// The variables that change what the binary does or logs: a test sets
 /// the ones it is about, and the developer's own never leak in.
-pub(crate) const DEPLOYMENT_VARIABLES: [&str; 26] = [
+pub(crate) const DEPLOYMENT_VARIABLES: [&str; 28] = [
     "TOOL_EXAMPLES_ROOT",
     "TOOL_EXAMPLES_HTTP",
     "TOOL_EXAMPLES_TOKEN_FILE",
@@ -38,6 +38,8 @@ pub(crate) const DEPLOYMENT_VARIABLES: [&str; 26] = [
     "TOOL_EXAMPLES_ALLOWED_ORIGINS",
     "TOOL_EXAMPLES_UPSTREAM_TOKEN",
     "TOOL_EXAMPLES_STATELESS",
+    "TOOL_EXAMPLES_APPROVAL_KEY_FILE",
+    "TOOL_EXAMPLES_STATE_URL",
     "TOOL_EXAMPLES_OAUTH_ISSUER",
     "TOOL_EXAMPLES_AUDIENCE",
     "TOOL_EXAMPLES_JWKS_FILE",

@@ -33,12 +33,11 @@ pub(crate) fn can_ask(capabilities: Option<&ClientCapabilities>) -> Result<(), &
     Ok(())
 }
 
-/// The denial of a call no one can be asked about: the model reads it,
+/// The answer to a call no one can be asked about: the model reads it,
 /// and so does whoever looks at the client's log.
 pub(crate) fn cannot_ask(tool: &str, why: &str) -> Decision {
-    Decision::deny(format!(
-        "This call of {tool} needs a person's approval, and this client cannot ask one \
-         ({why}); it did not run."
+    Decision::unanswered(format!(
+        "this client cannot ask a person about {tool}: {why}"
     ))
 }
 
@@ -51,8 +50,8 @@ pub(crate) fn cannot_ask_without_session(tool: &str, revision: &str) -> Decision
         tool,
         &format!(
             "this server serves without sessions, and on MCP {revision} a person is asked by \
-             elicitation/create, whose answer only a session can bring back to the call; a \
-             client on 2026-07-28 can be asked"
+             elicitation/create, whose answer only a session can bring back to the call (a \
+             client on 2026-07-28 can be asked)"
         ),
     )
 }
@@ -76,7 +75,7 @@ impl Elicit {
     /// client's cancellation, the server stopping): the question is then
     /// withdrawn.
     pub(crate) async fn ask(&self, request: ApprovalRequest) -> Decision {
-        tracing::debug!(call = %request.call_id, "asking for approval (elicitation/create)");
+        tracing::debug!(call = %request.tool_call_id, "asking for approval (elicitation/create)");
         let mut elicit = ElicitRequest::new(form(request.question.clone()));
         elicit
             .extensions
@@ -102,10 +101,8 @@ impl Elicit {
         match answer {
             Ok(ClientResult::ElicitResult(result)) => decision_of(&request.tool_name, &result),
             Ok(_) => could_not_ask(&request.tool_name, &ServiceError::UnexpectedResponse),
-            Err(ServiceError::Timeout { timeout }) => Decision::deny(format!(
-                "No one answered the approval request for this call of {} within {}; it did \
-                 not run.",
-                request.tool_name,
+            Err(ServiceError::Timeout { timeout }) => Decision::unanswered(format!(
+                "no one answered the question within {}",
                 duration_text(timeout)
             )),
             Err(error) => could_not_ask(&request.tool_name, &error),
@@ -155,22 +152,21 @@ pub(crate) fn form(message: String) -> ElicitRequestParams {
 /// What the person's answer means for the call
 /// (<https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#response-actions>):
 /// accept ("explicitly approved") runs it; decline ("explicitly declined")
-/// and cancel ("dismissed without making an explicit choice") do not.
+/// is a person's denial; cancel ("dismissed without making an explicit
+/// choice") is no answer. Neither runs it.
 pub(crate) fn decision_of(tool: &str, answer: &ElicitResult) -> Decision {
     match &answer.action {
         ElicitationAction::Accept => Decision::Approve,
         ElicitationAction::Decline => Decision::deny(format!(
-            "A person declined this call of {tool}; it did not run. Do not call it again \
-             unless they ask for it."
+            "they declined this call of {tool} in the client; do not call it again unless \
+             they ask for it"
         )),
-        ElicitationAction::Cancel => Decision::deny(format!(
-            "A person dismissed the approval request for this call of {tool} without \
-             deciding; it did not run."
+        ElicitationAction::Cancel => Decision::unanswered(format!(
+            "a person dismissed the question about {tool} without deciding"
         )),
         // An action of a later revision: only accept runs a call.
-        other => Decision::deny(format!(
-            "The approval request for this call of {tool} was answered with {other:?}, \
-             which is not an approval; it did not run."
+        other => Decision::unanswered(format!(
+            "the question about {tool} was answered with {other:?}, which is not an approval"
         )),
     }
 }
@@ -186,10 +182,7 @@ fn duration_text(duration: Duration) -> String {
 }
 
 fn could_not_ask(tool: &str, error: &ServiceError) -> Decision {
-    Decision::deny(format!(
-        "This call of {tool} needs a person's approval, and asking the client failed \
-         ({error}); it did not run."
-    ))
+    Decision::unanswered(format!("asking the client about {tool} failed: {error}"))
 }
 
 #[cfg(test)]
@@ -229,18 +222,27 @@ mod tests {
     }
 
     #[test]
-    fn accept_approves_decline_and_cancel_deny() {
+    fn accept_approves_decline_denies_cancel_is_no_answer() {
         assert_eq!(
             decision_of("write", &ElicitResult::new(ElicitationAction::Accept)),
             Decision::Approve
         );
-        for action in [ElicitationAction::Decline, ElicitationAction::Cancel] {
-            let Decision::Deny { reason } = decision_of("write", &ElicitResult::new(action)) else {
-                panic!("a denial");
-            };
-            assert!(reason.contains("write"), "{reason}");
-            assert!(reason.contains("it did not run"), "{reason}");
-        }
+        let Decision::Deny {
+            reason: Some(reason),
+        } = decision_of("write", &ElicitResult::new(ElicitationAction::Decline))
+        else {
+            panic!("a denial");
+        };
+        assert!(reason.contains("declined this call of write"), "{reason}");
+        let Decision::Unanswered { reason } =
+            decision_of("write", &ElicitResult::new(ElicitationAction::Cancel))
+        else {
+            panic!("no answer");
+        };
+        assert!(
+            reason.contains("dismissed the question about write"),
+            "{reason}"
+        );
     }
 
     #[test]

@@ -6,13 +6,14 @@
 //! - Before 2026-07-28, in a session: `elicitation/create`, sent while the
 //!   call waits ([`ask`]).
 //! - On 2026-07-28: an `InputRequiredResult` with the question, then the
-//!   client's retry with the answer and the signed `requestState`
+//!   client's retry with the answer and the sealed `requestState`
 //!   ([`mrtr`], [`state`]).
 //!
-//! Accept runs the call; decline or cancel is a `denied` tool error and
-//! nothing runs; a client that cannot be asked gets one saying why. The
-//! question is tool-core's ([`ApprovalRequest::question`]): the tool, what
-//! it does, each argument.
+//! Accept runs the call; decline is a person's denial; cancel, no answer,
+//! or a client that cannot be asked is a `denied` tool error saying no one
+//! approved it; nothing runs. The question is tool-core's
+//! ([`ApprovalRequest::question`]): the tool, what it does, the arguments in
+//! full up to a size, then their SHA-256, which the approval is bound to.
 //!
 //! [`Asking`] is how one call asks: the asker the executor is given, by
 //! [`Asking::into_approvals`].
@@ -21,38 +22,50 @@ pub(crate) mod ask;
 pub(crate) mod mrtr;
 pub(crate) mod state;
 
-use std::sync::{Arc, Mutex};
+use rmcp::ErrorData;
+use std::sync::{Arc, Mutex, PoisonError};
 use tokio::sync::oneshot;
-use tool_core::approval::{ApprovalPolicy, ApprovalRequest, Approvals, Decision};
+use tool_core::approval::{ApprovalRequest, Approvals, Decision, Lease};
 
-/// Where a call's question arrives when it is handed over.
-pub(crate) type HandedOver = oneshot::Receiver<ApprovalRequest>;
+/// What a call hands its handler instead of an answer.
+#[derive(Debug)]
+pub(crate) enum Handed {
+    /// Ask the client: answer the call with an `InputRequiredResult` for
+    /// this question (2026-07-28, first round, or a retry without the
+    /// answer).
+    Ask(ApprovalRequest),
+    /// A retry's state or answer is refused: a JSON-RPC error.
+    Refused(ErrorData),
+    /// A retry whose earlier run with the same state was lost: answer the
+    /// call `interrupted`.
+    Interrupted,
+}
+
+/// Where what a call hands over arrives.
+pub(crate) type HandedOver = oneshot::Receiver<Handed>;
+
+/// The lease a 2026-07-28 retry holds on its state while the approved call
+/// runs: taken by the asker, renewed and finished by the handler.
+pub(crate) type HeldLease = Arc<Mutex<Option<Arc<Lease>>>>;
 
 /// How one call's approval is asked: what the executor's asker does when
 /// the call needs approval.
 pub(crate) enum Asking {
     /// Ask the person now, by `elicitation/create`.
     Elicit(ask::Elicit),
-    /// Hand the request to the call's handler, which answers the call with
-    /// an `InputRequiredResult` instead of running it (2026-07-28, first
-    /// round). The asker then never returns: the handler drops the call.
-    Handover(Mutex<Option<oneshot::Sender<ApprovalRequest>>>),
-    /// Already decided: a 2026-07-28 retry's answer, or the reason no one
-    /// can be asked.
+    /// 2026-07-28: hand the question over (the handler answers the call
+    /// with an `InputRequiredResult` and drops it unrun), or read a
+    /// retry's answer.
+    Mrtr(mrtr::Mrtr),
+    /// Already decided: the reason no one can be asked.
     Decided(Decision),
 }
 
 impl Asking {
-    /// A handover, and where the request arrives.
-    pub(crate) fn handover() -> (Asking, HandedOver) {
-        let (sender, receiver) = oneshot::channel();
-        (Asking::Handover(Mutex::new(Some(sender))), receiver)
-    }
-
     /// The approvals a served call runs with: this asker, and the policy
-    /// of the server's own call options (`configured`, suspending
-    /// approvals), so the tools they pick need approval here too (the
-    /// tools marked `needs_approval` always do).
+    /// and standing decisions of the server's own call options
+    /// (`configured`, suspending approvals), so the calls they pick need
+    /// approval here too (the tools marked `needs_approval` always do).
     pub(crate) fn into_approvals(self, configured: Option<&Approvals>) -> Approvals {
         let asking = Arc::new(self);
         let approvals = Approvals::ask(move |request| {
@@ -60,10 +73,9 @@ impl Asking {
             async move { asking.ask(request).await }
         });
         match configured {
-            Some(configured) => {
-                let configured = configured.clone();
-                approvals.with_policy(ApprovalPolicy::when(move |tool| configured.requires(tool)))
-            }
+            Some(configured) => approvals
+                .with_policy(configured.policy().clone())
+                .with_standing(configured.standing().clone()),
             None => approvals,
         }
     }
@@ -72,23 +84,26 @@ impl Asking {
     async fn ask(&self, request: ApprovalRequest) -> Decision {
         match self {
             Asking::Elicit(elicit) => elicit.ask(request).await,
-            Asking::Handover(sender) => {
-                let sender = sender
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner())
-                    .take();
-                match sender {
-                    Some(sender) => {
-                        // The handler answers the call now and drops it
-                        // (or is gone, and the call with it).
-                        let _ = sender.send(request);
-                        std::future::pending().await
-                    }
-                    // A call asks once; a second question is not expected.
-                    None => Decision::deny("This call asked for approval twice; it did not run."),
-                }
-            }
+            Asking::Mrtr(mrtr) => mrtr.ask(request).await,
             Asking::Decided(decision) => decision.clone(),
         }
+    }
+}
+
+/// Hands `handed` to the call's handler, then waits forever: the handler
+/// answers the call and drops it (or is gone, and the call with it). A
+/// call hands over once; a second time it is denied.
+pub(crate) async fn hand_over(
+    sender: &Mutex<Option<oneshot::Sender<Handed>>>,
+    handed: Handed,
+) -> Decision {
+    let sender = sender.lock().unwrap_or_else(PoisonError::into_inner).take();
+    match sender {
+        Some(sender) => {
+            let _ = sender.send(handed);
+            std::future::pending().await
+        }
+        // A call asks once; a second question is not expected.
+        None => Decision::unanswered("this call asked for approval twice"),
     }
 }

@@ -1,6 +1,6 @@
 //! The `requestState` of an approval asked on the 2026-07-28 revision: what
-//! lets the retry that carries the person's answer run the call, and
-//! nothing else.
+//! lets the retry that carries the person's answer run the call, once,
+//! for the caller that was asked, and nothing else.
 //!
 //! MCP 2026-07-28 answers a call that needs input with an
 //! `InputRequiredResult`; the client asks, then sends the same call again
@@ -12,52 +12,54 @@
 //! the originating request, and single use MUST be enforced server-side
 //! when it matters (same page, "Server Requirements").
 //!
-//! **Signed, not stored.** The state is sealed with HMAC-SHA256 by rmcp's
-//! `RequestStateCodec` (`rs1.<body>.<tag>`), its associated data the tool's
-//! name and the call's arguments (in a canonical form: object keys sorted),
-//! its body a random 16-byte nonce and the expiry. On 2026-07-28 there are
-//! no sessions, so the retry may reach any process behind a balancer:
-//! state kept in one process's memory, keyed by an unguessable id, would
-//! be unknown to the others, and a signed state is verified by any process
-//! given the same key (`McpServer::with_approval_key`). So a client cannot
-//! forge an approval the server did not ask for, nor keep the approval and
-//! change the arguments or the tool (the tag no longer verifies), nor use
-//! it after the expiry. What no state can prove is that a person, not the
+//! **Sealed, not stored.** The state is sealed with HMAC-SHA256 by rmcp's
+//! `RequestStateCodec` (`rs1.<body>.<tag>`), its body a random 16-byte
+//! nonce and the expiry, its associated data the tool's name, the SHA-256
+//! of the exact arguments the person was shown (parsed: defaults filled in,
+//! repairs applied; [`ApprovalRequest::arguments_sha256`]) and who asked
+//! (the OAuth caller, when there is one). On 2026-07-28 there are no
+//! sessions, so the retry may reach any process behind a balancer, and a
+//! state sealed with the key they share (`McpServer::with_approval_key`) is
+//! verified by any of them. So a client cannot forge an approval the server
+//! did not ask for, nor keep the approval and change the arguments or the
+//! tool, nor use another caller's (the tag no longer verifies), nor use it
+//! after the expiry. What no state can prove is that a person, not the
 //! client's code, answered: MCP leaves that to the client.
 //!
-//! **Used once, per process.** An accepted state runs the call once: its
-//! nonce is remembered until the state expires, and a second retry with it
-//! is refused. A retry of the same state that reaches another process
-//! behind a round-robin balancer is not seen there; a deployment that
-//! needs single use across processes must route the retry to the same one.
+//! **Used once, in the ledger.** An accepted state runs its call once: its
+//! nonce is claimed in the server's approval ledger (tool-core's
+//! [`SuspensionLedger`], the one place single use lives) before the call
+//! runs, held while it runs, and recorded finished after; a second retry
+//! with it is refused. A retry whose run was lost (the client went away
+//! mid-call, the process died) is answered `interrupted`, never run again.
+//! The default ledger is this process's memory, shared by every server in
+//! it with the same key; processes behind a balancer share one in a store
+//! (`McpServer::with_approval_ledger`), or a replay that reaches another
+//! process runs again there.
+//!
+//! [`ApprovalRequest::arguments_sha256`]: tool_core::approval::ApprovalRequest::arguments_sha256
+//! [`SuspensionLedger`]: tool_core::approval::SuspensionLedger
 
 use rmcp::model::{RequestStateCodec, RequestStateError, SealOptions};
-use serde_json::Value;
-use std::collections::{HashSet, VecDeque};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
+use tool_core::approval::{Claimed, DEFAULT_RESUME_LEASE, Lease, MemoryLedger, SuspensionLedger};
 
 /// The random part of a state: what makes each one single-use.
 type Nonce = [u8; 16];
 
-/// Seals and opens approval states, and remembers those used. One per
+/// Seals and opens approval states, and records those used. One per
 /// server, shared by its clones (the HTTP transport makes one per
 /// session or request).
+#[derive(Clone)]
 pub(crate) struct ApprovalStates {
     /// `None` when the system gave no randomness for a key: then no state
     /// can be made, and each approval asked this way is refused.
     codec: Option<RequestStateCodec>,
     /// How long a person has to answer.
     ttl: Duration,
-    used: Mutex<Used>,
-}
-
-/// The nonces of states already used, until their states expire.
-#[derive(Default)]
-struct Used {
-    nonces: HashSet<Nonce>,
-    /// The same nonces, oldest first, with when each may be forgotten.
-    by_expiry: VecDeque<(Instant, Nonce)>,
+    /// Where used states are recorded.
+    ledger: Arc<dyn SuspensionLedger>,
 }
 
 /// Why a state was refused; each names what the client should do.
@@ -65,12 +67,17 @@ struct Used {
 pub(crate) enum Refused {
     /// The server has no key (the system gave no randomness).
     NoKey,
-    /// The tag does not verify for this tool and these arguments.
+    /// The tag does not verify for this tool, these arguments and this
+    /// caller.
     NotIssued,
     /// Verified, but older than the time a person has to answer.
     Expired,
     /// Verified, but an earlier retry already ran the call with it.
     AlreadyUsed,
+    /// Verified, and a retry with it is running the call right now.
+    InUse,
+    /// The ledger could not tell whether it was used.
+    Ledger(String),
 }
 
 impl std::fmt::Display for Refused {
@@ -80,10 +87,11 @@ impl std::fmt::Display for Refused {
                 "the server cannot sign approval requests: the system gave it no random key"
             }
             Refused::NotIssued => {
-                "requestState does not verify: this server did not ask for approval of this \
-                 tool with these arguments (the state was altered, the arguments or the tool \
-                 changed since the person was asked, or another server process with another \
-                 approval key asked); call the tool again without requestState to be asked anew"
+                "requestState does not verify: this server did not ask this caller for approval \
+                 of this tool with these arguments (the state was altered, the arguments or the \
+                 tool changed since the person was asked, another caller sent it, or another \
+                 server process with another approval key asked); call the tool again without \
+                 requestState to be asked anew"
             }
             Refused::Expired => {
                 "requestState has expired: the person's answer came too late; call the tool \
@@ -93,6 +101,17 @@ impl std::fmt::Display for Refused {
                 "requestState was already used: this approval ran the call once; call the \
                  tool again without requestState to be asked anew"
             }
+            Refused::InUse => {
+                "requestState is being used: a retry with it is running the call now; it runs \
+                 once"
+            }
+            Refused::Ledger(problem) => {
+                return write!(
+                    f,
+                    "the approval ledger cannot tell whether this requestState was used ({problem}); \
+                     the call did not run"
+                );
+            }
         })
     }
 }
@@ -101,13 +120,23 @@ impl std::fmt::Display for Refused {
 #[derive(Debug)]
 pub(crate) struct Verified(Nonce);
 
+/// What using a verified state allows.
+#[derive(Debug)]
+pub(crate) enum Use {
+    /// Run the call, holding the lease while it runs.
+    Run(Lease),
+    /// An earlier retry with this state started the call and never
+    /// answered: answer it `interrupted` (then finish the lease).
+    Interrupted(Lease),
+}
+
 impl ApprovalStates {
     /// States signed with a random key of this process: only this process
     /// verifies them.
     pub(crate) fn with_random_key(ttl: Duration) -> Self {
         let mut key = [0u8; 32];
         match getrandom::fill(&mut key) {
-            Ok(()) => Self::with_key(key, ttl),
+            Ok(()) => Self::with_key(key, ttl, Arc::new(MemoryLedger::default())),
             Err(error) => {
                 tracing::error!(
                     "no random key for approval requests ({error}); calls that need approval \
@@ -116,29 +145,37 @@ impl ApprovalStates {
                 ApprovalStates {
                     codec: None,
                     ttl,
-                    used: Mutex::default(),
+                    ledger: Arc::new(MemoryLedger::default()),
                 }
             }
         }
     }
 
-    /// States signed with `key`: every process given it verifies them.
-    pub(crate) fn with_key(key: [u8; 32], ttl: Duration) -> Self {
+    /// States signed with `key`, recorded in `ledger`: every process given
+    /// both verifies them and uses each once.
+    pub(crate) fn with_key(
+        key: [u8; 32],
+        ttl: Duration,
+        ledger: Arc<dyn SuspensionLedger>,
+    ) -> Self {
         // 32 bytes is the codec's minimum, so it always takes the key.
         let codec = RequestStateCodec::try_new(key.to_vec()).ok();
+        ApprovalStates { codec, ttl, ledger }
+    }
+
+    /// The same key and ledger, with another time to answer.
+    pub(crate) fn with_ttl(&self, ttl: Duration) -> Self {
         ApprovalStates {
-            codec,
             ttl,
-            used: Mutex::default(),
+            ..self.clone()
         }
     }
 
-    /// The same key, with another time to answer (and no state used yet).
-    pub(crate) fn with_ttl(&self, ttl: Duration) -> Self {
+    /// The same key, recording in `ledger`.
+    pub(crate) fn with_ledger(&self, ledger: Arc<dyn SuspensionLedger>) -> Self {
         ApprovalStates {
-            codec: self.codec.clone(),
-            ttl,
-            used: Mutex::default(),
+            ledger,
+            ..self.clone()
         }
     }
 
@@ -147,182 +184,228 @@ impl ApprovalStates {
         self.ttl
     }
 
-    /// A new state for asking about `tool` called with `arguments`.
-    pub(crate) fn seal(&self, tool: &str, arguments: &Value) -> Result<String, Refused> {
+    /// A new state for asking `caller` about `tool` called with the
+    /// arguments whose digest is `arguments_sha256`.
+    pub(crate) fn seal(
+        &self,
+        tool: &str,
+        arguments_sha256: &str,
+        caller: &str,
+    ) -> Result<String, Refused> {
         let codec = self.codec.as_ref().ok_or(Refused::NoKey)?;
         let mut nonce: Nonce = [0; 16];
         getrandom::fill(&mut nonce).map_err(|_| Refused::NoKey)?;
-        let bound = bound_to(tool, arguments);
+        let bound = bound_to(tool, arguments_sha256, caller);
         let options = SealOptions::new().associated_data(&bound).ttl(self.ttl);
         Ok(codec.seal_with(&nonce, &options))
     }
 
-    /// Checks that `state` was sealed by [`seal`](Self::seal) for `tool`
-    /// and `arguments`, and has not expired. It is not yet used: see
-    /// [`use_once`](Self::use_once).
+    /// Checks that `state` was sealed by [`seal`](Self::seal) for the same
+    /// tool, arguments and caller, and has not expired. It is not yet used:
+    /// see [`use_once`](Self::use_once).
     pub(crate) fn verify(
         &self,
         state: &str,
         tool: &str,
-        arguments: &Value,
+        arguments_sha256: &str,
+        caller: &str,
     ) -> Result<Verified, Refused> {
         let codec = self.codec.as_ref().ok_or(Refused::NoKey)?;
-        let opened =
-            codec
-                .open_with(state, &bound_to(tool, arguments))
-                .map_err(|error| match error {
-                    RequestStateError::Expired => Refused::Expired,
-                    _ => Refused::NotIssued,
-                })?;
+        let opened = codec
+            .open_with(state, &bound_to(tool, arguments_sha256, caller))
+            .map_err(|error| match error {
+                RequestStateError::Expired => Refused::Expired,
+                _ => Refused::NotIssued,
+            })?;
         let nonce = Nonce::try_from(opened.as_slice()).map_err(|_| Refused::NotIssued)?;
         Ok(Verified(nonce))
     }
 
-    /// Marks a verified state used; refused when it already was.
-    pub(crate) fn use_once(&self, verified: Verified) -> Result<(), Refused> {
-        let now = Instant::now();
-        let mut used = self
-            .used
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        while used
-            .by_expiry
-            .front()
-            .is_some_and(|(forget_at, _)| *forget_at <= now)
-        {
-            if let Some((_, nonce)) = used.by_expiry.pop_front() {
-                used.nonces.remove(&nonce);
-            }
-        }
-        if !used.nonces.insert(verified.0) {
-            return Err(Refused::AlreadyUsed);
-        }
+    /// Claims a verified state for running call `call_id`; refused when a
+    /// retry with it ran (or runs) already.
+    pub(crate) async fn use_once(&self, verified: Verified, call_id: &str) -> Result<Use, Refused> {
+        let id: String = verified
+            .0
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect();
+        let id = format!("mcp-request-state.{id}");
         // The state expires at most `ttl` after it was sealed, which was
-        // before now: remembered that long, it cannot come back verified.
-        used.by_expiry.push_back((now + self.ttl, verified.0));
-        Ok(())
+        // before now: kept that long, it cannot come back verified.
+        let keep_until = now_millis().saturating_add(millis(self.ttl));
+        let (claimed, lease) = Lease::claim(
+            Arc::clone(&self.ledger),
+            &id,
+            &[call_id.to_owned()],
+            DEFAULT_RESUME_LEASE,
+            keep_until,
+        )
+        .await
+        .map_err(Refused::Ledger)?;
+        match (claimed, lease) {
+            (Claimed::Fresh, Some(lease)) => Ok(Use::Run(lease)),
+            (Claimed::TakenOver { .. }, Some(lease)) => Ok(Use::Interrupted(lease)),
+            (Claimed::Busy { .. }, _) => Err(Refused::InUse),
+            (Claimed::Finished, _) => Err(Refused::AlreadyUsed),
+            (other, _) => Err(Refused::Ledger(format!(
+                "the ledger answered {other:?} without a claim"
+            ))),
+        }
     }
 }
 
-/// What a state is bound to: the tool's name and the arguments, as bytes
-/// that differ whenever either does (the name's length first, so no
-/// split of one text can pass for another).
-fn bound_to(tool: &str, arguments: &Value) -> Vec<u8> {
-    let mut bound = b"tool-mcp approval v1\0".to_vec();
-    bound.extend_from_slice(&(tool.len() as u64).to_be_bytes());
-    bound.extend_from_slice(tool.as_bytes());
-    // A Value always serializes.
-    let canonical = serde_json::to_vec(&canonical(arguments)).unwrap_or_default();
-    bound.extend_from_slice(&canonical);
+/// What a state is bound to: the tool's name, the arguments' digest and
+/// the caller, as bytes that differ whenever any does (each text's length
+/// first, so no split of one text can pass for another).
+fn bound_to(tool: &str, arguments_sha256: &str, caller: &str) -> Vec<u8> {
+    let mut bound = b"tool-mcp approval v2\0".to_vec();
+    for part in [tool, arguments_sha256, caller] {
+        bound.extend_from_slice(&(part.len() as u64).to_be_bytes());
+        bound.extend_from_slice(part.as_bytes());
+    }
     bound
 }
 
-/// `value` with every object's keys sorted: the same arguments sent again
-/// in another key order are the same arguments.
-fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
-            entries.sort_by(|a, b| a.0.cmp(b.0));
-            Value::Object(
-                entries
-                    .into_iter()
-                    .map(|(key, value)| (key.clone(), canonical(value)))
-                    .collect(),
-            )
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
+fn now_millis() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, millis)
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    const DIGEST: &str = "0d5c4e0a1fb1a8f0b5f0f2f4c6b8c2d0e9f1a3b5c7d9e1f3a5b7c9d1e3f5a7b9";
 
     fn states() -> ApprovalStates {
-        ApprovalStates::with_key([7; 32], Duration::from_secs(600))
+        ApprovalStates::with_key(
+            [7; 32],
+            Duration::from_secs(600),
+            Arc::new(MemoryLedger::default()),
+        )
     }
 
-    #[test]
-    fn a_state_verifies_for_its_tool_and_arguments_once() {
+    #[tokio::test]
+    async fn a_state_verifies_for_its_tool_arguments_and_caller_and_runs_once() {
         let states = states();
-        let arguments = json!({"path": "a.txt", "content": "x"});
-        let state = states.seal("write", &arguments).unwrap();
-        let verified = states.verify(&state, "write", &arguments).unwrap();
-        states.use_once(verified).unwrap();
-        let again = states.verify(&state, "write", &arguments).unwrap();
-        assert_eq!(states.use_once(again), Err(Refused::AlreadyUsed));
+        let state = states.seal("write", DIGEST, "sub alice").unwrap();
+        let verified = states.verify(&state, "write", DIGEST, "sub alice").unwrap();
+        let Use::Run(lease) = states.use_once(verified, "1").await.unwrap() else {
+            panic!("the first use runs");
+        };
+        let running = states.verify(&state, "write", DIGEST, "sub alice").unwrap();
+        assert_eq!(
+            states.use_once(running, "1").await.unwrap_err(),
+            Refused::InUse
+        );
+        lease.finish().await.unwrap();
+        let again = states.verify(&state, "write", DIGEST, "sub alice").unwrap();
+        assert_eq!(
+            states.use_once(again, "1").await.unwrap_err(),
+            Refused::AlreadyUsed
+        );
     }
 
-    #[test]
-    fn the_same_arguments_in_another_key_order_verify() {
+    #[tokio::test]
+    async fn a_lost_run_is_answered_interrupted_on_the_next_retry() {
         let states = states();
-        let state = states
-            .seal("write", &json!({"path": "a", "content": {"b": 1, "a": 2}}))
-            .unwrap();
-        assert!(
-            states
-                .verify(
-                    &state,
-                    "write",
-                    &json!({"content": {"a": 2, "b": 1}, "path": "a"})
-                )
-                .is_ok()
+        let state = states.seal("write", DIGEST, "").unwrap();
+        let verified = states.verify(&state, "write", DIGEST, "").unwrap();
+        let lost = states.use_once(verified, "1").await.unwrap();
+        drop(lost);
+        let again = states.verify(&state, "write", DIGEST, "").unwrap();
+        let Use::Interrupted(lease) = states.use_once(again, "1").await.unwrap() else {
+            panic!("a dropped run is interrupted");
+        };
+        lease.finish().await.unwrap();
+        let third = states.verify(&state, "write", DIGEST, "").unwrap();
+        assert_eq!(
+            states.use_once(third, "1").await.unwrap_err(),
+            Refused::AlreadyUsed
+        );
+    }
+
+    #[tokio::test]
+    async fn servers_sharing_a_ledger_use_a_state_once_between_them() {
+        let ledger: Arc<dyn SuspensionLedger> = Arc::new(MemoryLedger::default());
+        let first =
+            ApprovalStates::with_key([7; 32], Duration::from_secs(600), Arc::clone(&ledger));
+        let second = ApprovalStates::with_key([7; 32], Duration::from_secs(600), ledger);
+        let state = first.seal("write", DIGEST, "").unwrap();
+        let Use::Run(lease) = first
+            .use_once(first.verify(&state, "write", DIGEST, "").unwrap(), "1")
+            .await
+            .unwrap()
+        else {
+            panic!("runs");
+        };
+        lease.finish().await.unwrap();
+        let replay = second.verify(&state, "write", DIGEST, "").unwrap();
+        assert_eq!(
+            second.use_once(replay, "1").await.unwrap_err(),
+            Refused::AlreadyUsed
         );
     }
 
     #[test]
-    fn other_arguments_another_tool_or_an_altered_state_do_not_verify() {
+    fn other_arguments_another_tool_caller_or_an_altered_state_do_not_verify() {
         let states = states();
-        let arguments = json!({"path": "a.txt"});
-        let state = states.seal("write", &arguments).unwrap();
-        for (state, tool, arguments) in [
-            (state.clone(), "write", json!({"path": "b.txt"})),
-            (state.clone(), "write", json!({"path": "a.txt", "more": 1})),
-            (state.clone(), "delete", arguments.clone()),
-            (format!("{state}x"), "write", arguments.clone()),
+        let state = states.seal("write", DIGEST, "sub alice").unwrap();
+        let other_digest = DIGEST.replace('0', "1");
+        for (state, tool, digest, caller) in [
+            (state.clone(), "write", other_digest.as_str(), "sub alice"),
+            (state.clone(), "delete", DIGEST, "sub alice"),
+            (state.clone(), "write", DIGEST, "sub mallory"),
+            (state.clone(), "write", DIGEST, ""),
+            (format!("{state}x"), "write", DIGEST, "sub alice"),
             (
                 state.replacen("rs1.", "rs1.A", 1),
                 "write",
-                arguments.clone(),
+                DIGEST,
+                "sub alice",
             ),
-            ("rs1.AAAA.BBBB".to_owned(), "write", arguments.clone()),
-            (String::new(), "write", arguments.clone()),
+            ("rs1.AAAA.BBBB".to_owned(), "write", DIGEST, "sub alice"),
+            (String::new(), "write", DIGEST, "sub alice"),
         ] {
             assert_eq!(
-                states.verify(&state, tool, &arguments).unwrap_err(),
+                states.verify(&state, tool, digest, caller).unwrap_err(),
                 Refused::NotIssued,
-                "{state} {tool} {arguments}"
+                "{state} {tool} {digest} {caller}"
             );
         }
     }
 
     #[test]
     fn another_key_does_not_verify() {
-        let arguments = json!({"path": "a.txt"});
-        let state = states().seal("write", &arguments).unwrap();
-        let other = ApprovalStates::with_key([8; 32], Duration::from_secs(600));
+        let state = states().seal("write", DIGEST, "").unwrap();
+        let other = ApprovalStates::with_key(
+            [8; 32],
+            Duration::from_secs(600),
+            Arc::new(MemoryLedger::default()),
+        );
         assert_eq!(
-            other.verify(&state, "write", &arguments).unwrap_err(),
+            other.verify(&state, "write", DIGEST, "").unwrap_err(),
             Refused::NotIssued
         );
         let random = ApprovalStates::with_random_key(Duration::from_secs(600));
         assert_eq!(
-            random.verify(&state, "write", &arguments).unwrap_err(),
+            random.verify(&state, "write", DIGEST, "").unwrap_err(),
             Refused::NotIssued
         );
     }
 
     #[test]
     fn an_expired_state_is_refused_as_expired() {
-        let states = ApprovalStates::with_key([7; 32], Duration::from_millis(1));
-        let arguments = json!({});
-        let state = states.seal("write", &arguments).unwrap();
+        let states = states().with_ttl(Duration::from_millis(1));
+        let state = states.seal("write", DIGEST, "").unwrap();
         std::thread::sleep(Duration::from_millis(20));
         assert_eq!(
-            states.verify(&state, "write", &arguments).unwrap_err(),
+            states.verify(&state, "write", DIGEST, "").unwrap_err(),
             Refused::Expired
         );
     }
@@ -330,25 +413,9 @@ mod tests {
     #[test]
     fn each_state_is_new() {
         let states = states();
-        let first = states.seal("write", &json!({})).unwrap();
-        let second = states.seal("write", &json!({})).unwrap();
-        assert_ne!(first, second);
-    }
-
-    #[test]
-    fn used_nonces_are_forgotten_once_their_states_expired() {
-        let states = ApprovalStates::with_key([7; 32], Duration::from_millis(5));
-        for _ in 0..3 {
-            let state = states.seal("write", &json!({})).unwrap();
-            let verified = states.verify(&state, "write", &json!({})).unwrap();
-            states.use_once(verified).unwrap();
-        }
-        std::thread::sleep(Duration::from_millis(20));
-        let state = states.seal("write", &json!({})).unwrap();
-        let verified = states.verify(&state, "write", &json!({})).unwrap();
-        states.use_once(verified).unwrap();
-        let used = states.used.lock().unwrap();
-        assert_eq!(used.nonces.len(), 1);
-        assert_eq!(used.by_expiry.len(), 1);
+        assert_ne!(
+            states.seal("write", DIGEST, "").unwrap(),
+            states.seal("write", DIGEST, "").unwrap()
+        );
     }
 }

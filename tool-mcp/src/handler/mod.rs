@@ -1,23 +1,25 @@
 //! The MCP side of a registry: `tools/list` and `tools/call` on rmcp's
 //! `ServerHandler`, with calls run by tool-core's executor.
 
+mod approving;
 mod malformed;
 mod progress;
 mod result;
 mod running;
 mod span;
 
-use crate::approval::mrtr::{self, Retry};
+use crate::approval::Handed;
+use crate::approval::mrtr;
 use crate::approval::state::ApprovalStates;
-use crate::approval::{Asking, HandedOver, ask};
 use crate::http::oauth::Grant;
 use crate::trace_context;
+use approving::Ended;
 use progress::ProgressForwarder;
 use result::OutputSchemas;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
-    ListToolsResult, NumberOrString, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
-    ServerConfig, Tool,
+    ListToolsResult, NumberOrString, PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -26,9 +28,11 @@ use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use tool_core::approval::{ApprovalKey, ApprovalRequest};
+use tool_core::approval::{ApprovalKey, MemoryLedger, SuspensionLedger};
 use tool_core::providers::mcp;
-use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
+use tool_core::{
+    RunOptions, ToolCall, ToolDefinition, ToolRegistry, ToolResultMessage, execute_tool_call,
+};
 use tracing::Instrument;
 
 /// How long a person has to answer an approval request, by default.
@@ -72,8 +76,12 @@ const APPROVAL_KEY_PURPOSE: &str = "tool-mcp approval requestState";
 /// whose `requestState` is signed on 2026-07-28. Accept runs it; decline,
 /// cancel, no answer within [`with_approval_timeout`](Self::with_approval_timeout),
 /// or a client that declared no elicitation capability is a `denied` tool
-/// error, and nothing runs. Behind a balancer, give every process the same
-/// [`with_approval_key`](Self::with_approval_key).
+/// error, and nothing runs. On 2026-07-28 an approval runs its call once:
+/// the `requestState` is bound to the tool, the SHA-256 of the arguments
+/// the person was shown and the OAuth caller, and used once in the
+/// server's approval ledger. Behind a balancer, give every process the same
+/// [`with_approval_key`](Self::with_approval_key) and
+/// [`with_approval_ledger`](Self::with_approval_ledger).
 ///
 /// Call options with [`Approvals::ask`](tool_core::approval::Approvals::ask)
 /// keep their asker: the application asks in its own way (a chat message
@@ -139,9 +147,30 @@ impl McpServer {
     /// let server = tool_mcp::McpServer::new(tools).with_approval_key(&key);
     /// # let _ = server;
     /// ```
+    ///
+    /// The states used are then recorded in this process's ledger for the
+    /// key ([`MemoryLedger::for_key`]), shared by every server and every
+    /// suspending [`Approvals`](tool_core::approval::Approvals) in the
+    /// process with the same key, unless
+    /// [`with_approval_ledger`](Self::with_approval_ledger) gives another.
     pub fn with_approval_key(mut self, key: &ApprovalKey) -> Self {
         let derived = key.derive(APPROVAL_KEY_PURPOSE);
-        self.approvals = Arc::new(ApprovalStates::with_key(derived, self.approvals.ttl()));
+        let ledger = Arc::new(MemoryLedger::for_key(key));
+        self.approvals = Arc::new(ApprovalStates::with_key(
+            derived,
+            self.approvals.ttl(),
+            ledger,
+        ));
+        self
+    }
+
+    /// Records the `requestState`s used in `ledger` (the one place single
+    /// use lives; see [`SuspensionLedger`]): every process serving behind a
+    /// balancer with the same key must share one in a store (`tool-redis`'s
+    /// on Redis), or a replay that reaches another process runs its call
+    /// again there. Call it after [`with_approval_key`](Self::with_approval_key).
+    pub fn with_approval_ledger(mut self, ledger: impl SuspensionLedger) -> Self {
+        self.approvals = Arc::new(self.approvals.with_ledger(Arc::new(ledger)));
         self
     }
 
@@ -338,6 +367,11 @@ impl McpServer {
             ));
         }
         let caller = grant.and_then(|grant| grant.caller()).cloned();
+        // What a 2026-07-28 approval is bound to: who asked, as the
+        // credentials say (nothing over stdio or without authentication).
+        let binding = grant
+            .map(|grant| format!("{:?}", grant.owner()))
+            .unwrap_or_default();
         let Some(_running) = self.calls.start() else {
             tracing::debug!("refused: the server is stopping");
             return Err(ErrorData::internal_error(
@@ -358,21 +392,21 @@ impl McpServer {
         if let Some(caller) = caller {
             ctx = ctx.with_caller(caller);
         }
-        let mut handed_over = None;
+        let mut waiting = None;
         match self.options.approvals() {
             // The application asks in its own way: its asker answers.
             Some(own) if !own.suspends() => {}
             // No approvals, or suspending ones, which a single call cannot
             // do: the client is asked, under their policy.
             configured => {
-                let (asking, handover) = self.asking(
+                let (asking, wait) = self.asking(
                     &request.name,
-                    &arguments,
                     request.request_state.as_deref(),
                     request.input_responses.as_ref(),
                     &context,
-                )?;
-                handed_over = handover;
+                    binding.clone(),
+                );
+                waiting = wait;
                 ctx = ctx.with_approvals(asking.into_approvals(configured));
             }
         }
@@ -392,28 +426,24 @@ impl McpServer {
         let started = std::time::Instant::now();
         let running = execute_tool_call(&call, &self.registry, ctx);
         let answered = until_answered(running, signal, &context.ct, self.options.signal());
-        let outcome = match handed_over {
-            None => Answer::Complete(answered.await),
-            Some(handed_over) => {
-                // The call either ends without asking (it needs no approval,
-                // or failed before), or hands its question over and is
-                // dropped unrun.
-                tokio::select! {
-                    result = answered => Answer::Complete(result),
-                    Ok(question) = handed_over => Answer::Ask(question),
-                }
-            }
+        // The call either ends (it needs no approval, was decided, or
+        // failed before), or hands something over and is dropped unrun.
+        let ended = match waiting {
+            None => Ended::Answered(answered.await),
+            Some(waiting) => waiting.run(answered, &context.ct).await,
         };
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }
-        let result = match outcome {
-            Answer::Complete(result) => result,
-            Answer::Ask(question) => {
+        let result = match ended {
+            Ended::Answered(result) => result,
+            Ended::Handed(Handed::Ask(question)) => {
                 tracing::debug!("asking the client for approval (InputRequiredResult)");
-                let asked = mrtr::input_required(&self.approvals, &question, &call.arguments)?;
+                let asked = mrtr::input_required(&self.approvals, &question, &binding)?;
                 return Ok(asked.into());
             }
+            Ended::Handed(Handed::Refused(error)) => return Err(approving::refused(error)),
+            Ended::Handed(Handed::Interrupted) => ToolResultMessage::interrupted(&call),
         };
         tracing::debug!(
             is_error = result.is_error,
@@ -424,78 +454,6 @@ impl McpServer {
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())
     }
-
-    /// How this call asks for approval, should it need it, from the
-    /// client's revision and capabilities, and, for a 2026-07-28 retry,
-    /// the state and answer it carries (a state that does not verify is
-    /// refused here, before anything runs). With a receiver when the call
-    /// is to hand its question over (2026-07-28, not yet asked).
-    fn asking(
-        &self,
-        tool: &str,
-        arguments: &Value,
-        request_state: Option<&str>,
-        input_responses: Option<&rmcp::model::InputResponses>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<(Asking, Option<HandedOver>), ErrorData> {
-        let revision = context.protocol_version();
-        let capabilities = context.client_capabilities();
-        let can_ask = ask::can_ask(capabilities.as_ref());
-        if revision
-            .as_ref()
-            .is_some_and(|revision| *revision >= ProtocolVersion::V_2026_07_28)
-        {
-            if let Some(state) = request_state {
-                return match mrtr::read_retry(
-                    &self.approvals,
-                    state,
-                    tool,
-                    arguments,
-                    input_responses,
-                )? {
-                    Retry::Answered(decision) => Ok((Asking::Decided(decision), None)),
-                    Retry::AskAgain => Ok(handover_or(can_ask, tool)),
-                };
-            }
-            return Ok(handover_or(can_ask, tool));
-        }
-        let decided = |decision| Ok((Asking::Decided(decision), None));
-        // First: without a session the capabilities declared at
-        // `initialize` are not known here, nor could an answer come back.
-        if self.without_sessions {
-            let revision = revision.map_or_else(|| "(unknown)".to_owned(), |r| r.to_string());
-            return decided(ask::cannot_ask_without_session(tool, &revision));
-        }
-        if let Err(why) = can_ask {
-            return decided(ask::cannot_ask(tool, why));
-        }
-        Ok((
-            Asking::Elicit(ask::Elicit {
-                peer: context.peer.clone(),
-                call: context.id.clone(),
-                timeout: self.approvals.ttl(),
-            }),
-            None,
-        ))
-    }
-}
-
-/// A 2026-07-28 call's asking: hand the question over when the client can
-/// be asked, else a denial saying why not.
-fn handover_or(can_ask: Result<(), &'static str>, tool: &str) -> (Asking, Option<HandedOver>) {
-    match can_ask {
-        Ok(()) => {
-            let (asking, handed_over) = Asking::handover();
-            (asking, Some(handed_over))
-        }
-        Err(why) => (Asking::Decided(ask::cannot_ask(tool, why)), None),
-    }
-}
-
-/// How a call ends: with its result, or with a question for the client.
-enum Answer {
-    Complete(tool_core::ToolResultMessage),
-    Ask(ApprovalRequest),
 }
 
 /// Runs a call to its answer, cancelling its `signal` when the request is

@@ -8,7 +8,10 @@
 //!   caller in the before hook, the static token beside OAuth and read
 //!   again from its file, `tool_search` finding only what a token may call.
 //! - [`sessions`]: a session used only by the caller that opened it.
+//! - [`approval`]: a 2026-07-28 approval's `requestState` is the asked
+//!   subject's alone.
 
+mod approval;
 mod scopes;
 mod sessions;
 mod signer;
