@@ -5,6 +5,7 @@
 //! What holds across requests, processes and crashes is in
 //! `approval_lifecycle.rs`.
 
+use crate::support::{complete, suspended, text_of as text};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,8 +16,8 @@ use tool_core::approval::{
 use tool_core::executor::RetryBudget;
 use tool_core::repair::{RepairPolicy, RepairRule};
 use tool_core::{
-    BatchOutcome, ExecutionMode, FailureKind, RunOptions, ToolCall, ToolRegistry,
-    ToolResultMessage, execute_batch, execute_tool_call, resume_batch, tools,
+    ExecutionMode, FailureKind, RunOptions, ToolCall, ToolRegistry, execute_batch,
+    execute_tool_call, resume_batch, tools,
 };
 
 /// Counts what ran, so a test can tell a call that ran from one that did not.
@@ -70,26 +71,6 @@ fn calls() -> Vec<ToolCall> {
         ToolCall::new("c2", "size", json!({"path": "a.txt"})),
         ToolCall::new("c3", "write", json!({"path": "b.txt", "bytes": 2})),
     ]
-}
-
-fn suspended(outcome: BatchOutcome) -> Suspension {
-    match outcome {
-        BatchOutcome::Suspended(suspension) => suspension,
-        BatchOutcome::Complete(results) => panic!("expected a suspension, got {results:?}"),
-    }
-}
-
-fn complete(outcome: BatchOutcome) -> Vec<ToolResultMessage> {
-    match outcome {
-        BatchOutcome::Complete(results) => results,
-        BatchOutcome::Suspended(suspension) => {
-            panic!("expected every call answered, got {suspension:?}")
-        }
-    }
-}
-
-fn text(result: &ToolResultMessage) -> &str {
-    result.content[0].as_text().unwrap()
 }
 
 /// The batch of the first call (`write`) only, suspended.

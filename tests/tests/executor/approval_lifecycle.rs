@@ -6,6 +6,7 @@
 //! be closed, expiry never renews, and the anchors' policies: decisions on
 //! the arguments, standing decisions, results supplied from outside.
 
+use crate::support::{complete, suspended, text_of as text};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,8 +19,8 @@ use tool_core::approval::{
     Standing, StandingDecisions, Suspension, arguments_sha256,
 };
 use tool_core::{
-    BatchOutcome, DynamicTool, ExecutionMode, FailureKind, Json, RunOptions, ToolCall, ToolOutput,
-    ToolParams, ToolRegistry, ToolResultMessage, execute_batch, resume_batch, tools,
+    DynamicTool, ExecutionMode, FailureKind, Json, RunOptions, ToolCall, ToolOutput, ToolParams,
+    ToolRegistry, execute_batch, resume_batch, tools,
 };
 
 /// What ran, in order.
@@ -96,24 +97,40 @@ fn write(id: &str, path: &str) -> ToolCall {
     ToolCall::new(id, "write", json!({"path": path}))
 }
 
-fn suspended(outcome: BatchOutcome) -> Suspension {
-    match outcome {
-        BatchOutcome::Suspended(suspension) => suspension,
-        BatchOutcome::Complete(results) => panic!("expected a suspension, got {results:?}"),
-    }
+/// A registry of `deploy`, which needs approval under `every_tool()`: it
+/// calls `started` when it runs, then never answers (what a lost resume
+/// leaves behind).
+fn deploy_that_never_answers(started: impl Fn() + Send + Sync + 'static) -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools
+        .register(DynamicTool::new(
+            "deploy",
+            "Deploy the site",
+            move |_args, _ctx| {
+                started();
+                std::future::pending::<Result<ToolOutput<Value>, tool_core::ToolError>>()
+            },
+        ))
+        .unwrap();
+    tools
 }
 
-fn complete(outcome: BatchOutcome) -> Vec<ToolResultMessage> {
-    match outcome {
-        BatchOutcome::Complete(results) => results,
-        BatchOutcome::Suspended(suspension) => {
-            panic!("expected every call answered, got {suspension:?}")
-        }
-    }
-}
-
-fn text(result: &ToolResultMessage) -> &str {
-    result.content[0].as_text().unwrap()
+/// Resumes `waiting` with one decision, in parallel mode.
+async fn decide(
+    waiting: &Suspension,
+    call_id: &str,
+    decision: Decision,
+    tools: &ToolRegistry,
+    options: &RunOptions,
+) -> Result<tool_core::BatchOutcome, ResumeError> {
+    resume_batch(
+        waiting,
+        [(call_id, decision)],
+        tools,
+        options.clone(),
+        ExecutionMode::Parallel,
+    )
+    .await
 }
 
 /// A stored suspension read back and opened with `approvals`, as a request
@@ -140,16 +157,7 @@ async fn a_web_handler_that_builds_its_options_per_request_resumes_a_state_once(
     for _request in 0..3 {
         let options = per_request();
         let suspension = load(&stored, options.approvals().unwrap());
-        outcomes.push(
-            resume_batch(
-                &suspension,
-                [("c1", Decision::Approve)],
-                &tools,
-                options,
-                ExecutionMode::Parallel,
-            )
-            .await,
-        );
+        outcomes.push(decide(&suspension, "c1", Decision::Approve, &tools, &options).await);
     }
     assert_eq!(
         text(&complete(outcomes.remove(0).unwrap())[0]),
@@ -170,19 +178,9 @@ async fn a_web_handler_that_builds_its_options_per_request_resumes_a_state_once(
 async fn a_resume_dropped_mid_run_is_answered_interrupted_next_time_and_ran_once() {
     let started = Arc::new(AtomicUsize::new(0));
     let running = Arc::clone(&started);
-    let mut tools = ToolRegistry::new();
-    tools
-        .register(DynamicTool::new(
-            "deploy",
-            "Deploy the site",
-            move |_args, _ctx| {
-                running.fetch_add(1, Ordering::SeqCst);
-                async {
-                    std::future::pending::<Result<ToolOutput<Value>, tool_core::ToolError>>().await
-                }
-            },
-        ))
-        .unwrap();
+    let tools = deploy_that_never_answers(move || {
+        running.fetch_add(1, Ordering::SeqCst);
+    });
     let options = RunOptions::new()
         .with_approvals(Approvals::suspend(key()).with_policy(ApprovalPolicy::every_tool()));
     let call = ToolCall::new("d1", "deploy", json!({}));
@@ -206,15 +204,9 @@ async fn a_resume_dropped_mid_run_is_answered_interrupted_next_time_and_ran_once
 
     // The next resume of the same state answers it, without running it.
     let results = complete(
-        resume_batch(
-            &waiting,
-            [("d1", Decision::Approve)],
-            &tools,
-            options.clone(),
-            ExecutionMode::Parallel,
-        )
-        .await
-        .unwrap(),
+        decide(&waiting, "d1", Decision::Approve, &tools, &options)
+            .await
+            .unwrap(),
     );
     assert_eq!(results[0].tool_call_id, "d1");
     assert_eq!(results[0].failure_kind, Some(FailureKind::Interrupted));
@@ -228,14 +220,7 @@ async fn a_resume_dropped_mid_run_is_answered_interrupted_next_time_and_ran_once
     assert_eq!(started.load(Ordering::SeqCst), 1, "never run again");
 
     // And that answer is final.
-    let again = resume_batch(
-        &waiting,
-        [("d1", Decision::Approve)],
-        &tools,
-        options,
-        ExecutionMode::Parallel,
-    )
-    .await;
+    let again = decide(&waiting, "d1", Decision::Approve, &tools, &options).await;
     assert!(
         matches!(again, Err(ResumeError::AlreadyResumed { .. })),
         "{again:?}"
@@ -252,26 +237,15 @@ const CRASH_LEASE: Duration = Duration::from_millis(300);
 /// then never answers.
 fn crash_tools(dir: &Path) -> ToolRegistry {
     let runs = dir.join("runs");
-    let mut tools = ToolRegistry::new();
-    tools
-        .register(DynamicTool::new(
-            "deploy",
-            "Deploy the site",
-            move |_args, _ctx| {
-                use std::io::Write;
-                let mut file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(&runs)
-                    .unwrap();
-                writeln!(file, "ran").unwrap();
-                async {
-                    std::future::pending::<Result<ToolOutput<Value>, tool_core::ToolError>>().await
-                }
-            },
-        ))
-        .unwrap();
-    tools
+    deploy_that_never_answers(move || {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&runs)
+            .unwrap();
+        writeln!(file, "ran").unwrap();
+    })
 }
 
 fn crash_options(dir: &Path) -> RunOptions {
@@ -295,14 +269,7 @@ async fn crash_child() {
     let stored = std::fs::read_to_string(dir.join("suspension.json")).unwrap();
     let suspension = load(&stored, options.approvals().unwrap());
     let tools = crash_tools(&dir);
-    let _ = resume_batch(
-        &suspension,
-        [("d1", Decision::Approve)],
-        &tools,
-        options,
-        ExecutionMode::Parallel,
-    )
-    .await;
+    let _ = decide(&suspension, "d1", Decision::Approve, &tools, &options).await;
     unreachable!("the deploy never answers: the parent kills this process first");
 }
 
@@ -351,14 +318,7 @@ async fn a_process_killed_between_claim_and_finish_leaves_its_calls_interrupted_
     child.wait().unwrap();
 
     // Its claim outlives it until its lease runs out...
-    let busy = resume_batch(
-        &waiting,
-        [("d1", Decision::Approve)],
-        &tools,
-        options.clone(),
-        ExecutionMode::Parallel,
-    )
-    .await;
+    let busy = decide(&waiting, "d1", Decision::Approve, &tools, &options).await;
     assert!(
         matches!(busy, Err(ResumeError::InProgress { .. })),
         "{busy:?}"
@@ -367,15 +327,9 @@ async fn a_process_killed_between_claim_and_finish_leaves_its_calls_interrupted_
 
     // ...then the next resume answers the call: it may have run.
     let results = complete(
-        resume_batch(
-            &waiting,
-            [("d1", Decision::Approve)],
-            &tools,
-            options,
-            ExecutionMode::Parallel,
-        )
-        .await
-        .unwrap(),
+        decide(&waiting, "d1", Decision::Approve, &tools, &options)
+            .await
+            .unwrap(),
     );
     assert_eq!(results[0].failure_kind, Some(FailureKind::Interrupted));
     assert_eq!(
@@ -546,15 +500,9 @@ async fn expiry_is_fixed_when_the_batch_first_suspends_and_a_resume_must_decide(
     .await;
     assert_eq!(nothing, Err(ResumeError::NoDecisions));
     let second = suspended(
-        resume_batch(
-            &first,
-            [("c1", Decision::Approve)],
-            &tools,
-            options,
-            ExecutionMode::Parallel,
-        )
-        .await
-        .unwrap(),
+        decide(&first, "c1", Decision::Approve, &tools, &options)
+            .await
+            .unwrap(),
     );
     assert_eq!(second.expires_at_ms(), first.expires_at_ms(), "not renewed");
     let still = second.pending().next().unwrap();
@@ -578,14 +526,7 @@ async fn a_suspension_that_expired_is_closed_into_paired_results_without_running
     let waiting =
         suspended(execute_batch(&calls, &tools, options.clone(), ExecutionMode::Parallel).await);
     tokio::time::sleep(Duration::from_millis(5)).await;
-    let late = resume_batch(
-        &waiting,
-        [("c2", Decision::Approve)],
-        &tools,
-        options,
-        ExecutionMode::Parallel,
-    )
-    .await;
+    let late = decide(&waiting, "c2", Decision::Approve, &tools, &options).await;
     assert!(matches!(late, Err(ResumeError::Expired { .. })), "{late:?}");
 
     let results = waiting
@@ -613,12 +554,7 @@ async fn a_suspension_that_expired_is_closed_into_paired_results_without_running
 
 #[tokio::test]
 async fn closing_after_a_lost_resume_says_which_call_may_have_run() {
-    let mut tools = ToolRegistry::new();
-    tools
-        .register(DynamicTool::new("deploy", "Deploy", |_args, _ctx| async {
-            std::future::pending::<Result<ToolOutput<Value>, tool_core::ToolError>>().await
-        }))
-        .unwrap();
+    let tools = deploy_that_never_answers(|| {});
     let approvals = Approvals::suspend(key()).with_policy(ApprovalPolicy::every_tool());
     let options = RunOptions::new().with_approvals(approvals.clone());
     let calls = [
@@ -698,15 +634,9 @@ async fn standing_decisions_stand_for_the_rest_of_the_run() {
     let waiting =
         suspended(execute_batch(&calls, &tools, options.clone(), ExecutionMode::Parallel).await);
     let results = complete(
-        resume_batch(
-            &waiting,
-            [("c1", Decision::AlwaysApprove)],
-            &tools,
-            options.clone(),
-            ExecutionMode::Parallel,
-        )
-        .await
-        .unwrap(),
+        decide(&waiting, "c1", Decision::AlwaysApprove, &tools, &options)
+            .await
+            .unwrap(),
     );
     assert_eq!(
         results.iter().map(text).collect::<Vec<_>>(),
@@ -775,12 +705,12 @@ async fn a_result_from_outside_answers_a_waiting_call_checked_against_its_output
     ];
     let waiting =
         suspended(execute_batch(&calls, &tools, options.clone(), ExecutionMode::Parallel).await);
-    let refused = resume_batch(
+    let refused = decide(
         &waiting,
-        [("s1", Decision::respond(json!({"bytes": "three"})))],
+        "s1",
+        Decision::respond(json!({"bytes": "three"})),
         &tools,
-        options.clone(),
-        ExecutionMode::Parallel,
+        &options,
     )
     .await;
     let Err(ResumeError::Result { call_id, problem }) = refused else {

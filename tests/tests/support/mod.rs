@@ -22,7 +22,26 @@ pub(crate) mod mcp;
 pub(crate) mod schema_walk;
 
 use serde_json::Value;
-use tool_core::{Tool, ToolParams, ToolRegistry, ToolResultMessage};
+use tool_core::approval::Suspension;
+use tool_core::{BatchOutcome, Tool, ToolParams, ToolRegistry, ToolResultMessage};
+
+/// The suspension a batch returned, which must have suspended.
+pub(crate) fn suspended(outcome: BatchOutcome) -> Suspension {
+    match outcome {
+        BatchOutcome::Suspended(suspension) => suspension,
+        BatchOutcome::Complete(results) => panic!("expected a suspension, got {results:?}"),
+    }
+}
+
+/// The results of a batch, which must be complete.
+pub(crate) fn complete(outcome: BatchOutcome) -> Vec<ToolResultMessage> {
+    match outcome {
+        BatchOutcome::Complete(results) => results,
+        BatchOutcome::Suspended(suspension) => {
+            panic!("expected every call answered, got {suspension:?}")
+        }
+    }
+}
 
 /// The error `T::parse` gives for `value`, which it must refuse, as text.
 pub(crate) fn errors<T: ToolParams + std::fmt::Debug>(value: Value) -> String {
