@@ -103,14 +103,16 @@ extern crate self as tool_core;
 // the provider formats.
 pub mod approval;
 pub mod executor;
-mod message;
+pub mod model;
 mod name_map;
 pub mod params;
 pub mod providers;
+mod registered;
 pub mod registry;
 pub mod repair;
 mod tool;
 pub mod toolset;
+pub mod turn;
 
 #[doc(hidden)]
 pub mod __private;
@@ -122,14 +124,15 @@ pub use executor::{
     BatchOutcome, ExecutionMode, RunOptions, execute_batch, execute_tool_call, execute_tool_calls,
     resume_batch,
 };
-pub use message::{ToolCall, ToolResultMessage};
-pub use params::{ParamError, ToolParams};
-pub use registry::{ToolDefinition, ToolRegistry};
-pub use tokio_util::sync::CancellationToken;
-pub use tool::{
-    Content, DynamicTool, FailureKind, Json, Tool, ToolAnnotations, ToolContext, ToolError,
-    ToolFailure, ToolOutput, Toolbox,
+pub use model::{
+    Content, FailureKind, ToolAnnotations, ToolCall, ToolDefinition, ToolResultMessage,
 };
+pub use params::{ParamError, ToolParams};
+pub use registered::Toolbox;
+pub use registry::ToolRegistry;
+pub use tokio_util::sync::CancellationToken;
+pub use tool::{DynamicTool, Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput};
+pub use turn::Turn;
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
 /// or an enum (and [`ParamValue`](params::ParamValue) for any of them): the parser and the JSON

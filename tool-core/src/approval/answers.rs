@@ -1,8 +1,8 @@
 //! The results a call gets when a person's decision (or the lack of one)
 //! answers it instead of the tool: what the model reads in each case.
 
-use crate::message::{ToolCall, ToolResultMessage};
-use crate::tool::{Content, FailureKind};
+use crate::model::{Content, FailureKind};
+use crate::model::{ToolCall, ToolResultMessage};
 use serde_json::{Map, Value};
 
 /// A person's "no": `A person denied this call: <reason>` (or just the

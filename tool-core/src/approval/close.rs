@@ -9,7 +9,7 @@ use super::lease::Lease;
 use super::ledger::Claimed;
 use super::policy::{Approvals, Asking};
 use super::suspension::{Slot, Suspension};
-use crate::message::{ToolResultMessage, now_millis};
+use crate::model::{ToolResultMessage, now_millis};
 use std::time::Duration;
 
 /// How long past a suspension's expiry the ledger keeps the record of its

@@ -6,7 +6,7 @@
 
 use super::ledger::{Claim, Claimed, SuspensionLedger};
 use super::suspension::random_id;
-use crate::message::now_millis;
+use crate::model::now_millis;
 use futures_util::FutureExt;
 use std::future::Future;
 use std::sync::Arc;

@@ -13,7 +13,7 @@
 //! answered `interrupted`, never run again), or a finished one (refused).
 
 use super::key::ApprovalKey;
-use crate::message::now_millis;
+use crate::model::now_millis;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;

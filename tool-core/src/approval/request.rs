@@ -1,8 +1,8 @@
 //! What a person is asked, and what they answer.
 
 use super::digest::arguments_sha256;
-use crate::repair::json_head;
-use crate::tool::ToolAnnotations;
+use crate::model::ToolAnnotations;
+use crate::model::json_head;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt::Write;

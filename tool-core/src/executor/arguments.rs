@@ -4,11 +4,12 @@
 //! rewrite is parsed the same way.
 
 use super::error_type::{ErrorType, Failed};
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::model::FailureKind;
+use crate::model::{Repair, RepairRule};
+use crate::model::{ToolCall, ToolResultMessage};
 use crate::params::ParamError;
 use crate::registry::{PreparedCall, RegisteredTool};
-use crate::repair::{Repair, RepairPolicy, RepairRule, repair_arguments};
-use crate::tool::FailureKind;
+use crate::repair::{RepairPolicy, repair_arguments};
 use serde_json::Value;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -3,7 +3,7 @@
 
 use super::one_call;
 use super::run_options::RunOptions;
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::{RegisteredTool, ToolRegistry};
 use futures_util::StreamExt;
 use futures_util::stream::FuturesUnordered;
@@ -144,7 +144,7 @@ impl InOrder {
 #[cfg(test)]
 mod tests {
     use super::InOrder;
-    use crate::message::{ToolCall, ToolResultMessage};
+    use crate::model::{ToolCall, ToolResultMessage};
     use serde_json::json;
 
     fn calls(count: usize) -> Vec<ToolCall> {

@@ -23,10 +23,10 @@
 
 use super::error_type::ErrorType;
 use super::run_options::RunOptions;
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::model::Content;
+use crate::model::json_head;
+use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::RegisteredTool;
-use crate::repair::json_head;
-use crate::tool::Content;
 use serde_json::Value;
 use tracing::Span;
 use tracing::field::Empty;
@@ -178,7 +178,7 @@ fn status_description(result: &ToolResultMessage, why: ErrorType) -> String {
         (_, Some(message)) => message,
         (_, None) => why.as_str(),
     };
-    crate::repair::cut_short(text.to_owned(), STATUS_DESCRIPTION_BYTES)
+    crate::model::cut_short(text.to_owned(), STATUS_DESCRIPTION_BYTES)
 }
 
 /// The arguments as the model sent them: JSON text as it came (OpenAI
@@ -277,7 +277,7 @@ impl Bounded {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::message::ToolCall;
+    use crate::model::ToolCall;
     use serde_json::json;
 
     #[test]

@@ -3,8 +3,8 @@
 //! executor makes is answered with its reason ([`Failed`]); a tool's own
 //! failure is named by how it failed.
 
-use crate::message::ToolResultMessage;
-use crate::tool::FailureKind;
+use crate::model::FailureKind;
+use crate::model::ToolResultMessage;
 
 /// The `error.type` of a call that failed. OpenTelemetry asks for a
 /// low-cardinality value that names the class of the error, with `_OTHER`

@@ -10,8 +10,9 @@
 use super::catch_unwind::{CatchUnwind, panic_message};
 use super::error_type::{ErrorType, Failed};
 use super::outcome::{self, Told};
-use crate::message::{ToolCall, ToolResultMessage};
-use crate::tool::{Content, FailureKind, ToolError};
+use crate::model::{Content, FailureKind};
+use crate::model::{ToolCall, ToolResultMessage};
+use crate::tool::ToolError;
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 

@@ -8,8 +8,9 @@
 //! failed: the tool has already run, and a retry failure would invite the
 //! model to run it again.
 
-use super::caller::Caller;
-use crate::tool::{FailureKind, ToolAnnotations, ToolError, ToolOutput};
+use crate::model::{FailureKind, ToolAnnotations};
+use crate::tool::{ToolError, ToolOutput};
+use crate::turn::Caller;
 use serde_json::Value;
 use std::future::Future;
 use std::pin::Pin;

@@ -57,7 +57,6 @@
 mod arguments;
 mod batch;
 mod call_span;
-mod caller;
 mod catch_unwind;
 mod error_type;
 mod hook_faults;
@@ -71,14 +70,14 @@ mod supervise;
 mod suspend;
 
 pub use crate::tool::ProgressFn;
-pub use caller::Caller;
+pub use crate::turn::Caller;
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 pub use resume::resume_batch;
 pub use retry_budget::RetryBudget;
 pub use run_options::{DEFAULT_CANCEL_GRACE, ProgressEvent, RunOptions};
 pub use suspend::{BatchOutcome, execute_batch};
 
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;
 
 /// How a batch of calls runs.

@@ -17,10 +17,12 @@ use super::outcome;
 use super::run_options::RunOptions;
 use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
 use crate::approval::{ApprovalRequest, Asking, Decision, Standing, answers, random_id, shown};
-use crate::message::{ToolCall, ToolResultMessage};
+use crate::model::{Content, FailureKind};
+use crate::model::{Repair, RepairRule};
+use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::{PreparedCall, RegisteredTool, ToolRegistry};
-use crate::repair::{Repair, RepairRule, repair_note};
-use crate::tool::{Content, FailureKind, ToolError, ToolOutput};
+use crate::repair::repair_note;
+use crate::tool::{ToolError, ToolOutput};
 use futures_util::FutureExt;
 use serde_json::Value;
 use std::future::Future;
@@ -118,12 +120,12 @@ fn available<'a>(
             ErrorType::UnknownTool,
         ));
     };
-    if tool.is_available_in(ctx) {
+    if tool.is_available_in(&ctx.turn) {
         return Ok(tool);
     }
     let mut names = registry
         .iter()
-        .filter(|tool| tool.is_available_in(ctx))
+        .filter(|tool| tool.is_available_in(&ctx.turn))
         .map(RegisteredTool::name);
     // A registry of thousands of tools would make a message of thousands
     // of names: the first ones, and how many more.
@@ -489,7 +491,7 @@ async fn before_hook(
             arguments: parsed.clone(),
             annotations: tool.annotations().clone(),
             signal: ctx.signal.clone(),
-            caller: ctx.caller.clone(),
+            caller: ctx.turn.caller_arc().cloned(),
         })
     });
     // A hook waiting on a human is abandoned when the caller cancels.
@@ -544,8 +546,8 @@ fn start<'a>(
     });
     let mut tool_ctx = ctx.tool_context(&call.id, &call.name, signal.clone());
     // Only the tool that asks: a copy of the options per call costs.
-    if tool.sees_run_options() {
-        tool_ctx.run_options = Some(Arc::new(ctx.clone()));
+    if tool.sees_turn() {
+        tool_ctx.turn = Some(Arc::new(ctx.turn.clone()));
     }
     Started {
         running: CatchUnwind::new(prepared.run(tool_ctx)),

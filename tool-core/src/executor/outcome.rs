@@ -3,8 +3,9 @@
 //! (`tracing`) and the after hook, never to the model.
 
 use super::catch_unwind::panic_message;
-use crate::message::{ToolCall, ToolResultMessage, now_millis};
-use crate::tool::{FailureKind, ToolError, ToolFailure, ToolOutput};
+use crate::model::FailureKind;
+use crate::model::{ToolCall, ToolResultMessage, now_millis};
+use crate::tool::{ToolError, ToolFailure, ToolOutput};
 use serde_json::Value;
 use std::hash::{BuildHasher, RandomState};
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -14,10 +14,10 @@ use crate::approval::{
     Asking, Claimed, Decision, Lease, RECORD_RETENTION, ResumeError, Slot, Standing,
     StandingDecisions, State, Suspension, answers, random_id,
 };
-use crate::message::{ToolCall, ToolResultMessage, now_millis};
+use crate::model::{Repair, RepairRule};
+use crate::model::{ToolCall, ToolResultMessage, now_millis};
 use crate::params::SchemaCheck;
 use crate::registry::ToolRegistry;
-use crate::repair::{Repair, RepairRule};
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 

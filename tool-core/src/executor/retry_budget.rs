@@ -1,8 +1,8 @@
 //! How many times in a row a model may get a tool wrong before it is told
 //! to stop: small models often loop on the same mistake.
 
-use crate::message::{ToolCall, ToolResultMessage};
-use crate::tool::{Content, FailureKind};
+use crate::model::{Content, FailureKind};
+use crate::model::{ToolCall, ToolResultMessage};
 use std::collections::HashMap;
 use std::num::NonZeroU64;
 use std::sync::atomic::{AtomicU64, Ordering};

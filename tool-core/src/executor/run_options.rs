@@ -2,16 +2,19 @@
 //! limits and hooks shared by every call, from which each call's
 //! [`ToolContext`] is made.
 
-use super::caller::Caller;
 use super::hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
 use super::retry_budget::RetryBudget;
 use crate::approval::Approvals;
-use crate::message::ToolResultMessage;
-use crate::registry::{ToolDefinition, ToolRegistry};
-use crate::repair::{Repair, RepairPolicy};
-use crate::tool::{Content, ProgressFn, ToolContext, ToolError, ToolOutput};
+use crate::model::Content;
+use crate::model::Repair;
+use crate::model::ToolDefinition;
+use crate::model::ToolResultMessage;
+use crate::registry::ToolRegistry;
+use crate::repair::RepairPolicy;
+use crate::tool::{ProgressFn, ToolContext, ToolError, ToolOutput};
+use crate::turn::{Caller, Turn};
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
 use std::num::NonZeroUsize;
@@ -78,19 +81,15 @@ pub struct RunOptions {
     pub(crate) after: Option<AfterHook>,
     pub(crate) repair: Option<RepairPolicy>,
     pub(crate) retry_budget: Option<RetryBudget>,
-    pub(crate) enabled: Option<Arc<HashSet<String>>>,
+    /// What the turn makes available, and who asks.
+    pub(crate) turn: Turn,
     pub(crate) approvals: Option<Approvals>,
     /// The calls a person approved (a resumed batch), with the repairs to
     /// put on their results; they run without being asked again.
     pub(crate) approved: Option<Arc<HashMap<String, Vec<Repair>>>>,
-    /// Deferred tools loaded by a search, in the order they were loaded.
-    pub(crate) loaded: Arc<[String]>,
     /// How many bytes of each call's arguments and result its span
     /// records; `None`: neither is recorded (the default).
     pub(crate) traced_content: Option<usize>,
-    /// Who asks for the calls; `None` costs nothing (no allocation, and the
-    /// before hook gets `None`).
-    pub(crate) caller: Option<Arc<Caller>>,
 }
 
 impl Default for RunOptions {
@@ -105,12 +104,10 @@ impl Default for RunOptions {
             after: None,
             repair: None,
             retry_budget: None,
-            enabled: None,
+            turn: Turn::default(),
             approvals: None,
             approved: None,
-            loaded: Arc::from([]),
             traced_content: None,
-            caller: None,
         }
     }
 }
@@ -170,13 +167,26 @@ impl RunOptions {
     /// itself decides nothing on it. See [`Caller`] for an example. Takes
     /// a `Caller` or an `Arc<Caller>` (shared by many calls, not copied).
     pub fn with_caller(mut self, caller: impl Into<Arc<Caller>>) -> Self {
-        self.caller = Some(caller.into());
+        self.turn = self.turn.with_caller(caller);
         self
     }
 
     /// The caller set with [`with_caller`](Self::with_caller).
     pub fn caller(&self) -> Option<&Caller> {
-        self.caller.as_deref()
+        self.turn.caller()
+    }
+
+    /// Runs the calls in `turn`: its enabled tools, its loaded deferred
+    /// tools and its caller replace the options' own.
+    pub fn with_turn(mut self, turn: Turn) -> Self {
+        self.turn = turn;
+        self
+    }
+
+    /// What the turn makes available and who asks: what the registry, the
+    /// toolsets' preparations and `tool_search` read.
+    pub fn turn(&self) -> &Turn {
+        &self.turn
     }
 
     /// Sets the hook that runs after each tool and may rewrite its output.
@@ -273,7 +283,7 @@ impl RunOptions {
         I: IntoIterator,
         I::Item: Into<String>,
     {
-        self.enabled = Some(Arc::new(names.into_iter().map(Into::into).collect()));
+        self.turn = self.turn.with_enabled(names);
         self
     }
 
@@ -286,14 +296,7 @@ impl RunOptions {
         I: IntoIterator,
         I::Item: Into<String>,
     {
-        let mut loaded: Vec<String> = self.loaded.to_vec();
-        for name in names {
-            let name = name.into();
-            if !loaded.contains(&name) {
-                loaded.push(name);
-            }
-        }
-        self.loaded = Arc::from(loaded);
+        self.turn = self.turn.with_loaded(names);
         self
     }
 
@@ -371,7 +374,7 @@ impl RunOptions {
     /// The deferred tools loaded into the turn, in the order they were
     /// loaded.
     pub fn loaded(&self) -> &[String] {
-        &self.loaded
+        self.turn.loaded()
     }
 
     /// The approvals calls run with, if set.
@@ -402,9 +405,7 @@ impl RunOptions {
     /// Whether the tool called `name` is available (all are, without
     /// [`with_enabled`](Self::with_enabled)).
     pub fn is_enabled(&self, name: &str) -> bool {
-        self.enabled
-            .as_ref()
-            .is_none_or(|enabled| enabled.contains(name))
+        self.turn.is_enabled(name)
     }
 
     /// The definitions of the available tools of `registry`: what to send
@@ -420,7 +421,7 @@ impl RunOptions {
     /// executor runs it.
     pub fn for_call(&self, call_id: &str) -> ToolContext {
         let mut context = self.tool_context(call_id, "", self.signal.clone());
-        context.run_options = Some(Arc::new(self.clone()));
+        context.turn = Some(Arc::new(self.turn.clone()));
         context
     }
 
@@ -446,7 +447,7 @@ impl RunOptions {
             call_id: call_id.to_owned(),
             signal,
             progress,
-            run_options: None,
+            turn: None,
         }
     }
 }
@@ -481,9 +482,15 @@ impl fmt::Debug for RunOptions {
             .field("after", &set(self.after.is_some()))
             .field("repair", &self.repair)
             .field("retry_budget", &self.retry_budget)
-            .field("enabled", &self.enabled)
+            .field("turn", &self.turn)
             .field("traced_content", &self.traced_content)
-            .field("caller", &self.caller)
             .finish()
+    }
+}
+
+/// The options' turn: a registry reads what a turn shows from either.
+impl AsRef<Turn> for RunOptions {
+    fn as_ref(&self) -> &Turn {
+        &self.turn
     }
 }

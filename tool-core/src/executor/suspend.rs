@@ -10,9 +10,9 @@ use crate::approval::{
     ApprovalKey, ApprovalRequest, Asking, SUSPENSION_FORMAT, Slot, State, Suspension, answers,
     random_id,
 };
-use crate::message::{ToolCall, ToolResultMessage, now_millis};
+use crate::model::Repair;
+use crate::model::{ToolCall, ToolResultMessage, now_millis};
 use crate::registry::ToolRegistry;
-use crate::repair::Repair;
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -152,7 +152,7 @@ fn set_aside(
             let approvals = ctx.approvals.as_ref()?;
             let by_tool = approvals.requires_tool(tool);
             if by_tool == Some(false)
-                || !tool.is_available_in(ctx)
+                || !tool.is_available_in(&ctx.turn)
                 || approvals.standing().get(&call.name).is_some()
             {
                 return None;

@@ -6,7 +6,7 @@
 
 use super::diagnostic::{AdapterError, Converted, Report};
 use super::names::NameRule;
-use crate::registry::ToolDefinition;
+use crate::model::ToolDefinition;
 use serde_json::{Map, Value};
 
 /// What a provider's tool list has room for, beside the conversion of

@@ -6,7 +6,7 @@ use super::gemini::Dialect;
 use super::names::NameRule;
 use super::strict::Strict;
 use super::{anthropic, gemini, mcp, openai_chat, openai_responses};
-use crate::registry::ToolDefinition;
+use crate::model::ToolDefinition;
 use serde_json::Value;
 use std::fmt;
 use std::str::FromStr;

@@ -3,7 +3,7 @@
 //! the model knowing it was there; and the small pieces the adapters that
 //! do carry media share (data URLs, MIME type checks).
 
-use crate::tool::Content;
+use crate::model::Content;
 
 /// Content as one string, for the places that take only one (a text-only
 /// result, an MCP progress message): one item per line, a text item as its

@@ -9,21 +9,18 @@
 //! A turn's tools loaded by a search come after, in the order they were
 //! loaded, so a search never changes the definitions sent before it.
 
-mod definition;
-mod error;
-mod registered;
 mod turn;
 
-pub use crate::tool::IntoToolbox;
-pub use definition::ToolDefinition;
-pub use error::RegistryError;
-pub use registered::{PrepareFn, PreparedCall, RegisteredTool};
+pub use crate::model::ToolDefinition;
+pub use crate::registered::{
+    IntoToolbox, PrepareFn, PreparedCall, RegisteredTool, RegistryError, Toolbox,
+};
 
 use crate::name_map::NameMap;
 use crate::providers::{NameRule, ProviderFormat};
 use crate::tool::Tool;
-use crate::toolset::IntoToolset;
 use crate::toolset::search::{SEARCH_TOOL_NAME, SearchCorpus, search_tool};
+use crate::toolset::{IntoToolset, Toolset};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -298,5 +295,18 @@ impl fmt::Debug for ToolRegistry {
         out.debug_list()
             .entries(self.tools.iter().map(RegisteredTool::name))
             .finish()
+    }
+}
+
+impl IntoToolset for ToolRegistry {
+    /// The registry's tools, sorted by name (not the built-in search),
+    /// each keeping its origin.
+    fn into_toolset(self) -> Toolset {
+        let tools = self
+            .iter()
+            .filter(|tool| !self.is_builtin_search(tool))
+            .cloned()
+            .collect();
+        Toolset::of_tools("registry", tools)
     }
 }

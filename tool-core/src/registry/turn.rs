@@ -2,7 +2,7 @@
 //! see them (enabled, prepared, deferred or loaded).
 
 use super::{RegisteredTool, ToolDefinition, ToolRegistry};
-use crate::executor::RunOptions;
+use crate::turn::Turn;
 use std::borrow::Cow;
 
 impl ToolRegistry {
@@ -40,7 +40,8 @@ impl ToolRegistry {
     /// let later = RunOptions::new().with_loaded(["weather"]);
     /// assert_eq!(names(&later), ["echo", "tool_search", "weather"]);
     /// ```
-    pub fn definitions_for(&self, options: &RunOptions) -> Vec<ToolDefinition> {
+    pub fn definitions_for(&self, turn: impl AsRef<Turn>) -> Vec<ToolDefinition> {
+        let options = turn.as_ref();
         let mut shown: Vec<ToolDefinition> = self
             .iter()
             .filter(|tool| !tool.is_deferred())
@@ -85,7 +86,8 @@ impl ToolRegistry {
     /// assert_eq!(request[1]["defer_loading"], true);
     /// assert_eq!(request[2]["type"], "tool_search_tool_bm25_20251119");
     /// ```
-    pub fn definitions_for_native_search(&self, options: &RunOptions) -> Vec<ToolDefinition> {
+    pub fn definitions_for_native_search(&self, turn: impl AsRef<Turn>) -> Vec<ToolDefinition> {
+        let options = turn.as_ref();
         self.iter()
             .filter(|tool| !self.is_builtin_search(tool))
             .filter_map(|tool| shown_in(tool, options))
@@ -94,7 +96,7 @@ impl ToolRegistry {
 }
 
 /// The tool's definition in this turn, if the options show it.
-fn shown_in(tool: &RegisteredTool, options: &RunOptions) -> Option<ToolDefinition> {
+fn shown_in(tool: &RegisteredTool, options: &Turn) -> Option<ToolDefinition> {
     if !options.is_enabled(tool.name()) {
         return None;
     }

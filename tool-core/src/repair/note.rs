@@ -144,7 +144,7 @@ fn capped(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::repair::RepairRule;
+    use crate::model::RepairRule;
     use serde_json::json;
 
     #[test]

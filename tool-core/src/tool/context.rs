@@ -1,8 +1,8 @@
 //! What a running tool receives besides its arguments: which call it answers,
 //! a cancellation signal, and a sink for progress updates.
 
-use super::output::Content;
-use crate::executor::RunOptions;
+use crate::model::Content;
+use crate::turn::Turn;
 use std::fmt;
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
@@ -24,10 +24,9 @@ pub struct ToolContext {
     pub signal: Option<CancellationToken>,
     /// Where [`report_progress`](Self::report_progress) sends updates.
     pub progress: Option<ProgressFn>,
-    /// The options the call runs with, given only to the tools that need
-    /// them: the built-in `tool_search` finds only the tools they make
-    /// callable.
-    pub(crate) run_options: Option<Arc<RunOptions>>,
+    /// The turn the call runs in, given only to the tools that need it:
+    /// the built-in `tool_search` finds only the tools it makes callable.
+    pub(crate) turn: Option<Arc<Turn>>,
 }
 
 impl ToolContext {
@@ -37,7 +36,7 @@ impl ToolContext {
             call_id: call_id.into(),
             signal: None,
             progress: None,
-            run_options: None,
+            turn: None,
         }
     }
 

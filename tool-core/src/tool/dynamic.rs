@@ -1,9 +1,10 @@
 //! Tools whose name, description and schema are only known at run time
 //! (loaded from configuration, or proxied from another server).
 
+use crate::model::ToolAnnotations;
 use crate::params::{ParamError, SchemaCheck, SchemaError};
 use crate::tool::ToolContext;
-use crate::tool::{Tool, ToolAnnotations, ToolError, ToolOutput};
+use crate::tool::{Tool, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
 use std::fmt;
 use std::future::Future;

@@ -1,7 +1,6 @@
 //! What a tool is: a name and a description the model reads, typed
 //! parameters, and an async function that turns them into output.
 
-mod annotations;
 mod context;
 mod dynamic;
 mod erased;
@@ -9,17 +8,15 @@ mod failure;
 mod json;
 mod output;
 pub(crate) mod tool_fn_support;
-mod toolbox;
 
-pub use annotations::ToolAnnotations;
 pub use context::{ProgressFn, ToolContext};
 pub use dynamic::DynamicTool;
 pub(crate) use erased::{ErasedCall, ErasedTool};
-pub use failure::{FailureKind, ToolFailure};
+pub use failure::ToolFailure;
 pub use json::Json;
-pub use output::{Content, ToolOutput};
-pub use toolbox::{IntoToolbox, Toolbox};
+pub use output::ToolOutput;
 
+use crate::model::{ToolAnnotations, ToolDefinition};
 use crate::params::{ParamError, SchemaError, ToolParams};
 use serde::Serialize;
 use serde_json::Value;
@@ -201,5 +198,20 @@ pub trait Tool: Send + Sync + 'static {
     /// `Ok` by default (a derived schema always compiles).
     fn check_schema(&self) -> Result<(), SchemaError> {
         Ok(())
+    }
+}
+
+impl ToolDefinition {
+    /// The definition of `tool`, as a registry builds it.
+    pub fn of<T: Tool>(tool: &T) -> Self {
+        ToolDefinition {
+            name: tool.name().to_owned(),
+            description: tool.description().to_owned(),
+            parameters: tool.parameters(),
+            output_schema: tool.output_schema(),
+            annotations: tool.annotations(),
+            input_examples: tool.examples(),
+            defer_loading: false,
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! The runtime half of `#[tool]`: what a tool function may return.
 
+use crate::model::Content;
 use crate::params::{ParamValue, ToolParams};
-use crate::tool::{Content, Json, ToolError, ToolOutput};
+use crate::tool::{Json, ToolError, ToolOutput};
 use serde::Serialize;
 use serde_json::Value;
 

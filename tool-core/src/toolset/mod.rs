@@ -53,9 +53,11 @@
 
 pub(crate) mod search;
 
-use crate::executor::RunOptions;
-use crate::registry::{PrepareFn, RegisteredTool, RegistryError, ToolDefinition, ToolRegistry};
-use crate::tool::{IntoToolbox, Tool, Toolbox};
+use crate::model::ToolDefinition;
+use crate::registered::{IntoToolbox, Toolbox};
+use crate::registered::{PrepareFn, RegisteredTool, RegistryError};
+use crate::tool::Tool;
+use crate::turn::Turn;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -77,6 +79,15 @@ pub struct Toolset {
 }
 
 impl Toolset {
+    /// A set of these tools, as they are (a registry's, say).
+    pub(crate) fn of_tools(label: &str, tools: Vec<RegisteredTool>) -> Self {
+        Toolset {
+            label: Arc::from(label),
+            tools,
+            problems: Vec::new(),
+        }
+    }
+
     /// An empty set labelled `label`; add tools with [`with`](Self::with).
     ///
     /// ```
@@ -220,8 +231,9 @@ impl Toolset {
         self
     }
 
-    /// Changes or hides each tool's definition per turn, from the run
-    /// options: `prepare` gets the options and the definition to change,
+    /// Changes or hides each tool's definition per turn: `prepare` gets the
+    /// turn ([`Turn`](crate::Turn): what it enables and loads, who asks)
+    /// and the definition to change,
     /// and returns `false` to hide the tool in that turn (the model is not
     /// shown it, and a call of it is answered `not available in this
     /// turn`). The name cannot change here ([`renamed`](Self::renamed)
@@ -234,9 +246,9 @@ impl Toolset {
     ///
     /// let deploy = DynamicTool::new("deploy", "Deploy", |_args, _ctx| async { Ok(ToolOutput::text("done")) });
     /// // Shown only in turns that enable it, with a description that says where.
-    /// let set = Toolset::new("ops").with(deploy).prepared(|options, definition| {
+    /// let set = Toolset::new("ops").with(deploy).prepared(|turn, definition| {
     ///     definition.description.push_str(" to staging");
-    ///     options.is_enabled("deploy")
+    ///     turn.is_enabled("deploy")
     /// });
     /// let mut tools = ToolRegistry::new();
     /// tools.register_all(set).unwrap();
@@ -246,7 +258,7 @@ impl Toolset {
     /// ```
     pub fn prepared<F>(mut self, prepare: F) -> Self
     where
-        F: Fn(&RunOptions, &mut ToolDefinition) -> bool + Send + Sync + 'static,
+        F: Fn(&Turn, &mut ToolDefinition) -> bool + Send + Sync + 'static,
     {
         let prepare: PrepareFn = Arc::new(prepare);
         self.tools = self
@@ -353,22 +365,6 @@ impl<B: Toolbox> IntoToolset for B {
 impl<B: Toolbox> IntoToolset for Arc<B> {
     fn into_toolset(self) -> Toolset {
         Toolset::from_toolbox(self)
-    }
-}
-
-impl IntoToolset for ToolRegistry {
-    /// The registry's tools, sorted by name (not the built-in search),
-    /// each keeping its origin.
-    fn into_toolset(self) -> Toolset {
-        Toolset {
-            label: Arc::from("registry"),
-            tools: self
-                .iter()
-                .filter(|tool| !self.is_builtin_search(tool))
-                .cloned()
-                .collect(),
-            problems: Vec::new(),
-        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! An Anthropic `tool_use` block read into our call.
 
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 use crate::providers::common::{check_type, string_field};
 use crate::providers::diagnostic::AdapterError;
 use serde_json::{Value, json};

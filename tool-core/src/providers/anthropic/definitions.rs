@@ -2,12 +2,12 @@
 
 use super::limits::Budget;
 use super::strict::RULES;
+use crate::model::ToolDefinition;
 use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::merge_root::{ANTHROPIC, flatten_root};
 use crate::providers::names::NameRule;
 use crate::providers::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict_schema};
-use crate::registry::ToolDefinition;
 use serde_json::{Map, Value};
 
 /// Anthropic's tool list: example inputs go in `input_examples`, and

@@ -1,9 +1,9 @@
 //! Anthropic's result: a `tool_result` block, each item of the result one
 //! block of its content.
 
-use crate::message::ToolResultMessage;
+use crate::model::Content;
+use crate::model::ToolResultMessage;
 use crate::providers::media::{accepts, media_note};
-use crate::tool::Content;
 use serde_json::{Value, json};
 
 /// The image types Anthropic takes: the `media_type` of a base64 image

@@ -1,7 +1,7 @@
 //! A Gemini `functionCall` read into our call.
 
 use super::GENERATED_ID_PREFIX;
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 use crate::providers::common::string_field;
 use crate::providers::diagnostic::AdapterError;
 use serde_json::{Value, json};

@@ -2,11 +2,11 @@
 
 use super::json_schema::const_as_enum;
 use super::openapi::openapi_parameters;
+use crate::model::ToolDefinition;
 use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::merge_root::{GEMINI_JSON_SCHEMA, GEMINI_OPENAPI, flatten_root};
 use crate::providers::names::NameRule;
-use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
 /// Which field of a `FunctionDeclaration` carries the parameters, and so

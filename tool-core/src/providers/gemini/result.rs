@@ -2,9 +2,9 @@
 //! response may carry in its `parts`.
 
 use super::GENERATED_ID_PREFIX;
-use crate::message::ToolResultMessage;
+use crate::model::Content;
+use crate::model::ToolResultMessage;
 use crate::providers::media::{accepts, lines, media_note};
-use crate::tool::Content;
 use serde_json::{Map, Value, json};
 
 /// The image types a function response may carry in its `parts`:

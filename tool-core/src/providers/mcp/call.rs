@@ -1,6 +1,6 @@
 //! MCP `tools/call` params read into our call.
 
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 use crate::providers::common::string_field;
 use crate::providers::diagnostic::AdapterError;
 use serde_json::{Value, json};

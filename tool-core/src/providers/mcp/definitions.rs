@@ -1,9 +1,9 @@
 //! MCP `tools/list` entries.
 
+use crate::model::ToolDefinition;
 use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::{Converted, Report};
 use crate::providers::names::NameRule;
-use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
 /// The `tools` of a `tools/list` result:

@@ -1,6 +1,6 @@
 //! MCP's result: a `CallToolResult`, details as its `structuredContent`.
 
-use crate::message::ToolResultMessage;
+use crate::model::ToolResultMessage;
 use serde_json::{Map, Value, json};
 
 /// A result as MCP's `CallToolResult`: `{"content","isError","structuredContent"?}`.

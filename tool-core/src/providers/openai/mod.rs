@@ -8,7 +8,7 @@ mod strict;
 use super::diagnostic::Report;
 use super::merge_root::{OPENAI, flatten_root, is_one_key_choice};
 use super::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict_schema};
-use crate::registry::ToolDefinition;
+use crate::model::ToolDefinition;
 use one_of::one_of_as_any_of;
 use serde_json::{Value, json};
 

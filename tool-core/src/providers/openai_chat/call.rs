@@ -1,6 +1,6 @@
 //! A Chat Completions tool call read into ours.
 
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 use crate::providers::common::string_field;
 use crate::providers::diagnostic::AdapterError;
 use crate::providers::openai::decode_arguments;

@@ -1,11 +1,11 @@
 //! Chat Completions tool definitions.
 
+use crate::model::ToolDefinition;
 use crate::providers::common::{Api, convert_each};
 use crate::providers::diagnostic::Converted;
 use crate::providers::names::NameRule;
 use crate::providers::openai::parameters;
 use crate::providers::strict::Strict;
-use crate::registry::ToolDefinition;
 use serde_json::{Map, Value, json};
 
 /// The request's `tools`:

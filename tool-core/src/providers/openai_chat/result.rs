@@ -2,10 +2,10 @@
 //! the user message its media follow in. Only the function that sends that
 //! user message tells the model the media were sent.
 
-use crate::message::ToolResultMessage;
+use crate::model::Content;
+use crate::model::ToolResultMessage;
 use crate::providers::media::{accepts, data_url, lines, media_note, note};
 use crate::providers::openai::IMAGE_TYPES;
-use crate::tool::Content;
 use serde_json::{Value, json};
 
 /// What the note of an item sent in the user message says.

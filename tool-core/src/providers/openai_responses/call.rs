@@ -1,6 +1,6 @@
 //! A Responses function call read into ours.
 
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 use crate::providers::common::{check_type, string_field};
 use crate::providers::diagnostic::AdapterError;
 use crate::providers::openai::decode_arguments;

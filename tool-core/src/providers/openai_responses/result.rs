@@ -1,10 +1,10 @@
 //! The Responses result: a `function_call_output` item, whose output may
 //! hold images.
 
-use crate::message::ToolResultMessage;
+use crate::model::Content;
+use crate::model::ToolResultMessage;
 use crate::providers::media::{accepts, content_text, data_url, media_note};
 use crate::providers::openai::IMAGE_TYPES;
-use crate::tool::Content;
 use serde_json::{Value, json};
 
 /// The Responses input item answering a call:

@@ -3,7 +3,7 @@
 
 use super::StreamEvent;
 use super::partial_json::PartialJson;
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 use serde_json::Value;
 use std::collections::BTreeMap;
 

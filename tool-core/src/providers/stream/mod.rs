@@ -8,7 +8,7 @@ mod partial_json;
 
 pub use partial_json::PartialJson;
 
-use crate::message::ToolCall;
+use crate::model::ToolCall;
 
 /// What one event of a stream did to its tool calls.
 ///

@@ -10,8 +10,8 @@
 
 use super::schema::{Kinds, allows_one_item, fits_here, item_schema, listed_strings, own_kinds};
 use super::{Step, Walker};
+use crate::model::RepairRule;
 use crate::params::ParamPath;
-use crate::repair::RepairRule;
 use serde_json::{Map, Value};
 
 impl<'s> Walker<'s> {

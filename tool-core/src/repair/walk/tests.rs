@@ -2,7 +2,8 @@
 //! choice, references, paths, policies, and hostile schemas and values.
 
 use super::repair_arguments;
-use crate::repair::{Repair, RepairPolicy, RepairRule};
+use crate::model::{Repair, RepairRule};
+use crate::repair::RepairPolicy;
 use serde_json::{Value, json};
 
 fn repaired(schema: &Value, arguments: Value) -> Option<(Value, Vec<Repair>)> {

@@ -9,7 +9,7 @@
 //! (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>).
 
 use super::tokens::words;
-use crate::registry::ToolDefinition;
+use crate::model::ToolDefinition;
 use serde_json::Value;
 use std::collections::HashMap;
 

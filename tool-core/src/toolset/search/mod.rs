@@ -5,10 +5,10 @@
 //! tools it found, which the model can read at once, and their names in
 //! the result's details (`{"found": [..]}`), which the application adds to
 //! the next turn's loaded set ([`RunOptions::load_found`](crate::RunOptions::load_found)).
-//! The loaded set lives in the run options, not in the registry, so a turn
-//! is reproducible from its options alone.
+//! The loaded set lives in the turn ([`Turn`]), not in the registry, so a
+//! turn is reproducible from its options alone.
 //!
-//! A search finds only the tools the call's options make callable (those
+//! A search finds only the tools the call's turn makes callable (those
 //! [`RunOptions::with_enabled`] enables and no toolset's preparation hides,
 //! the executor's own test): a caller restricted to some tools, such as an
 //! MCP client whose token allows only read-only ones, never learns the
@@ -17,10 +17,12 @@
 mod index;
 mod tokens;
 
-use crate::executor::RunOptions;
-use crate::message::ToolResultMessage;
-use crate::registry::{RegisteredTool, ToolDefinition};
-use crate::tool::{DynamicTool, ToolAnnotations, ToolContext, ToolError, ToolOutput};
+use crate::model::ToolAnnotations;
+use crate::model::ToolDefinition;
+use crate::model::ToolResultMessage;
+use crate::registered::RegisteredTool;
+use crate::tool::{DynamicTool, ToolContext, ToolError, ToolOutput};
+use crate::turn::Turn;
 use index::Index;
 use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
@@ -50,7 +52,7 @@ pub enum SearchMode {
 }
 
 /// The deferred tools a search runs over (the registered tools, whose
-/// availability in a call's options is asked of them), indexed the first
+/// availability in a call's turn is asked of them), indexed the first
 /// time a search needs them.
 pub(crate) struct SearchCorpus {
     tools: Vec<RegisteredTool>,
@@ -74,20 +76,19 @@ impl SearchCorpus {
             .get_or_init(|| Index::new(self.tools.iter().map(RegisteredTool::definition)))
     }
 
-    /// The definitions `query` finds, best first, among the tools
-    /// `options` make callable (all of them without options: a search run
-    /// by hand with a bare [`ToolContext`]).
+    /// The definitions `query` finds, best first, among the tools `turn`
+    /// makes callable (all of them without one: a search run by hand with
+    /// a bare [`ToolContext`]).
     pub(crate) fn find(
         &self,
         query: &str,
         mode: SearchMode,
         limit: usize,
-        options: Option<&RunOptions>,
+        turn: Option<&Turn>,
     ) -> Result<Vec<&ToolDefinition>, String> {
         let index = self.index();
-        let keep = |position: usize| {
-            options.is_none_or(|options| self.tools[position].is_available_in(options))
-        };
+        let keep =
+            |position: usize| turn.is_none_or(|turn| self.tools[position].is_available_in(turn));
         let positions: Vec<usize> = match mode {
             SearchMode::Bm25 => index
                 .bm25(query, limit, keep)
@@ -169,18 +170,18 @@ pub(crate) fn search_tool(corpus: Arc<SearchCorpus>) -> RegisteredTool {
         description,
         move |arguments, ctx: ToolContext| {
             let corpus = Arc::clone(&corpus);
-            async move { run(&corpus, &arguments, ctx.run_options.as_deref()) }
+            async move { run(&corpus, &arguments, ctx.turn.as_deref()) }
         },
     )
     .with_parameters(parameters)
     .with_annotations(annotations);
-    RegisteredTool::new(tool).seeing_run_options()
+    RegisteredTool::new(tool).seeing_turn()
 }
 
 fn run(
     corpus: &SearchCorpus,
     arguments: &Map<String, Value>,
-    options: Option<&RunOptions>,
+    turn: Option<&Turn>,
 ) -> Result<ToolOutput<Value>, ToolError> {
     // The schema was checked before the call ran: the types are right.
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
@@ -193,7 +194,7 @@ fn run(
         .and_then(Value::as_u64)
         .unwrap_or(DEFAULT_LIMIT)
         .min(MAX_LIMIT) as usize;
-    let found = corpus.find(query, mode, limit, options)?;
+    let found = corpus.find(query, mode, limit, turn)?;
     let names: Vec<&str> = found
         .iter()
         .map(|definition| definition.name.as_str())

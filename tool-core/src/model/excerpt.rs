@@ -11,13 +11,13 @@ pub const MAX_REPAIR_VALUE_BYTES: usize = 256;
 
 /// A repair's `path` longer than this many bytes is cut (ending `…`): a
 /// key is the model's text, and may be as long as any value.
-pub(super) const MAX_REPAIR_PATH_BYTES: usize = 256;
+pub(crate) const MAX_REPAIR_PATH_BYTES: usize = 256;
 
 /// `value` as a repair keeps it, and the byte size of its JSON text when
 /// that was cut: the excerpt is a string holding the text's first bytes
 /// (at most [`MAX_REPAIR_VALUE_BYTES`], cut at a character boundary).
 /// The text is written once into a sink that keeps only those bytes.
-pub(super) fn excerpt(value: &Value) -> (Value, Option<u64>) {
+pub(crate) fn excerpt(value: &Value) -> (Value, Option<u64>) {
     if is_short(value) {
         return (value.clone(), None);
     }
@@ -55,7 +55,7 @@ pub(crate) fn json_head<T: serde::Serialize + ?Sized>(value: &T, limit: usize) -
 }
 
 /// `path` cut to at most [`MAX_REPAIR_PATH_BYTES`] bytes and `…`.
-pub(super) fn short_path(path: String) -> String {
+pub(crate) fn short_path(path: String) -> String {
     cut_short(path, MAX_REPAIR_PATH_BYTES)
 }
 

@@ -1,7 +1,7 @@
 //! A value whose methods are tools: the state they share (a root directory,
 //! a database pool) lives once, behind one `Arc`.
 
-use crate::registry::RegisteredTool;
+use super::RegisteredTool;
 use std::sync::Arc;
 
 /// A type whose methods are tools, implemented by `#[tools]` on its impl

@@ -13,9 +13,8 @@
 //! `tests/tests/providers/result_wire.rs` holds every path to the derive's output on
 //! arbitrary results.
 
-use super::{ToolResultMessage, WireResult};
-use crate::repair::Repair;
-use crate::tool::{Content, FailureKind};
+use super::message::WireResult;
+use super::{Content, FailureKind, Repair, ToolResultMessage};
 use serde::ser::{Serialize, SerializeStruct, Serializer};
 use serde_json::{Number, Value};
 use std::any::TypeId;
@@ -419,8 +418,8 @@ fn escaped_marks(word: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{CONTROL, is_compact_json_into_vec, raw_json_passes_through, write_escaped};
-    use crate::message::{ToolCall, ToolResultMessage};
-    use crate::tool::{Content, FailureKind};
+    use crate::model::{Content, FailureKind};
+    use crate::model::{ToolCall, ToolResultMessage};
     use serde_json::json;
 
     /// `write_json`, `to_string` and the derive's shape through

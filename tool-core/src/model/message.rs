@@ -1,11 +1,7 @@
 //! The two wire messages: a model's request to call a tool, and the result
 //! paired with it by id.
 
-mod call_wire;
-mod result_wire;
-
-use crate::repair::Repair;
-use crate::tool::{Content, FailureKind};
+use super::{Content, FailureKind, Repair};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -98,7 +94,7 @@ fn is_retry_or_none(failure: &Option<FailureKind>) -> bool {
 /// `result_wire.rs`), and the one whose bytes `write_json` reproduces.
 #[derive(Serialize)]
 #[serde(tag = "role", rename = "toolResult", rename_all = "camelCase")]
-struct WireResult<'a> {
+pub(super) struct WireResult<'a> {
     tool_call_id: &'a str,
     tool_name: &'a str,
     content: &'a [Content],

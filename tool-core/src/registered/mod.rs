@@ -2,12 +2,18 @@
 //! behind an `Arc`, and what a toolset changed about it (its name, its
 //! origin, deferral, approval, a per-turn preparation).
 
-use super::definition::ToolDefinition;
-use super::error::RegistryError;
-use crate::executor::RunOptions;
+mod error;
+mod toolbox;
+
+pub use error::RegistryError;
+pub use toolbox::{IntoToolbox, Toolbox};
+
+use crate::model::ToolAnnotations;
+use crate::model::ToolDefinition;
 use crate::params::{ParamError, SchemaCheck, SchemaError};
 use crate::tool::{ErasedCall, ErasedTool};
-use crate::tool::{Tool, ToolAnnotations, ToolContext, ToolError, ToolOutput};
+use crate::tool::{Tool, ToolContext, ToolError, ToolOutput};
+use crate::turn::Turn;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt;
@@ -15,11 +21,11 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// Changes or hides a tool's definition for one turn, from the run options
+/// Changes or hides a tool's definition for one turn, from the turn
 /// ([`Toolset::prepared`](crate::toolset::Toolset::prepared)): `false`
 /// hides the tool (the model is not shown it, and a call of it is answered
 /// `not available in this turn`).
-pub type PrepareFn = Arc<dyn Fn(&RunOptions, &mut ToolDefinition) -> bool + Send + Sync>;
+pub type PrepareFn = Arc<dyn Fn(&Turn, &mut ToolDefinition) -> bool + Send + Sync>;
 
 /// A registered tool: its definition, built once at registration, and the
 /// tool itself. Cloning it is cheap.
@@ -39,9 +45,9 @@ pub struct RegisteredTool {
     origin: Arc<str>,
     /// The per-turn preparations of the toolsets it went through, outer last.
     prepare: Option<PrepareFn>,
-    /// Whether its context carries the call's run options: the built-in
+    /// Whether its context carries the call's turn: the built-in
     /// `tool_search` only, which searches what they make callable.
-    sees_run_options: bool,
+    sees_turn: bool,
 }
 
 impl RegisteredTool {
@@ -59,7 +65,7 @@ impl RegisteredTool {
             schema_error: Tool::check_schema(&tool).err(),
             tool: Arc::new(tool),
             prepare: None,
-            sees_run_options: false,
+            sees_turn: false,
         }
     }
 
@@ -122,12 +128,12 @@ impl RegisteredTool {
         &self.origin
     }
 
-    /// The definition the model is shown in a turn run with `options`, or
+    /// The definition the model is shown in `turn`, or
     /// `None` when a toolset's preparation hides the tool in it. Borrowed
     /// when nothing prepares it. The name stays the registered one: a
     /// preparation that changed it would show the model a tool no call
     /// could reach.
-    pub fn definition_for(&self, options: &RunOptions) -> Option<Cow<'_, ToolDefinition>> {
+    pub fn definition_for(&self, options: &Turn) -> Option<Cow<'_, ToolDefinition>> {
         let Some(prepare) = &self.prepare else {
             return Some(Cow::Borrowed(&self.definition));
         };
@@ -141,20 +147,19 @@ impl RegisteredTool {
 
     /// Whether a toolset's preparation hides the tool in a turn run with
     /// `options` (only then is its definition built).
-    pub(crate) fn hidden_in(&self, options: &RunOptions) -> bool {
+    pub(crate) fn hidden_in(&self, options: &Turn) -> bool {
         self.prepare.is_some() && self.definition_for(options).is_none()
     }
 
     /// Whether a call of it runs under `options`: they enable it and no
     /// preparation hides it. The executor's test, and `tool_search`'s.
-    pub(crate) fn is_available_in(&self, options: &RunOptions) -> bool {
+    pub(crate) fn is_available_in(&self, options: &Turn) -> bool {
         options.is_enabled(self.name()) && !self.hidden_in(options)
     }
 
-    /// Whether the executor gives its context the call's run options
-    /// ([`ToolContext`]'s `run_options`).
-    pub(crate) fn sees_run_options(&self) -> bool {
-        self.sees_run_options
+    /// Whether the executor gives its context the call's turn.
+    pub(crate) fn sees_turn(&self) -> bool {
+        self.sees_turn
     }
 
     /// Parses `arguments` with the tool's parameter type, then checks them
@@ -185,9 +190,9 @@ impl RegisteredTool {
         self
     }
 
-    /// Gives the tool the call's run options in its context.
-    pub(crate) fn seeing_run_options(mut self) -> Self {
-        self.sees_run_options = true;
+    /// Gives the tool the call's turn in its context.
+    pub(crate) fn seeing_turn(mut self) -> Self {
+        self.sees_turn = true;
         self
     }
 
@@ -201,11 +206,9 @@ impl RegisteredTool {
     pub(crate) fn with_preparation(mut self, prepare: PrepareFn) -> Self {
         self.prepare = Some(match self.prepare.take() {
             None => prepare,
-            Some(inner) => Arc::new(
-                move |options: &RunOptions, definition: &mut ToolDefinition| {
-                    inner(options, definition) && prepare(options, definition)
-                },
-            ),
+            Some(inner) => Arc::new(move |options: &Turn, definition: &mut ToolDefinition| {
+                inner(options, definition) && prepare(options, definition)
+            }),
         });
         self
     }

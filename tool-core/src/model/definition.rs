@@ -1,6 +1,6 @@
 //! What a provider is told about one tool.
 
-use crate::tool::{Tool, ToolAnnotations};
+use super::ToolAnnotations;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -70,19 +70,6 @@ impl ToolDefinition {
             output_schema: None,
             annotations: ToolAnnotations::default(),
             input_examples: Vec::new(),
-            defer_loading: false,
-        }
-    }
-
-    /// The definition of `tool`, as a registry builds it.
-    pub fn of<T: Tool>(tool: &T) -> Self {
-        ToolDefinition {
-            name: tool.name().to_owned(),
-            description: tool.description().to_owned(),
-            parameters: tool.parameters(),
-            output_schema: tool.output_schema(),
-            annotations: tool.annotations(),
-            input_examples: tool.examples(),
             defer_loading: false,
         }
     }

@@ -1,0 +1,25 @@
+//! The wire model, the bottom layer: a call, its paired result, what a
+//! result holds (content, a failure's kind, the repairs made to its
+//! arguments), a tool's definition and its annotations. Everything above
+//! (tools, the registry, toolsets, approvals, the executor, the provider
+//! formats) speaks in these types; they import nothing above them.
+
+mod annotations;
+mod call_wire;
+mod content;
+mod definition;
+mod excerpt;
+mod failure;
+mod message;
+mod repair;
+mod result_wire;
+
+pub use annotations::ToolAnnotations;
+pub use content::Content;
+pub use definition::ToolDefinition;
+pub use excerpt::MAX_REPAIR_VALUE_BYTES;
+pub(crate) use excerpt::{cut_short, json_head};
+pub use failure::FailureKind;
+pub(crate) use message::now_millis;
+pub use message::{ToolCall, ToolResultMessage};
+pub use repair::{Repair, RepairRule};
