@@ -5,7 +5,7 @@
 //! opened handle.
 
 use crate::read::ReadError;
-use crate::sandbox::{Opened, Sandbox};
+use crate::sandbox::{Opened, Sandbox, SandboxError};
 use std::collections::BinaryHeap;
 use std::ffi::OsString;
 use std::io;
@@ -73,8 +73,8 @@ pub fn list_dir(
     } = sandbox
         .open_dir(path.unwrap_or("."))
         .map_err(|error| match error {
-            ReadError::NotFound => ReadError::NoSuchDirectory,
-            other => other,
+            SandboxError::NotFound => ReadError::NoSuchDirectory,
+            other => ReadError::from(other),
         })?;
     let shown_path = if shown_path.is_empty() {
         ".".to_owned()

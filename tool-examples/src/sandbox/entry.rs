@@ -8,7 +8,7 @@
 //! to be the entry that was looked up: if the name changed between the two
 //! steps, the caller looks again. `None` means exactly that.
 
-use crate::read::ReadError;
+use super::SandboxError;
 use cap_std::fs::{Dir, File, Metadata, MetadataExt, OpenOptions, OpenOptionsExt};
 use rustix::fs::OFlags;
 use rustix::io::Errno;
@@ -26,12 +26,12 @@ const LOOK_THROUGH: OFlags = OFlags::empty();
 
 /// The target of the symlink `name` in `parent`; `None` if it is no longer
 /// a symlink.
-pub(super) fn read_link(parent: &Dir, name: &OsStr) -> Result<Option<PathBuf>, ReadError> {
+pub(super) fn read_link(parent: &Dir, name: &OsStr) -> Result<Option<PathBuf>, SandboxError> {
     match parent.read_link_contents(name) {
         Ok(target) => Ok(Some(target)),
         // Not a symlink (EINVAL) or gone.
         Err(error) if is(&error, &[Errno::INVAL, Errno::NOENT]) => Ok(None),
-        Err(error) => Err(io_error(error)),
+        Err(error) => Err(error.into()),
     }
 }
 
@@ -41,12 +41,12 @@ pub(super) fn open_dir(
     parent: &Dir,
     name: &OsStr,
     seen: &Metadata,
-) -> Result<Option<Dir>, ReadError> {
+) -> Result<Option<Dir>, SandboxError> {
     let Some(opened) = open(parent, name, OFlags::DIRECTORY | LOOK_THROUGH)? else {
         return Ok(None);
     };
     let dir = Dir::from_std_file(opened.into_std());
-    let metadata = dir.dir_metadata().map_err(io_error)?;
+    let metadata = dir.dir_metadata()?;
     Ok(same(seen, &metadata).then_some(dir))
 }
 
@@ -60,18 +60,18 @@ pub(super) fn open_file(
     parent: &Dir,
     name: &OsStr,
     seen: &Metadata,
-) -> Result<Option<(File, Metadata)>, ReadError> {
+) -> Result<Option<(File, Metadata)>, SandboxError> {
     let Some(file) = open(parent, name, OFlags::NONBLOCK | OFlags::NOCTTY)? else {
         return Ok(None);
     };
-    let metadata = file.metadata().map_err(io_error)?;
+    let metadata = file.metadata()?;
     Ok(same(seen, &metadata).then_some((file, metadata)))
 }
 
 /// Opens `name` in `parent` for reading, never following a symlink; `None`
 /// if what is there now is not what the flags ask for: a symlink (ELOOP),
 /// not a directory (ENOTDIR), a socket (ENXIO), or nothing.
-fn open(parent: &Dir, name: &OsStr, flags: OFlags) -> Result<Option<File>, ReadError> {
+fn open(parent: &Dir, name: &OsStr, flags: OFlags) -> Result<Option<File>, SandboxError> {
     let mut options = OpenOptions::new();
     options
         .read(true)
@@ -86,7 +86,7 @@ fn open(parent: &Dir, name: &OsStr, flags: OFlags) -> Result<Option<File>, ReadE
         {
             Ok(None)
         }
-        Err(error) => Err(io_error(error)),
+        Err(error) => Err(error.into()),
     }
 }
 
@@ -97,8 +97,4 @@ fn same(seen: &Metadata, opened: &Metadata) -> bool {
 
 fn is(error: &io::Error, errnos: &[Errno]) -> bool {
     Errno::from_io_error(error).is_some_and(|errno| errnos.contains(&errno))
-}
-
-fn io_error(error: io::Error) -> ReadError {
-    ReadError::Io(error.kind())
 }

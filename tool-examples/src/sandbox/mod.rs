@@ -26,14 +26,17 @@
 //! (`tests/files/write_tool.rs`, and the write race of `sandbox_race.rs`).
 //! Since a rename asks nothing of the file it replaces, an existing file is
 //! first checked to be one this process may write itself.
+//!
+//! What the sandbox refuses, it refuses as a `SandboxError` (`error.rs`),
+//! which each tool puts in its own words.
 
 mod entry;
+mod error;
 mod replace;
 mod walk;
 
-use crate::read::ReadError;
-use crate::write::WriteError;
 use cap_std::fs::{Dir, File, Metadata};
+pub(crate) use error::SandboxError;
 use replace::Replaced;
 use std::convert::Infallible;
 use std::io;
@@ -82,13 +85,16 @@ impl Sandbox {
 
     /// The regular file `requested` leads to, opened for reading, with its
     /// metadata (the opened file's own).
-    pub(crate) fn open_file(&self, requested: &str) -> Result<Opened<(File, Metadata)>, ReadError> {
+    pub(crate) fn open_file(
+        &self,
+        requested: &str,
+    ) -> Result<Opened<(File, Metadata)>, SandboxError> {
         let (found, path) = walk(&self.dir, &self.path, requested, |parent, name, seen| {
             match seen {
-                None => Err(ReadError::NotFound),
+                None => Err(SandboxError::NotFound),
                 // A FIFO, socket or device is refused unopened: opening
                 // one can wait, or do something.
-                Some(seen) if !seen.is_file() => Err(ReadError::NotAFile),
+                Some(seen) if !seen.is_file() => Err(SandboxError::NotAFile),
                 Some(seen) => Ok(match entry::open_file(parent, name, seen)? {
                     Some(opened) => Last::Done(opened),
                     None => Last::Changed,
@@ -97,7 +103,7 @@ impl Sandbox {
         })?;
         match found {
             Found::Other(handle) => Ok(Opened { handle, path }),
-            Found::Dir(_) => Err(ReadError::IsDirectory),
+            Found::Dir(_) => Err(SandboxError::IsDirectory),
         }
     }
 
@@ -115,38 +121,39 @@ impl Sandbox {
         requested: &str,
         content: &[u8],
         cancelled: &dyn Fn() -> bool,
-    ) -> Result<Opened<bool>, WriteError> {
+    ) -> Result<Opened<bool>, SandboxError> {
         // The walk drops a final `/` (and `/.`); a file has no such name.
         let trailing_slash = requested.ends_with('/') || requested.ends_with("/.");
         let (found, path) = walk(&self.dir, &self.path, requested, |parent, name, seen| {
-            Ok(match seen {
-                _ if trailing_slash => Last::Done(Err(WriteError::TrailingSlash)),
+            match seen {
+                _ if trailing_slash => Err(SandboxError::TrailingSlash),
                 // Directories never get here: the walk descends into them.
-                Some(seen) if !seen.is_file() => Last::Done(Err(WriteError::NotAFile)),
-                seen => replace::replace(parent, name, seen, content, cancelled)
-                    .transpose()
-                    .map_or(Last::Changed, Last::Done),
-            })
-        })
-        .map_err(WriteError::of_walk)?;
+                Some(seen) if !seen.is_file() => Err(SandboxError::NotAFile),
+                seen => Ok(
+                    match replace::replace(parent, name, seen, content, cancelled)? {
+                        Some(replaced) => Last::Done(replaced),
+                        None => Last::Changed,
+                    },
+                ),
+            }
+        })?;
         match found {
-            Found::Other(replaced) => match replaced? {
-                Replaced::Written { created } => Ok(Opened {
-                    handle: created,
-                    path,
-                }),
-                Replaced::NotWritable => Err(WriteError::NotWritable { path }),
-            },
-            Found::Dir(_) => Err(WriteError::IsDirectory),
+            Found::Other(Replaced::Written { created }) => Ok(Opened {
+                handle: created,
+                path,
+            }),
+            // Named as a successful write would name it.
+            Found::Other(Replaced::NotWritable) => Err(SandboxError::NotWritable { path }),
+            Found::Dir(_) => Err(SandboxError::IsDirectory),
         }
     }
 
     /// The directory `requested` leads to.
-    pub(crate) fn open_dir(&self, requested: &str) -> Result<Opened<Held<'_>>, ReadError> {
+    pub(crate) fn open_dir(&self, requested: &str) -> Result<Opened<Held<'_>>, SandboxError> {
         let (found, path) = walk(&self.dir, &self.path, requested, |_, _, seen| {
             Err::<Last<Infallible>, _>(match seen {
-                None => ReadError::NotFound,
-                Some(_) => ReadError::NotADirectory,
+                None => SandboxError::NotFound,
+                Some(_) => SandboxError::NotADirectory,
             })
         })?;
         match found {

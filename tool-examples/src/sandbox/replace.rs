@@ -28,7 +28,7 @@
 //! the new, never a part; the content is flushed to disk before the rename,
 //! so a crash leaves one or the other too.
 
-use crate::write::WriteError;
+use super::SandboxError;
 use cap_std::fs::{Dir, Metadata, MetadataExt, OpenOptions, OpenOptionsExt};
 use rustix::fs::{Access, AtFlags, OFlags, accessat, renameat, unlinkat};
 use rustix::io::Errno;
@@ -78,7 +78,7 @@ pub(super) fn replace(
     existing: Option<&Metadata>,
     content: &[u8],
     cancelled: &dyn Fn() -> bool,
-) -> Result<Option<Replaced>, WriteError> {
+) -> Result<Option<Replaced>, SandboxError> {
     let keep = match existing {
         Some(existing) => match may_write(parent, name)? {
             None => return Ok(None),
@@ -88,13 +88,13 @@ pub(super) fn replace(
         None => None,
     };
     if cancelled() {
-        return Err(WriteError::Cancelled);
+        return Err(SandboxError::Cancelled);
     }
     // Private until its permissions are set, when it replaces a file.
     let mut temp = Temp::create(parent, if keep.is_some() { 0o600 } else { 0o666 })?;
     for chunk in content.chunks(CHUNK) {
         if cancelled() {
-            return Err(WriteError::Cancelled);
+            return Err(SandboxError::Cancelled);
         }
         temp.file.write_all(chunk)?;
     }
@@ -103,12 +103,12 @@ pub(super) fn replace(
     }
     temp.file.sync_all()?;
     if cancelled() {
-        return Err(WriteError::Cancelled);
+        return Err(SandboxError::Cancelled);
     }
     renameat(parent, &temp.name, parent, name).map_err(|errno| match errno {
         // A directory put at the name since it was looked up.
-        Errno::ISDIR => WriteError::IsDirectory,
-        other => WriteError::from(io::Error::from(other)),
+        Errno::ISDIR => SandboxError::IsDirectory,
+        other => io::Error::from(other).into(),
     })?;
     temp.renamed = true;
     Ok(Some(Replaced::Written {
@@ -127,7 +127,7 @@ pub(super) fn replace(
 ///
 /// Linux asks it of `faccessat2` (5.8 and later); where that is missing,
 /// the answer is an error, and nothing is replaced.
-fn may_write(parent: &Dir, name: &OsStr) -> Result<Option<bool>, WriteError> {
+fn may_write(parent: &Dir, name: &OsStr) -> Result<Option<bool>, SandboxError> {
     let flags = AtFlags::EACCESS | AtFlags::SYMLINK_NOFOLLOW;
     match accessat(parent, name, Access::WRITE_OK, flags) {
         Ok(()) => Ok(Some(true)),
@@ -148,7 +148,7 @@ struct Temp<'d> {
 impl<'d> Temp<'d> {
     /// A new, empty file in `dir` under a random name, with `mode` (less
     /// the umask).
-    fn create(dir: &'d Dir, mode: u32) -> Result<Temp<'d>, WriteError> {
+    fn create(dir: &'d Dir, mode: u32) -> Result<Temp<'d>, SandboxError> {
         let mut options = OpenOptions::new();
         options
             .write(true)
@@ -170,7 +170,7 @@ impl<'d> Temp<'d> {
                 Err(error) => return Err(error.into()),
             }
         }
-        Err(WriteError::Io(io::ErrorKind::AlreadyExists))
+        Err(SandboxError::Io(io::ErrorKind::AlreadyExists))
     }
 }
 

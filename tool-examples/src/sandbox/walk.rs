@@ -16,8 +16,7 @@
 //! request led to. Every single step still goes through the kernel beneath
 //! a handle (`entry.rs`).
 
-use super::entry;
-use crate::read::ReadError;
+use super::{SandboxError, entry};
 use cap_std::fs::{Dir, Metadata};
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -77,15 +76,15 @@ pub(super) fn walk<'r, T>(
     root: &'r Dir,
     root_path: &Path,
     requested: &str,
-    mut last: impl FnMut(&Dir, &OsStr, Option<&Metadata>) -> Result<Last<T>, ReadError>,
-) -> Result<(Found<'r, T>, String), ReadError> {
+    mut last: impl FnMut(&Dir, &OsStr, Option<&Metadata>) -> Result<Last<T>, SandboxError>,
+) -> Result<(Found<'r, T>, String), SandboxError> {
     if requested.contains('\0') {
-        return Err(ReadError::NulByte);
+        return Err(SandboxError::NulByte);
     }
     let requested = Path::new(requested);
     let mut pending = VecDeque::new();
     if requested.is_absolute() {
-        let inside = lexically_inside(root_path, requested).ok_or(ReadError::OutsideRoot)?;
+        let inside = lexically_inside(root_path, requested).ok_or(SandboxError::OutsideRoot)?;
         queue(&mut pending, &inside, false);
     } else {
         queue(&mut pending, requested, false);
@@ -97,7 +96,7 @@ pub(super) fn walk<'r, T>(
     let mut step = || {
         steps += 1;
         if steps > MAX_STEPS {
-            Err(ReadError::TooManySymlinks)
+            Err(SandboxError::TooManySymlinks)
         } else {
             Ok(())
         }
@@ -106,22 +105,22 @@ pub(super) fn walk<'r, T>(
     while let Some(name) = pending.pop_front() {
         if name == ".." {
             // Back to the handle held for the parent; none above the root.
-            dirs.pop().ok_or(ReadError::OutsideRoot)?;
+            dirs.pop().ok_or(SandboxError::OutsideRoot)?;
             continue;
         }
         let parent = dirs.last().map_or(root, |(dir, _)| dir);
         let metadata = match parent.symlink_metadata(&name) {
             Ok(metadata) => Some(metadata),
             Err(error) if error.kind() == io::ErrorKind::NotFound => None,
-            Err(error) => return Err(ReadError::Io(error.kind())),
+            Err(error) => return Err(error.into()),
         };
         match &metadata {
             Some(seen) if seen.file_type().is_symlink() => {
                 step()?;
                 match entry::read_link(parent, &name)? {
                     Some(target) if target.is_absolute() => {
-                        let inside =
-                            lexically_inside(root_path, &target).ok_or(ReadError::OutsideRoot)?;
+                        let inside = lexically_inside(root_path, &target)
+                            .ok_or(SandboxError::OutsideRoot)?;
                         dirs.clear();
                         queue(&mut pending, &inside, true);
                     }
@@ -138,7 +137,7 @@ pub(super) fn walk<'r, T>(
                 }
             },
             // A file, or nothing, used as a directory.
-            _ if !pending.is_empty() => return Err(ReadError::NotFound),
+            _ if !pending.is_empty() => return Err(SandboxError::NotFound),
             seen => match last(parent, &name, seen.as_ref())? {
                 Last::Done(done) => return Ok((Found::Other(done), shown(&dirs, Some(&name)))),
                 Last::Changed => {

@@ -1,14 +1,15 @@
 //! Why a write was refused: the path refusals `read` gives, in the same
 //! words, and those only writing has.
 
-use crate::read::ReadError;
+use crate::sandbox::SandboxError;
 use std::fmt;
 use std::io;
 
 /// Why a [write](crate::write::write_file) was refused. Like
-/// [`ReadError`]'s, the messages say nothing of what lies outside the root;
-/// the one that names a file ([`NotWritable`](WriteError::NotWritable))
-/// names it as a successful write would, relative to the root.
+/// [`ReadError`](crate::read::ReadError)'s, the messages say nothing of
+/// what lies outside the root; the one that names a file
+/// ([`NotWritable`](WriteError::NotWritable)) names it as a successful
+/// write would, relative to the root.
 #[derive(Debug)]
 pub enum WriteError {
     /// The path holds a NUL byte.
@@ -49,32 +50,23 @@ pub enum WriteError {
     Io(io::ErrorKind),
 }
 
-impl WriteError {
-    /// The refusal of the walk to the file's directory, in a writer's
-    /// words: a missing name on the way means the directory is missing.
-    pub(crate) fn of_walk(error: ReadError) -> WriteError {
+impl From<SandboxError> for WriteError {
+    /// The sandbox's refusal in a writer's words. A write creates a
+    /// missing final name, so a name missing (or no directory) is one on
+    /// the way: the directory to hold the file is missing.
+    fn from(error: SandboxError) -> WriteError {
         match error {
-            ReadError::NulByte => WriteError::NulByte,
-            ReadError::OutsideRoot => WriteError::OutsideRoot,
-            ReadError::NotFound | ReadError::NoSuchDirectory | ReadError::NotADirectory => {
-                WriteError::NoParentDirectory
-            }
-            ReadError::IsDirectory => WriteError::IsDirectory,
-            ReadError::NotAFile => WriteError::NotAFile,
-            ReadError::TooManySymlinks => WriteError::TooManySymlinks,
-            ReadError::Cancelled => WriteError::Cancelled,
-            ReadError::Io(kind) => WriteError::Io(kind),
-            // About a file's content, which the walk never reads.
-            ReadError::Binary(_)
-            | ReadError::ImageTooLarge { .. }
-            | ReadError::OffsetPastEnd { .. } => WriteError::Io(io::ErrorKind::Other),
+            SandboxError::NulByte => WriteError::NulByte,
+            SandboxError::OutsideRoot => WriteError::OutsideRoot,
+            SandboxError::NotFound | SandboxError::NotADirectory => WriteError::NoParentDirectory,
+            SandboxError::IsDirectory => WriteError::IsDirectory,
+            SandboxError::NotAFile => WriteError::NotAFile,
+            SandboxError::TrailingSlash => WriteError::TrailingSlash,
+            SandboxError::TooManySymlinks => WriteError::TooManySymlinks,
+            SandboxError::NotWritable { path } => WriteError::NotWritable { path },
+            SandboxError::Cancelled => WriteError::Cancelled,
+            SandboxError::Io(kind) => WriteError::Io(kind),
         }
-    }
-}
-
-impl From<io::Error> for WriteError {
-    fn from(error: io::Error) -> WriteError {
-        WriteError::Io(error.kind())
     }
 }
 
