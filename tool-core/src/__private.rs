@@ -9,6 +9,7 @@ pub use crate::params::constraints::{
 pub use crate::params::derive_support::*;
 pub use crate::params::schema_refs::recursion_safe_schema;
 pub use crate::params::{Format, ParamPath, ParamValue, ParseContext};
+#[cfg(feature = "runtime")]
 pub use crate::tool::tool_fn_support::IntoToolResult;
 pub use core::option::Option::{self, None, Some};
 pub use serde_json::{Map, Value};

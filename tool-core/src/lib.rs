@@ -70,12 +70,23 @@
 //!
 //! # Features
 //!
-//! - `derive` (default): `#[derive(ToolParams)]`, `#[tool]` and
-//!   `#[tools]`, from the `tool-core-macros` crate, re-exported so that
-//!   `tool-core` is the one dependency.
-//! - `uuid`, `url`, `chrono`: `uuid::Uuid`, `url::Url`,
-//!   `chrono::DateTime<Utc>` and `chrono::NaiveDate` as parameter types
-//!   ([`ParamValue`](params::ParamValue) implementations).
+//! Pay for what you use: each piece that brings dependencies is a feature,
+//! and the crates that need one turn it on (`scripts/tree-sizes.sh` keeps
+//! the counts, tool-core itself included).
+//!
+//! | feature | gives | crates |
+//! | --- | --- | --- |
+//! | `derive` (default) | `#[derive(ToolParams)]`, and with `runtime` `#[tool]` and `#[tools]`, from `tool-core-macros`, re-exported so that `tool-core` is the one dependency | `derive` alone: 25 |
+//! | `runtime` (default) | `Tool`, `ToolContext`, `ToolRegistry`, `Toolset`, `RunOptions`, `execute_tool_call(s)`, approvals asked inline, repair (tokio's timer, tokio-util's token, futures-util, SHA-256) | `derive` + `runtime`: 43 |
+//! | `tracing` (default) | the executor's `execute_tool` span in OpenTelemetry's GenAI conventions and its events; without it they compile to nothing | the defaults: 46 |
+//! | `approval-state` | approvals that outlive a request: `Approvals::suspend`, the sealed `Suspension`, `execute_batch`, `resume_batch`, the ledger of single use (XChaCha20-Poly1305, HMAC-SHA256, the system's randomness) | +12 |
+//! | `schema-check` | arguments checked against a JSON Schema known only at run time (`SchemaCheck`): `DynamicTool::with_parameters`, imported MCP tools (the `jsonschema` validator) | +41 |
+//! | `uuid`, `url`, `chrono` | `uuid::Uuid`, `url::Url`, `chrono::DateTime<Utc>` and `chrono::NaiveDate` as parameter types ([`ParamValue`](params::ParamValue) implementations) | |
+//!
+//! Without `runtime`, tool-core is the parser and schema of
+//! `#[derive(ToolParams)]`, the wire model ([`model`]) and the provider
+//! formats ([`providers`]): `default-features = false, features =
+//! ["derive"]`.
 //!
 //! # Limits
 //!
@@ -98,41 +109,55 @@
 // doctests use the derives too.
 extern crate self as tool_core;
 
-// The pipeline, in the order a call meets it: arguments (parse and
-// describe), tools, the registry, the executor; then the wire messages and
-// the provider formats.
-pub mod approval;
-pub mod executor;
+#[macro_use]
+mod macros;
+
+// The layers, bottom first (ARCHITECTURE.md, "Layers"): arguments (parse
+// and describe), the wire model, the provider formats; with the runtime,
+// repair, a turn's state, tools, the registry and toolsets, approvals,
+// the executor.
 pub mod model;
-mod name_map;
 pub mod params;
 pub mod providers;
-mod registered;
-pub mod registry;
-pub mod repair;
-mod tool;
-pub mod toolset;
-pub mod turn;
+cfg_feature!("runtime" =>
+    mod trace;
+    pub mod repair;
+    pub mod turn;
+    mod tool;
+    mod registered;
+    pub mod toolset;
+    mod name_map;
+    pub mod registry;
+    pub mod approval;
+    pub mod executor;
+);
 
 #[doc(hidden)]
 pub mod __private;
-#[cfg(feature = "derive")]
-#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[cfg(all(feature = "derive", feature = "runtime"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "derive", feature = "runtime"))))]
 pub mod _derive;
 
-pub use executor::{
-    BatchOutcome, ExecutionMode, RunOptions, execute_batch, execute_tool_call, execute_tool_calls,
-    resume_batch,
-};
 pub use model::{
     Content, FailureKind, ToolAnnotations, ToolCall, ToolDefinition, ToolResultMessage,
 };
 pub use params::{ParamError, ToolParams};
-pub use registered::Toolbox;
-pub use registry::ToolRegistry;
-pub use tokio_util::sync::CancellationToken;
-pub use tool::{DynamicTool, Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput};
-pub use turn::Turn;
+cfg_feature!("runtime" =>
+    pub use executor::{ExecutionMode, RunOptions, execute_tool_call, execute_tool_calls};
+    pub use registered::Toolbox;
+    pub use registry::ToolRegistry;
+    /// tokio-util's cancellation token, the type of [`ToolContext::signal`]
+    /// and [`RunOptions::with_signal`]: re-exported so that a tool author
+    /// names the exact type tool-core was built with (tokio-util is before
+    /// 1.0, and two of its versions' tokens are two types), without adding
+    /// tokio-util to their own dependencies.
+    pub use tokio_util::sync::CancellationToken;
+    pub use tool::{DynamicTool, Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput};
+    pub use turn::Turn;
+);
+cfg_feature!("approval-state" =>
+    pub use executor::{BatchOutcome, execute_batch, resume_batch};
+);
 
 /// Derives [`ToolParams`](trait@ToolParams) for a struct with named fields
 /// or an enum (and [`ParamValue`](params::ParamValue) for any of them): the parser and the JSON
@@ -195,8 +220,8 @@ pub use tool_core_macros::ToolParams;
 ///
 /// Tools with state (configuration, a root directory, a client) are methods
 /// of a type with [`#[tools]`](macro@tools) on its impl block.
-#[cfg(feature = "derive")]
-#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[cfg(all(feature = "derive", feature = "runtime"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "derive", feature = "runtime"))))]
 pub use tool_core_macros::tool;
 
 /// Makes the `#[tool]` methods of an impl block the tools of the type's
@@ -236,6 +261,6 @@ pub use tool_core_macros::tool;
 /// assert_eq!(result.content[0].as_text(), Some("2"));
 /// # });
 /// ```
-#[cfg(feature = "derive")]
-#[cfg_attr(docsrs, doc(cfg(feature = "derive")))]
+#[cfg(all(feature = "derive", feature = "runtime"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "derive", feature = "runtime"))))]
 pub use tool_core_macros::tools;

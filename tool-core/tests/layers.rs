@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, bottom first; modules in one layer may use each other.
 const LAYERS: &[&[&str]] = &[
-    &["name_map", "params"],
+    &["macros", "name_map", "params", "trace"],
     &["model"],
     &["repair"],
     &["providers"],

@@ -12,13 +12,13 @@ pub(crate) fn denied_by_person(call: &ToolCall, reason: Option<&str>) -> ToolRes
         Some(reason) => format!("A person denied this call: {reason}"),
         None => "A person denied this call.".to_owned(),
     };
-    tracing::info!(call_id = %call.id, tool = %call.name, reason = reason.unwrap_or_default(), "a person denied the call");
+    crate::trace::info!(call_id = %call.id, tool = %call.name, reason = reason.unwrap_or_default(), "a person denied the call");
     answer(call, text, FailureKind::Denied)
 }
 
 /// No person approved the call (none could be asked, none answered).
 pub(crate) fn unanswered(call: &ToolCall, reason: &str) -> ToolResultMessage {
-    tracing::info!(call_id = %call.id, tool = %call.name, %reason, "no person approved the call");
+    crate::trace::info!(call_id = %call.id, tool = %call.name, %reason, "no person approved the call");
     answer(
         call,
         format!("This call did not run: it needs a person's approval, and got none ({reason})."),
@@ -28,12 +28,14 @@ pub(crate) fn unanswered(call: &ToolCall, reason: &str) -> ToolResultMessage {
 
 /// A call whose approved run started and never answered: it may or may
 /// not have happened.
+#[cfg(feature = "approval-state")]
 pub(crate) fn interrupted(call: &ToolCall) -> ToolResultMessage {
-    tracing::warn!(call_id = %call.id, tool = %call.name, "an approved call was interrupted: it may or may not have run");
+    crate::trace::warn!(call_id = %call.id, tool = %call.name, "an approved call was interrupted: it may or may not have run");
     ToolResultMessage::interrupted(call)
 }
 
 /// A call whose suspension was closed without a decision for it.
+#[cfg(feature = "approval-state")]
 pub(crate) fn closed(call: &ToolCall, reason: &str) -> ToolResultMessage {
     let text = match reason.trim() {
         "" => "This call did not run: its approval was closed without a decision.".to_owned(),
@@ -70,6 +72,31 @@ fn answer(call: &ToolCall, text: String, kind: FailureKind) -> ToolResultMessage
     answered
 }
 
+/// Whether `result`, given from outside for a call of `tool`, fits the
+/// tool's output schema: `Ok(true)` when it has one and `result` validates,
+/// `Ok(false)` when it has none (any JSON), else what is wrong. A build
+/// without the validator (tool-core's feature `schema-check`) cannot
+/// check, and refuses rather than pass an unchecked result as structured.
+pub(crate) fn check_result(
+    tool: &crate::registry::RegisteredTool,
+    result: &Value,
+) -> Result<bool, String> {
+    let Some(schema) = &tool.definition().output_schema else {
+        return Ok(false);
+    };
+    #[cfg(feature = "schema-check")]
+    {
+        let check = crate::params::SchemaCheck::new(schema).map_err(|error| error.to_string())?;
+        check.check(result).map_err(|error| error.to_string())?;
+        Ok(true)
+    }
+    #[cfg(not(feature = "schema-check"))]
+    {
+        let _ = (schema, result);
+        Err(crate::params::SchemaError::unchecked().to_string())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,6 +124,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "approval-state")]
     fn an_interrupted_call_says_it_may_have_run() {
         let result = interrupted(&call());
         assert_eq!(result.failure_kind, Some(FailureKind::Interrupted));

@@ -105,9 +105,9 @@ impl Suspension {
         if let Some(held) = held
             && let Err(problem) = held.finish().await
         {
-            tracing::warn!(id = %state.id, %problem, "the approval ledger could not record a close finished");
+            crate::trace::warn!(id = %state.id, %problem, "the approval ledger could not record a close finished");
         }
-        tracing::info!(id = %state.id, %reason, "a suspension was closed");
+        crate::trace::info!(id = %state.id, %reason, "a suspension was closed");
         Ok(results)
     }
 }

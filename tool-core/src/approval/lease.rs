@@ -83,12 +83,12 @@ impl Lease {
                 ticks.tick().await;
                 match self.renew().await {
                     Ok(true) => {}
-                    Ok(false) => tracing::warn!(
+                    Ok(false) => crate::trace::warn!(
                         id = %self.id,
                         "the approval ledger says this resume no longer holds its claim: another \
                          resume took it over after its lease ran out (the calls still run here)"
                     ),
-                    Err(problem) => tracing::warn!(
+                    Err(problem) => crate::trace::warn!(
                         id = %self.id,
                         %problem,
                         "the approval ledger could not renew this resume's lease"
@@ -133,7 +133,7 @@ impl Drop for Lease {
         if self.finished {
             return;
         }
-        tracing::warn!(id = %self.id, "a resume was dropped before its calls were answered; they will be answered `interrupted`");
+        crate::trace::warn!(id = %self.id, "a resume was dropped before its calls were answered; they will be answered `interrupted`");
         let released = self.ledger.renew(&self.id, &self.holder, 0).now_or_never();
         if released.is_some_and(|released| released.is_ok()) {
             return;
@@ -148,7 +148,7 @@ impl Drop for Lease {
         );
         runtime.spawn(async move {
             if let Err(problem) = ledger.renew(&id, &holder, 0).await {
-                tracing::warn!(%id, %problem, "the approval ledger could not release a dropped resume's claim; it ends with its lease");
+                crate::trace::warn!(%id, %problem, "the approval ledger could not release a dropped resume's claim; it ends with its lease");
             }
         });
     }

@@ -23,6 +23,7 @@
 //! afresh each time, as a handler does):
 //!
 //! ```
+//! # #[cfg(feature = "approval-state")] {
 //! use tool_core::approval::{ApprovalKey, Approvals, Decision, SealedSuspension};
 //! use tool_core::{execute_batch, resume_batch, tool, BatchOutcome, ExecutionMode, RunOptions, ToolCall, ToolRegistry};
 //! use serde_json::json;
@@ -75,6 +76,7 @@
 //! let again = resume_batch(&suspension, [("c2", Decision::Approve)], &tools, options(), ExecutionMode::Parallel).await;
 //! assert!(again.is_err());
 //! # });
+//! # }
 //! ```
 //!
 //! # What holds where
@@ -93,29 +95,40 @@
 //!   each process remembers its own resumes: a state replayed to another
 //!   process runs again there.
 
+// Without `tracing`, the values only events and spans read go unread.
+#![cfg_attr(not(feature = "tracing"), allow(unused_variables, unused_imports))]
+
 pub(crate) mod answers;
-mod close;
 mod digest;
-mod error;
-mod key;
-mod lease;
-mod ledger;
 mod policy;
 mod request;
 mod standing;
-mod suspension;
 
-pub use close::RECORD_RETENTION;
 pub use digest::arguments_sha256;
-pub use error::ResumeError;
-pub use key::{ApprovalKey, KeyTooShort};
-pub use lease::Lease;
-pub use ledger::{Claim, Claimed, LedgerFuture, MemoryLedger, SuspensionLedger};
-pub use policy::{ApprovalPolicy, Approvals, DEFAULT_RESUME_LEASE, DEFAULT_SUSPENSION_TTL};
+pub use policy::{ApprovalPolicy, Approvals};
 pub use request::{ApprovalRequest, Decision, QUESTION_ARGUMENT_BYTES};
 pub use standing::{Standing, StandingDecisions};
-pub use suspension::{SealedSuspension, Suspension};
 
+pub(crate) use answers::check_result;
 pub(crate) use policy::Asking;
 pub(crate) use request::shown;
+
+cfg_feature!("approval-state" =>
+    mod close;
+    mod error;
+    mod key;
+    mod lease;
+    mod ledger;
+    mod suspension;
+
+    pub use close::RECORD_RETENTION;
+    pub use error::ResumeError;
+    pub use key::{ApprovalKey, KeyTooShort};
+    pub use lease::Lease;
+    pub use ledger::{Claim, Claimed, LedgerFuture, MemoryLedger, SuspensionLedger};
+    pub use policy::{DEFAULT_RESUME_LEASE, DEFAULT_SUSPENSION_TTL};
+    pub use suspension::{SealedSuspension, Suspension};
+);
+
+#[cfg(feature = "approval-state")]
 pub(crate) use suspension::{SUSPENSION_FORMAT, Slot, State, random_id};

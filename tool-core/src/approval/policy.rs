@@ -1,6 +1,8 @@
 //! Which calls need a person's approval, and how it is asked.
 
+#[cfg(feature = "approval-state")]
 use super::key::ApprovalKey;
+#[cfg(feature = "approval-state")]
 use super::ledger::{MemoryLedger, SuspensionLedger};
 use super::request::{ApprovalRequest, Decision};
 use super::standing::StandingDecisions;
@@ -10,16 +12,19 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+#[cfg(feature = "approval-state")]
 use std::time::Duration;
 
 /// How long a suspension may wait for its decisions unless the application
 /// says otherwise: a working day, for a person who steps away.
+#[cfg(feature = "approval-state")]
 pub const DEFAULT_SUSPENSION_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// How long a resume holds its claim on a state without renewing it, unless
 /// the application says otherwise: a resume renews it every third of that
 /// while its calls run, so a process that dies is known gone this long
 /// after (its calls are then answered `interrupted`).
+#[cfg(feature = "approval-state")]
 pub const DEFAULT_RESUME_LEASE: Duration = Duration::from_secs(30);
 
 type AskFn =
@@ -118,6 +123,7 @@ impl fmt::Debug for ApprovalPolicy {
 #[derive(Clone)]
 pub(crate) enum Asking {
     /// The batch returns a sealed suspension; see [`crate::execute_batch`].
+    #[cfg(feature = "approval-state")]
     Suspend {
         key: ApprovalKey,
         ttl: Duration,
@@ -137,6 +143,7 @@ pub(crate) enum Asking {
 /// while the call waits ([`ask`](Self::ask)).
 ///
 /// ```
+/// # #[cfg(feature = "approval-state")] {
 /// use tool_core::approval::{ApprovalKey, ApprovalPolicy, Approvals, Decision};
 /// use tool_core::RunOptions;
 ///
@@ -148,6 +155,7 @@ pub(crate) enum Asking {
 ///     if request.tool_name == "write" { Decision::Approve } else { Decision::deny("not today") }
 /// }));
 /// # let _ = (durable, inline);
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct Approvals {
@@ -163,6 +171,8 @@ impl Approvals {
     /// resumed at most once by everything in this process that holds the
     /// same key ([`MemoryLedger::for_key`]; see
     /// [`with_ledger`](Self::with_ledger) for several processes).
+    #[cfg(feature = "approval-state")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "approval-state")))]
     pub fn suspend(key: ApprovalKey) -> Self {
         let ledger = Arc::new(MemoryLedger::for_key(&key));
         Approvals {
@@ -207,6 +217,8 @@ impl Approvals {
     /// How long a suspension stays valid, from the batch's first
     /// suspension (suspending approvals only; a resume that leaves calls
     /// waiting keeps the first expiry).
+    #[cfg(feature = "approval-state")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "approval-state")))]
     pub fn with_ttl(mut self, ttl: Duration) -> Self {
         if let Asking::Suspend { ttl: current, .. } = &mut self.asking {
             *current = ttl;
@@ -216,6 +228,8 @@ impl Approvals {
 
     /// Where resumes are recorded (suspending approvals only): one ledger
     /// every process resuming with this key shares.
+    #[cfg(feature = "approval-state")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "approval-state")))]
     pub fn with_ledger(mut self, ledger: impl SuspensionLedger) -> Self {
         if let Asking::Suspend {
             ledger: current, ..
@@ -228,6 +242,8 @@ impl Approvals {
 
     /// How long a resume holds its claim without renewing it
     /// ([`DEFAULT_RESUME_LEASE`]; suspending approvals only).
+    #[cfg(feature = "approval-state")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "approval-state")))]
     pub fn with_resume_lease(mut self, lease: Duration) -> Self {
         if let Asking::Suspend { lease: current, .. } = &mut self.asking {
             *current = lease;
@@ -250,7 +266,11 @@ impl Approvals {
 
     /// Whether these approvals suspend batches (rather than ask inline).
     pub fn suspends(&self) -> bool {
-        matches!(self.asking, Asking::Suspend { .. })
+        match self.asking {
+            #[cfg(feature = "approval-state")]
+            Asking::Suspend { .. } => true,
+            Asking::Ask(_) => false,
+        }
     }
 
     /// Whether a call of `tool` with `arguments` (as parsed) needs
@@ -279,6 +299,7 @@ impl Approvals {
 impl fmt::Debug for Approvals {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         let how = match &self.asking {
+            #[cfg(feature = "approval-state")]
             Asking::Suspend { ttl, lease, .. } => {
                 format!("suspend (valid {ttl:?}, resume lease {lease:?})")
             }

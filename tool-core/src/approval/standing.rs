@@ -70,6 +70,7 @@ impl StandingDecisions {
     }
 
     /// Adds `others`, keeping this one's decision where both have one.
+    #[cfg(feature = "approval-state")]
     pub(crate) fn adopt(&self, others: &BTreeMap<String, Standing>) {
         let mut mine = self.lock();
         for (tool, standing) in others {
@@ -113,6 +114,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(feature = "approval-state")]
     fn clones_share_and_adopt_keeps_the_newer() {
         let standing = StandingDecisions::new();
         let shared = standing.clone();

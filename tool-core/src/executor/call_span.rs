@@ -28,8 +28,8 @@ use crate::model::json_head;
 use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::RegisteredTool;
 use serde_json::Value;
-use tracing::Span;
-use tracing::field::Empty;
+use crate::trace::Span;
+use crate::trace::field::Empty;
 
 /// At most this many bytes of a failure's message make the span's status
 /// description (and `…` when it is cut): a description, not the message's
@@ -47,7 +47,7 @@ pub(crate) fn open(
     tool: Option<&RegisteredTool>,
     ctx: &RunOptions,
 ) -> (Span, Trace) {
-    let span = tracing::info_span!(
+    let span = crate::trace::info_span!(
         "execute_tool",
         "otel.name" = %format_args!("execute_tool {}", call.name),
         "otel.kind" = "internal",

@@ -49,7 +49,7 @@ pub(super) fn before_hook_failed(call: &ToolCall, fault: HookFault) -> Box<Faile
         HookFault::Failed(error) => {
             let Told { kind, text } = outcome::told(call, &error, "before hook", &mut None);
             if kind != FailureKind::Internal {
-                tracing::warn!(problem = %text, "the before hook failed; the call is answered with its problem");
+                crate::trace::warn!(problem = %text, "the before hook failed; the call is answered with its problem");
             }
             let result =
                 ToolResultMessage::failed(call, &format!("before hook failed: {text}"), kind);
@@ -57,7 +57,7 @@ pub(super) fn before_hook_failed(call: &ToolCall, fault: HookFault) -> Box<Faile
         }
         HookFault::Panicked(payload) => {
             let problem = format!("before hook panicked: {payload}");
-            tracing::warn!(%problem, "the before hook failed; the call is answered with its problem");
+            crate::trace::warn!(%problem, "the before hook failed; the call is answered with its problem");
             Failed::boxed(ToolResultMessage::failure(call, &problem), ErrorType::Panic)
         }
     }
@@ -80,7 +80,7 @@ pub(super) fn after_hook_failed(
         HookFault::Failed(error) => {
             let Told { kind, text } = outcome::told(call, &error, "after hook", &mut None);
             if kind != FailureKind::Internal {
-                tracing::warn!(problem = %text, "the after hook failed; the tool's result is sent as it was");
+                crate::trace::warn!(problem = %text, "the after hook failed; the tool's result is sent as it was");
             }
             if kind == FailureKind::Fatal {
                 kept.is_error = true;
@@ -89,7 +89,7 @@ pub(super) fn after_hook_failed(
             format!("[The after hook failed: {text}. The result above is the tool's own.]")
         }
         HookFault::Panicked(payload) => {
-            tracing::error!(panic = %payload, "the after hook panicked; the tool's result is sent as it was");
+            crate::trace::error!(panic = %payload, "the after hook panicked; the tool's result is sent as it was");
             "[The after hook failed. The result above is the tool's own.]".to_owned()
         }
     };

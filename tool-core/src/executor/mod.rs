@@ -54,6 +54,9 @@
 //! subscriber, or one that does not want the span, it is disabled: one
 //! check of a static, and none of its values is formatted or computed.
 
+// Without `tracing`, the values only events and spans read go unread.
+#![cfg_attr(not(feature = "tracing"), allow(unused_variables, unused_imports))]
+
 mod arguments;
 mod batch;
 mod call_span;
@@ -63,19 +66,23 @@ mod hook_faults;
 mod hooks;
 mod one_call;
 mod outcome;
+#[cfg(feature = "approval-state")]
 mod resume;
 mod retry_budget;
 mod run_options;
 mod supervise;
+#[cfg(feature = "approval-state")]
 mod suspend;
 
 pub use crate::tool::ProgressFn;
 pub use crate::turn::Caller;
 pub use hooks::{AfterCall, AfterHook, BeforeCall, BeforeHook, HookDecision};
-pub use resume::resume_batch;
 pub use retry_budget::RetryBudget;
 pub use run_options::{DEFAULT_CANCEL_GRACE, ProgressEvent, RunOptions};
-pub use suspend::{BatchOutcome, execute_batch};
+cfg_feature!("approval-state" =>
+    pub use resume::resume_batch;
+    pub use suspend::{BatchOutcome, execute_batch};
+);
 
 use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;

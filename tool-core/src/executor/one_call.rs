@@ -16,7 +16,7 @@ use super::hooks::{AfterCall, BeforeCall, HookDecision};
 use super::outcome;
 use super::run_options::RunOptions;
 use super::supervise::{Stopped, caller_cancelled, finish, is_cancelled, supervise};
-use crate::approval::{ApprovalRequest, Asking, Decision, Standing, answers, random_id, shown};
+use crate::approval::{ApprovalRequest, Asking, Decision, Standing, answers, shown};
 use crate::model::{Content, FailureKind};
 use crate::model::{Repair, RepairRule};
 use crate::model::{ToolCall, ToolResultMessage};
@@ -30,7 +30,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
-use tracing::{Instrument, Span};
+use crate::trace::{Instrument, Span};
 
 /// Answers `call`; `tool` is what `registry` holds under its name (the
 /// caller looked it up once, and may have needed it before).
@@ -157,7 +157,7 @@ async fn answer(
     trace: &mut Trace,
 ) -> ToolResultMessage {
     if is_cancelled(ctx.signal.as_ref()) {
-        tracing::info!("the call was cancelled before it started");
+        crate::trace::info!("the call was cancelled before it started");
         trace.why = Some(ErrorType::Cancelled);
         return ToolResultMessage::failure(call, "cancelled");
     }
@@ -338,7 +338,7 @@ async fn approval(
     };
     match approvals.standing().get(&call.name) {
         Some(Standing::Approve) => {
-            tracing::debug!("a standing decision approved the call");
+            crate::trace::debug!("a standing decision approved the call");
             return Verdict::Run;
         }
         Some(Standing::Deny { reason }) => {
@@ -349,8 +349,14 @@ async fn approval(
         }
         None => {}
     }
+    // One way to ask without the approval state: the match stays for both.
+    #[cfg_attr(
+        not(feature = "approval-state"),
+        allow(clippy::infallible_destructuring_match)
+    )]
     let ask = match &approvals.asking {
         Asking::Ask(ask) => ask,
+        #[cfg(feature = "approval-state")]
         Asking::Suspend { .. } => {
             return not_asked(
                 call,
@@ -359,7 +365,7 @@ async fn approval(
         }
     };
     let request = ApprovalRequest::new(
-        random_id().unwrap_or_else(|| call.id.clone()),
+        approval_id(call),
         &call.id,
         &call.name,
         tool.description(),
@@ -371,7 +377,7 @@ async fn approval(
         biased;
         decision = asking => decision,
         () = caller_cancelled(ctx) => {
-            tracing::info!("the call was cancelled while its approval was asked");
+            crate::trace::info!("the call was cancelled while its approval was asked");
             return cancelled(call);
         }
     };
@@ -381,11 +387,21 @@ async fn approval(
             // A panicking asker is a bug of the application's: logged in
             // full, and nothing runs unapproved.
             if let HookFault::Panicked(payload) = &fault {
-                tracing::error!(panic = %payload, "the approval asker panicked; the call is denied");
+                crate::trace::error!(panic = %payload, "the approval asker panicked; the call is denied");
             }
             not_asked(call, "asking for it failed")
         }
     }
+}
+
+/// The id of an approval asked inline: random with the approval state's
+/// randomness, else the call's own id (unique in its batch).
+fn approval_id(call: &ToolCall) -> String {
+    #[cfg(feature = "approval-state")]
+    if let Some(id) = crate::approval::random_id() {
+        return id;
+    }
+    call.id.clone()
 }
 
 /// What an inline asker's decision makes of the call; an `Always` one
@@ -401,11 +417,11 @@ fn decided(
             if decision == Decision::AlwaysApprove {
                 standing.set(&call.name, Standing::Approve);
             }
-            tracing::debug!("a person approved the call");
+            crate::trace::debug!("a person approved the call");
             Verdict::Run
         }
         Decision::ApproveWith { arguments } => {
-            tracing::debug!("a person approved the call with edited arguments");
+            crate::trace::debug!("a person approved the call with edited arguments");
             Verdict::RunInstead(arguments)
         }
         Decision::Deny { reason } => refuse(
@@ -433,20 +449,12 @@ fn decided(
 /// output schema; else a fatal failure naming the problem (the model
 /// cannot fix what the asker gave).
 fn responded(call: &ToolCall, tool: &RegisteredTool, result: Value) -> Verdict {
-    let Some(schema) = &tool.definition().output_schema else {
-        return refuse(answers::responded(call, result, false), ErrorType::Other);
-    };
-    let fits = crate::params::SchemaCheck::new(schema)
-        .map_err(|error| error.message().to_owned())
-        .and_then(|check| check.check(&result).map_err(|error| error.to_string()));
-    match fits {
-        Ok(()) => refuse(answers::responded(call, result, true), ErrorType::Other),
+    match crate::approval::check_result(tool, &result) {
+        Ok(structured) => refuse(answers::responded(call, result, structured), ErrorType::Other),
         Err(problem) => refuse(
             ToolResultMessage::failed(
                 call,
-                &format!(
-                    "the result given for this call does not fit its output schema: {problem}"
-                ),
+                &format!("the result given for this call does not fit its output schema: {problem}"),
                 FailureKind::Fatal,
             ),
             ErrorType::Fatal,
@@ -499,21 +507,21 @@ async fn before_hook(
         biased;
         decision = deciding => decision,
         () = caller_cancelled(ctx) => {
-            tracing::info!("the call was cancelled while the before hook decided");
+            crate::trace::info!("the call was cancelled while the before hook decided");
             return cancelled(call);
         }
     };
     let verdict = match decision {
         Ok(HookDecision::Allow) => {
-            tracing::debug!("the before hook allowed the call");
+            crate::trace::debug!("the before hook allowed the call");
             Verdict::Run
         }
         Ok(HookDecision::Rewrite(replacement)) => {
-            tracing::debug!("the before hook rewrote the arguments");
+            crate::trace::debug!("the before hook rewrote the arguments");
             Verdict::RunInstead(replacement)
         }
         Ok(HookDecision::Block(reason)) => {
-            tracing::info!(%reason, "the before hook blocked the call");
+            crate::trace::info!(%reason, "the before hook blocked the call");
             return refuse(
                 ToolResultMessage::failed(call, &reason, FailureKind::Denied),
                 ErrorType::Denied,
@@ -523,7 +531,7 @@ async fn before_hook(
     };
     // Cancelled while the hook decided: the tool does not start.
     if is_cancelled(ctx.signal.as_ref()) {
-        tracing::info!("the call was cancelled while the before hook decided");
+        crate::trace::info!("the call was cancelled while the before hook decided");
         return cancelled(call);
     }
     verdict
@@ -584,7 +592,7 @@ fn stopped_result(
         Stopped::Finished(Err(payload)) => (outcome::panicked(call, &*payload), ErrorType::Panic),
         Stopped::TimedOut(after) => {
             let after_ms = after.as_millis();
-            tracing::warn!(after_ms, "the tool timed out and was stopped");
+            crate::trace::warn!(after_ms, "the tool timed out and was stopped");
             let message = format!("timed out after {after_ms} ms");
             (
                 ToolResultMessage::failure(call, &message),
@@ -592,7 +600,7 @@ fn stopped_result(
             )
         }
         Stopped::Cancelled => {
-            tracing::info!("the call was cancelled and the tool stopped");
+            crate::trace::info!("the call was cancelled and the tool stopped");
             (
                 ToolResultMessage::failure(call, "cancelled"),
                 ErrorType::Cancelled,
@@ -667,7 +675,7 @@ fn record_repairs(result: &mut ToolResultMessage, repairs: Vec<Repair>, ctx: &Ru
         return;
     }
     for repair in &repairs {
-        tracing::info!(
+        crate::trace::info!(
             path = %repair.path,
             rule = ?repair.rule,
             sent = %repair.sent,

@@ -29,7 +29,7 @@ pub(crate) fn success(call: &ToolCall, output: ToolOutput<Value>) -> ToolResultM
 #[cold]
 pub(crate) fn panicked(call: &ToolCall, payload: &(dyn std::any::Any + Send)) -> ToolResultMessage {
     let message = panic_message(payload);
-    tracing::error!(panic = %message, "the tool panicked");
+    crate::trace::error!(panic = %message, "the tool panicked");
     ToolResultMessage::failure(call, &format!("panicked: {message}"))
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn told(
         };
     }
     let reference = reference();
-    tracing::error!(
+    crate::trace::error!(
         call_id = %call.id,
         tool = %call.name,
         reference = %reference,

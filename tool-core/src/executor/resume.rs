@@ -16,7 +16,6 @@ use crate::approval::{
 };
 use crate::model::{Repair, RepairRule};
 use crate::model::{ToolCall, ToolResultMessage, now_millis};
-use crate::params::SchemaCheck;
 use crate::registry::ToolRegistry;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -118,7 +117,7 @@ where
     if let Err(problem) = held.finish().await {
         // Its calls are answered; a later resume of this state will find
         // the claim lapsed and answer them `interrupted`, never run them.
-        tracing::warn!(id = %state.id, %problem, "the approval ledger could not record a resume finished");
+        crate::trace::warn!(id = %state.id, %problem, "the approval ledger could not record a resume finished");
     }
     Ok(outcome(state, slots, &standing, &key))
 }
@@ -404,18 +403,10 @@ pub(super) fn checked_result(
     registry: &ToolRegistry,
 ) -> Result<bool, ResumeError> {
     let tool = registered(request, registry)?;
-    let Some(schema) = &tool.definition().output_schema else {
-        return Ok(false);
-    };
-    let refused = |problem: String| ResumeError::Result {
+    crate::approval::check_result(tool, result).map_err(|problem| ResumeError::Result {
         call_id: request.tool_call_id.clone(),
         problem,
-    };
-    let check = SchemaCheck::new(schema).map_err(|error| refused(error.message().to_owned()))?;
-    check
-        .check(result)
-        .map_err(|error| refused(error.to_string()))?;
-    Ok(true)
+    })
 }
 
 fn registered<'a>(

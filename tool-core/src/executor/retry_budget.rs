@@ -157,7 +157,7 @@ impl RetryBudget {
             }
             record.in_a_row
         };
-        tracing::info!(
+        crate::trace::info!(
             in_a_row,
             "the call was not run: its tool's retries are spent in this batch"
         );

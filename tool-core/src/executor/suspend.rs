@@ -196,7 +196,7 @@ fn refuse_shared_ids(
                  person's approval needs an id of its own (it did not run)",
                 call.id
             );
-            tracing::warn!(call_id = %call.id, tool = %call.name, "a call that needs approval shares its id; it is refused");
+            crate::trace::warn!(call_id = %call.id, tool = %call.name, "a call that needs approval shares its id; it is refused");
             refused.insert(index, ToolResultMessage::failure(call, &message));
         }
     }

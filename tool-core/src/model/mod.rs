@@ -18,8 +18,10 @@ pub use annotations::ToolAnnotations;
 pub use content::Content;
 pub use definition::ToolDefinition;
 pub use excerpt::MAX_REPAIR_VALUE_BYTES;
+#[cfg(feature = "runtime")]
 pub(crate) use excerpt::{cut_short, json_head};
 pub use failure::FailureKind;
+#[cfg(feature = "runtime")]
 pub(crate) use message::now_millis;
 pub use message::{ToolCall, ToolResultMessage};
 pub use repair::{Repair, RepairRule};

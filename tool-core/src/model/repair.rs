@@ -60,6 +60,7 @@ impl RepairRule {
     }
 
     /// Its bit in a [`RepairPolicy`](crate::repair::RepairPolicy).
+    #[cfg(feature = "runtime")]
     pub(crate) fn bit(self) -> u8 {
         match self {
             RepairRule::StringToScalar => 1,

@@ -28,5 +28,8 @@ pub use formats::Format;
 pub use impls::MAX_JSON_DEPTH;
 pub use map_key::MapKey;
 pub use path::ParamPath;
-pub use schema_check::{SchemaCheck, SchemaError};
+#[cfg(feature = "schema-check")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schema-check")))]
+pub use schema_check::SchemaCheck;
+pub use schema_check::SchemaError;
 pub use traits::{ParamValue, ToolParams};

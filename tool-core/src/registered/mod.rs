@@ -10,7 +10,7 @@ pub use toolbox::{IntoToolbox, Toolbox};
 
 use crate::model::ToolAnnotations;
 use crate::model::ToolDefinition;
-use crate::params::{ParamError, SchemaCheck, SchemaError};
+use crate::params::{ParamError, SchemaError};
 use crate::tool::{ErasedCall, ErasedTool};
 use crate::tool::{Tool, ToolContext, ToolError, ToolOutput};
 use crate::turn::Turn;
@@ -227,15 +227,19 @@ impl RegisteredTool {
             return Ok(());
         }
         // Parse alone would drop a misspelled key: the schema the model is
-        // shown judges each example too, so an example never teaches a key
-        // or a name that the schema does not have.
-        let schema = SchemaCheck::new(&self.definition.parameters).ok();
+        // shown judges each example too (when this build has the
+        // validator), so an example never teaches a key or a name that the
+        // schema does not have.
+        #[cfg(feature = "schema-check")]
+        let schema = crate::params::SchemaCheck::new(&self.definition.parameters).ok();
         for (index, example) in examples.iter().enumerate() {
             let parsed = self.tool.prepare(example).map(drop);
-            let judged = parsed.and_then(|()| match &schema {
+            #[cfg(feature = "schema-check")]
+            let parsed = parsed.and_then(|()| match &schema {
                 Some(schema) => schema.check(example),
                 None => Ok(()),
             });
+            let judged = parsed;
             if let Err(error) = judged {
                 return Err(RegistryError::InvalidExample {
                     tool: self.name().to_owned(),

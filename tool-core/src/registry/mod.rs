@@ -105,6 +105,7 @@ impl ToolRegistry {
     /// format in use refuses ([`for_formats`](Self::for_formats)).
     ///
     /// ```
+    /// # #[cfg(feature = "schema-check")] {
     /// use tool_core::{DynamicTool, ToolOutput, ToolRegistry, registry::RegistryError};
     /// use serde_json::json;
     ///
@@ -116,6 +117,7 @@ impl ToolRegistry {
     ///     error.to_string().starts_with("Tool broken has a parameters schema that is not valid JSON Schema: "),
     ///     "{error}"
     /// );
+    /// # }
     /// ```
     pub fn register<T: Tool>(&mut self, tool: T) -> Result<(), RegistryError> {
         self.add(vec![RegisteredTool::new(tool)])

@@ -40,7 +40,7 @@ impl ToolRegistry {
     /// let later = RunOptions::new().with_loaded(["weather"]);
     /// assert_eq!(names(&later), ["echo", "tool_search", "weather"]);
     /// ```
-    pub fn definitions_for(&self, turn: impl AsRef<Turn>) -> Vec<ToolDefinition> {
+    pub fn definitions_for(&self, turn: &impl AsRef<Turn>) -> Vec<ToolDefinition> {
         let options = turn.as_ref();
         let mut shown: Vec<ToolDefinition> = self
             .iter()
@@ -86,7 +86,7 @@ impl ToolRegistry {
     /// assert_eq!(request[1]["defer_loading"], true);
     /// assert_eq!(request[2]["type"], "tool_search_tool_bm25_20251119");
     /// ```
-    pub fn definitions_for_native_search(&self, turn: impl AsRef<Turn>) -> Vec<ToolDefinition> {
+    pub fn definitions_for_native_search(&self, turn: &impl AsRef<Turn>) -> Vec<ToolDefinition> {
         let options = turn.as_ref();
         self.iter()
             .filter(|tool| !self.is_builtin_search(tool))

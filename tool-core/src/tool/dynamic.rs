@@ -2,7 +2,7 @@
 //! (loaded from configuration, or proxied from another server).
 
 use crate::model::ToolAnnotations;
-use crate::params::{ParamError, SchemaCheck, SchemaError};
+use crate::params::{ParamError, SchemaError};
 use crate::tool::ToolContext;
 use crate::tool::{Tool, ToolError, ToolOutput};
 use serde_json::{Map, Value, json};
@@ -10,6 +10,28 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+
+/// What checks a dynamic tool's arguments against its schema: the
+/// validator, with the feature `schema-check`; without it, nothing can
+/// (and a tool with a schema is refused at registration, see
+/// [`SchemaError`]).
+#[cfg(feature = "schema-check")]
+type Checker = crate::params::SchemaCheck;
+/// Never built: this build has no validator.
+#[cfg(not(feature = "schema-check"))]
+#[derive(Clone)]
+enum Checker {}
+
+/// The checker of `schema`, or why there is none.
+fn checker_for(schema: &Value) -> Result<Option<Checker>, SchemaError> {
+    #[cfg(feature = "schema-check")]
+    return crate::params::SchemaCheck::new(schema).map(Some);
+    #[cfg(not(feature = "schema-check"))]
+    {
+        let _ = schema;
+        Err(SchemaError::unchecked())
+    }
+}
 
 type DynamicFn = dyn Fn(
         Map<String, Value>,
@@ -28,6 +50,7 @@ type DynamicFn = dyn Fn(
 /// ([`RunOptions::with_repair`](crate::RunOptions::with_repair)).
 ///
 /// ```
+/// # #[cfg(feature = "schema-check")] {
 /// use tool_core::{DynamicTool, ToolCall, ToolOutput, ToolRegistry, RunOptions, execute_tool_call};
 /// use serde_json::json;
 ///
@@ -52,6 +75,7 @@ type DynamicFn = dyn Fn(
 /// let result = execute_tool_call(&call, &tools, RunOptions::new()).await;
 /// assert_eq!(result.content[0].as_text(), Some("Tool shout failed: text: expected string, got number"));
 /// # });
+/// # }
 /// ```
 #[derive(Clone)]
 pub struct DynamicTool {
@@ -60,7 +84,7 @@ pub struct DynamicTool {
     parameters: Option<Value>,
     /// The schema compiled when it was set; `Err` when it does not compile
     /// (registration then refuses the tool).
-    check: Result<Option<SchemaCheck>, SchemaError>,
+    check: Result<Option<Checker>, SchemaError>,
     annotations: ToolAnnotations,
     examples: Vec<Value>,
     run: Arc<DynamicFn>,
@@ -91,7 +115,16 @@ impl DynamicTool {
     /// ([`try_with_parameters`](Self::try_with_parameters) says so here
     /// instead).
     pub fn with_parameters(mut self, schema: Value) -> Self {
-        self.check = SchemaCheck::new(&schema).map(Some);
+        self.check = checker_for(&schema);
+        self.parameters = Some(schema);
+        self
+    }
+
+    /// Shows `schema` and checks the arguments against it when this build
+    /// can; when it cannot, the tool's own function checks them (the
+    /// built-in `tool_search`, which reads its few arguments itself).
+    pub(crate) fn with_parameters_it_checks(mut self, schema: Value) -> Self {
+        self.check = checker_for(&schema).or(Ok(None));
         self.parameters = Some(schema);
         self
     }
@@ -107,6 +140,7 @@ impl DynamicTool {
     /// parameters when the tool is registered.
     ///
     /// ```
+    /// # #[cfg(feature = "schema-check")] {
     /// use tool_core::{DynamicTool, ToolOutput, ToolRegistry};
     /// use serde_json::json;
     ///
@@ -119,6 +153,7 @@ impl DynamicTool {
     ///     error.to_string(),
     ///     "Tool search's example 1 does not parse with its parameters: q: expected string, got number"
     /// );
+    /// # }
     /// ```
     pub fn with_example(mut self, arguments: Value) -> Self {
         self.examples.push(arguments);
@@ -129,6 +164,7 @@ impl DynamicTool {
     /// not compile.
     ///
     /// ```
+    /// # #[cfg(feature = "schema-check")] {
     /// use tool_core::{DynamicTool, ToolOutput};
     /// use serde_json::json;
     ///
@@ -136,6 +172,7 @@ impl DynamicTool {
     ///     .try_with_parameters(json!({"type": "object", "properties": {"n": {"type": 12}}}))
     ///     .unwrap_err();
     /// assert!(error.message().ends_with("(at /properties/n/type)"), "{error}");
+    /// # }
     /// ```
     pub fn try_with_parameters(self, schema: Value) -> Result<Self, SchemaError> {
         let tool = self.with_parameters(schema);
@@ -172,9 +209,13 @@ impl Tool for DynamicTool {
         self.examples.clone()
     }
 
+    #[cfg_attr(not(feature = "schema-check"), allow(unused_variables))]
     fn check_arguments(&self, arguments: &Value) -> Result<(), ParamError> {
         match &self.check {
+            #[cfg(feature = "schema-check")]
             Ok(Some(check)) => check.check(arguments),
+            #[cfg(not(feature = "schema-check"))]
+            Ok(Some(never)) => match *never {},
             // No schema (any object), or one registration refuses.
             Ok(None) | Err(_) => Ok(()),
         }

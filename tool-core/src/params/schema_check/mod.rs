@@ -9,13 +9,19 @@
 //! The validator is the `jsonschema` crate, the one tool-core's own
 //! agreement tests judge the derived parsers with, compiled once per schema.
 
+#[cfg(feature = "schema-check")]
 mod words;
 
+#[cfg(feature = "schema-check")]
 use super::ParamError;
+#[cfg(feature = "schema-check")]
 use serde_json::Value;
 use std::fmt;
+#[cfg(feature = "schema-check")]
 use std::sync::Arc;
 
+#[cfg(feature = "schema-check")]
+#[cfg_attr(docsrs, doc(cfg(feature = "schema-check")))]
 /// A JSON Schema compiled once, to check arguments against on every call.
 /// Cloning it is cheap (the compiled schema is shared).
 ///
@@ -56,6 +62,7 @@ pub struct SchemaCheck {
     validator: Arc<jsonschema::Validator>,
 }
 
+#[cfg(feature = "schema-check")]
 impl SchemaCheck {
     /// Compiles `schema`; a schema that is not valid JSON Schema (or has a
     /// `$ref` that does not resolve inside it) is a [`SchemaError`].
@@ -81,6 +88,7 @@ impl SchemaCheck {
     }
 }
 
+#[cfg(feature = "schema-check")]
 impl fmt::Debug for SchemaCheck {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         out.debug_struct("SchemaCheck")
@@ -97,13 +105,17 @@ impl fmt::Debug for SchemaCheck {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SchemaError {
     message: String,
+    /// No validator in this build: the schema may be fine.
+    unchecked: bool,
 }
 
 /// At most this many characters of the validator's own message are kept:
 /// it may quote the schema, which a remote server chose.
+#[cfg(feature = "schema-check")]
 const MAX_MESSAGE_CHARS: usize = 300;
 
 impl SchemaError {
+    #[cfg(feature = "schema-check")]
     fn from_compile(error: &jsonschema::ValidationError<'_>) -> Self {
         let mut message: String = error.to_string();
         if let Some((cut, _)) = message.char_indices().nth(MAX_MESSAGE_CHARS) {
@@ -114,7 +126,26 @@ impl SchemaError {
         if !place.is_empty() {
             message.push_str(&format!(" (at {place})"));
         }
-        SchemaError { message }
+        SchemaError {
+            message,
+            unchecked: false,
+        }
+    }
+
+    /// The refusal of a schema this build cannot check arguments against
+    /// (tool-core without its feature `schema-check`): a tool whose
+    /// arguments would go unchecked is refused at registration.
+    #[cfg_attr(
+        any(feature = "schema-check", not(feature = "runtime")),
+        allow(dead_code)
+    )]
+    pub(crate) fn unchecked() -> Self {
+        SchemaError {
+            message: "not checkable in this build: tool-core's feature `schema-check` (which \
+                      checks arguments against a JSON Schema known only at run time) is off"
+                .to_owned(),
+            unchecked: true,
+        }
     }
 
     /// What is wrong, in the validator's words, with where in the schema.
@@ -125,11 +156,14 @@ impl SchemaError {
 
 impl fmt::Display for SchemaError {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.unchecked {
+            return out.write_str(&self.message);
+        }
         write!(out, "not valid JSON Schema: {}", self.message)
     }
 }
 
 impl std::error::Error for SchemaError {}
 
-#[cfg(test)]
+#[cfg(all(test, feature = "schema-check"))]
 mod tests;

@@ -173,7 +173,7 @@ pub(crate) fn search_tool(corpus: Arc<SearchCorpus>) -> RegisteredTool {
             async move { run(&corpus, &arguments, ctx.turn.as_deref()) }
         },
     )
-    .with_parameters(parameters)
+    .with_parameters_it_checks(parameters)
     .with_annotations(annotations);
     RegisteredTool::new(tool).seeing_turn()
 }
@@ -183,7 +183,8 @@ fn run(
     arguments: &Map<String, Value>,
     turn: Option<&Turn>,
 ) -> Result<ToolOutput<Value>, ToolError> {
-    // The schema was checked before the call ran: the types are right.
+    // The schema was checked before the call ran when this build can; when
+    // it cannot, a missing or mistyped argument takes its default.
     let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
     let mode = match arguments.get("mode").and_then(Value::as_str) {
         Some("regex") => SearchMode::Regex,
