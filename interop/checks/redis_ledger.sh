@@ -14,7 +14,9 @@ source "$(dirname "$0")/../lib.sh"
 
 start_redis
 echo "-- the ledger's contract and two connections sharing it (tests/tests/executor/approval_lifecycle.rs)"
-(cd "$ROOT" && TOOL_REDIS_URL="$REDIS_URL" cargo test --quiet -p tests --test executor \
+# `--workspace`, as the suite's build: a narrower selection would resolve
+# other features and build everything again.
+(cd "$ROOT" && TOOL_REDIS_URL="$REDIS_URL" cargo test --quiet --workspace --test executor \
   the_redis_ledger -- --ignored) || fail "the Redis ledger's tests"
 
 root="$SCRATCH/root"
@@ -73,6 +75,6 @@ for n in 1 2; do
   urls+=("http://$ADDRESS/mcp")
 done
 (cd "$ROOT" && TOOL_MCP_REPLAY_URLS="${urls[0]},${urls[1]}" TOOL_MCP_REPLAY_ROOT="$mcp_root" \
-  cargo test --quiet -p tests --test mcp a_request_state_replayed_to_another_process -- --ignored) \
+  cargo test --quiet --workspace --test mcp a_request_state_replayed_to_another_process -- --ignored) \
   || fail "a requestState replayed to another process sharing the store"
 echo "ledger shared"
