@@ -15,15 +15,36 @@ limits=(
   "tool-core|default|50"
   "tool-core|derive|25"
   "tool-core|derive,runtime|45"
+  # tool-mcp: a stdio server; the defaults (server + streamable HTTP); HTTP
+  # with OAuth (jsonwebtoken, aws-lc-rs); the client alone (reqwest,
+  # rustls); every feature.
+  "tool-mcp|server|126"
+  "tool-mcp|default|140"
+  "tool-mcp|http,oauth|146"
+  "tool-mcp|client|172"
+  "tool-mcp|server,http,oauth,client,otel|203"
 )
 
-count() {
+# package | features | crates that must not be in that tree at all: a
+# server, stdio or HTTP, builds no HTTP client and no JWT library (nor the
+# C build of aws-lc-sys they bring).
+absent=(
+  "tool-mcp|server|reqwest,jsonwebtoken,aws-lc-sys"
+  "tool-mcp|default|reqwest,jsonwebtoken,aws-lc-sys"
+)
+
+# The distinct crates (`name vX.Y.Z`) of a configuration, one a line.
+crates_of() {
   local package=$1 features=$2
   local args=(-p "$package" -e normal --prefix none)
   if [[ $features != default ]]; then
     args+=(--no-default-features --features "$features")
   fi
-  cargo tree "${args[@]}" | sed -e 's/ (\*)$//' -e 's/ (proc-macro)$//' | sort -u | wc -l
+  cargo tree "${args[@]}" | sed -e 's/ (\*)$//' -e 's/ (proc-macro)$//' | sort -u
+}
+
+count() {
+  crates_of "$@" | wc -l
 }
 
 failed=0
@@ -38,5 +59,18 @@ for limit in "${limits[@]}"; do
   else
     echo "$package [$features]: $crates crates (at most $most)"
   fi
+done
+for rule in "${absent[@]}"; do
+  IFS='|' read -r package features names <<<"$rule"
+  tree=$(crates_of "$package" "$features")
+  IFS=',' read -ra names <<<"$names"
+  for name in "${names[@]}"; do
+    if grep -q "^$name v" <<<"$tree"; then
+      echo "tree-sizes: $package [$features] pulls $name, which it must not (cargo tree -p $package -e normal -i $name)" >&2
+      failed=1
+    elif [[ ${1:-} != --print ]]; then
+      echo "$package [$features]: no $name"
+    fi
+  done
 done
 exit $failed

@@ -26,7 +26,18 @@ pub struct Token {
     file: Option<PathBuf>,
 }
 
+/// The token's value never reaches a log: only where it came from.
+impl std::fmt::Debug for Token {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        out.debug_struct("Token")
+            .field("source", &self.source)
+            .field("file", &self.file)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Everything `mcp --http` serves with, read and checked.
+#[derive(Debug)]
 pub struct HttpOptions {
     /// Where to listen.
     pub address: SocketAddr,

@@ -1,6 +1,7 @@
 //! Serves any [`ToolRegistry`](tool_core::ToolRegistry) over the Model
 //! Context Protocol, through the official Rust SDK (`rmcp`): your tools, in
-//! one call, to any MCP client.
+//! one call, to any MCP client; and puts other MCP servers' tools into a
+//! registry ([`client`]).
 //!
 //! - `tools/list` gives each tool's name, description and `inputSchema`.
 //! - `tools/call` runs the executor. Bad arguments and tool errors are
@@ -13,11 +14,11 @@
 //!   the client before it runs: `elicitation/create`, or on 2026-07-28 an
 //!   `InputRequiredResult` with a signed `requestState`
 //!   ([`McpServer`]'s "Approval").
-//! - Over HTTP, [`HttpServer`] checks `Host` and `Origin`, a static
-//!   bearer token or OAuth access tokens ([`HttpServer::with_oauth`]: the
-//!   protected resource metadata of RFC 9728, JWTs checked against a JWKS
-//!   file, a scope per tool, the caller handed to the before hook), and
-//!   limits.
+//! - Over HTTP (feature `http`), [`HttpServer`] checks `Host` and
+//!   `Origin`, a static bearer token or (feature `oauth`) OAuth access
+//!   tokens ([`HttpServer::with_oauth`]: the protected resource metadata
+//!   of RFC 9728, JWTs checked against a JWKS file, a scope per tool, the
+//!   caller handed to the before hook), and limits.
 //! - Each `tools/call` has a span on both sides, named as OpenTelemetry's
 //!   MCP conventions name them (`tools/call {tool}`, kinds CLIENT and
 //!   SERVER). With the feature `otel` (off by default) the client sends
@@ -43,93 +44,52 @@
 //!     tool_mcp::serve_stdio(tools).await
 //! }
 //! ```
+//!
+//! # Features
+//!
+//! Pay for what you use: each side of MCP is a feature, so a stdio server
+//! builds no HTTP stack, and no server builds an HTTP client or a JWT
+//! library (reqwest and jsonwebtoken, which bring rustls and aws-lc-rs's C
+//! build). The counts are the distinct crates `cargo tree -e normal` lists,
+//! tool-mcp and tool-core included (`scripts/tree-sizes.sh` keeps them).
+//!
+//! | feature | gives | crates |
+//! | --- | --- | --- |
+//! | `server` (default) | [`McpServer`], [`serve_stdio`], [`serve_stdio_until`]: `tools/list`, `tools/call`, progress, cancellation, stopping, approvals asked of the client (tool-core's `approval-state` for the `requestState` ledger), results checked against each tool's `outputSchema` (jsonschema) | `server` alone: 121 |
+//! | `http` (default, with `server`) | [`HttpServer`], [`serve_http`], [`MCP_PATH`], [`HEALTH_PATH`]: streamable HTTP with a static bearer token, the `Host` and `Origin` checks, the limits, stateless mode, each session its opener's (hyper) | the defaults: 135 |
+//! | `oauth` (with `http`) | [`OAuthConfig`], [`HttpServer::with_oauth`]: the OAuth resource server, its RFC 9728 metadata, JWTs checked against a JWKS file, a scope per tool (jsonwebtoken, aws-lc-rs) | `http` + `oauth`: 141 |
+//! | `client` | [`client`]: another server's tools in a registry, over a child process's stdio or streamable HTTP (reqwest, rustls), arguments checked against its `inputSchema` (tool-core's `schema-check`) | `client` alone: 167 |
+//! | `otel` | a call's trace context in `_meta`, sent by the client and read by the server, whichever of them is built | +6 |
+//!
+//! Every feature: 198 crates. A stdio server alone is `default-features =
+//! false, features = ["server"]`; remote tools alone, `features =
+//! ["client"]`.
 
 #![forbid(unsafe_code)]
-mod approval;
-pub mod client;
-mod handler;
-mod http;
-mod idle;
+// docs.rs (nightly, `--cfg docsrs`) marks each feature-gated item with its
+// feature; stable builds never see the unstable feature.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[macro_use]
+mod macros;
+
+cfg_feature!("server" =>
+    mod approval;
+    mod handler;
+    mod idle;
+    mod stdio;
+    pub use handler::McpServer;
+    pub use stdio::{serve_stdio, serve_stdio_until};
+);
+cfg_feature!("http" =>
+    mod http;
+    pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};
+);
+cfg_feature!("oauth" =>
+    pub use http::OAuthConfig;
+);
+cfg_feature!("client" =>
+    pub mod client;
+);
+#[cfg(any(feature = "server", feature = "client"))]
 mod trace_context;
-
-pub use handler::McpServer;
-pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, OAuthConfig, serve_http};
-
-use rmcp::ServiceExt;
-use std::time::Duration;
-use tokio_util::sync::CancellationToken;
-use tracing::Instrument;
-
-/// Serves `server` (a [`ToolRegistry`](tool_core::ToolRegistry), or an
-/// [`McpServer`] with the options its calls run with) over stdio (stdin
-/// and stdout carry JSON-RPC) until the client closes stdin. Nothing else
-/// may write to stdout meanwhile: logs go wherever the application's
-/// `tracing` subscriber writes, which must not be stdout.
-///
-/// A line that is not JSON is skipped, as rmcp and the other official SDKs
-/// do on stdio (an answer to it could not be paired with anything);
-/// `tools/call` params that are not an object get JSON-RPC's -32602.
-pub async fn serve_stdio(server: impl Into<McpServer>) -> std::io::Result<()> {
-    serve_stdio_until(server, CancellationToken::new(), Duration::ZERO).await
-}
-
-/// [`serve_stdio`], until the client closes stdin or `shutdown` is
-/// cancelled; then the server [stops](McpServer::stop) with `grace`: no new
-/// call, the running ones answered (by the end of the grace period, or
-/// cancelled), and the session closed.
-///
-/// ```no_run
-/// # async fn run(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
-/// use std::time::Duration;
-/// let shutdown = tokio_util::sync::CancellationToken::new();
-/// // Cancelled by whatever stops the program: a signal handler, a parent.
-/// let stop = shutdown.clone();
-/// # stop.cancel();
-/// tool_mcp::serve_stdio_until(tools, shutdown, Duration::from_secs(30)).await
-/// # }
-/// ```
-pub async fn serve_stdio_until(
-    server: impl Into<McpServer>,
-    shutdown: CancellationToken,
-    grace: Duration,
-) -> std::io::Result<()> {
-    let server: McpServer = server.into();
-    // One client, one session: its span marks every line logged while it
-    // is set up and ended.
-    let span = tracing::info_span!("mcp_session", transport = "stdio");
-    async move {
-        let stopper = server.clone();
-        let running = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(std::io::Error::other)?;
-        match running.peer().peer_info() {
-            Some(client) => tracing::info!(
-                client = %client.client_info.name,
-                client_version = %client.client_info.version,
-                "MCP session started"
-            ),
-            None => tracing::info!("MCP session started"),
-        }
-        let session = running.cancellation_token();
-        let waiting = running.waiting();
-        tokio::pin!(waiting);
-        tokio::select! {
-            ended = &mut waiting => {
-                ended.map_err(std::io::Error::other)?;
-                tracing::info!("MCP session ended");
-                return Ok(());
-            }
-            () = shutdown.cancelled() => {}
-        }
-        stopper.stop(grace).await;
-        // Every call is answered: ending the service closes the transport,
-        // which writes out what it still holds.
-        session.cancel();
-        let _ = tokio::time::timeout(Duration::from_secs(2), waiting).await;
-        tracing::info!("MCP session closed: the server stopped");
-        Ok(())
-    }
-    .instrument(span)
-    .await
-}

@@ -13,15 +13,21 @@
 //! (`opentelemetry::global::set_text_map_propagator`) writes and reads the
 //! keys, so the application chooses the format; tracing-opentelemetry
 //! gives a tracing span's OpenTelemetry context. Without it both functions
-//! do nothing, so their callers carry no `cfg`.
+//! do nothing, so their callers carry no `cfg`. The client sends
+//! ([`outgoing`], feature `client`), the server reads ([`adopt_parent`],
+//! feature `server`).
 
-use rmcp::model::{MetaObject, RequestMetaObject};
+#[cfg(feature = "server")]
+use rmcp::model::MetaObject;
+#[cfg(feature = "client")]
+use rmcp::model::RequestMetaObject;
 
 /// The `_meta` of an outgoing request that carries `span`'s trace context
 /// (`traceparent`, and `tracestate` when it is not empty, with the W3C
 /// propagator), or `None` when there is nothing to send: no `otel`
 /// feature, no propagator set (OpenTelemetry's default writes nothing),
 /// or a span no OpenTelemetry layer records.
+#[cfg(feature = "client")]
 pub(crate) fn outgoing(span: &tracing::Span) -> Option<RequestMetaObject> {
     imp::outgoing(span)
 }
@@ -31,18 +37,25 @@ pub(crate) fn outgoing(span: &tracing::Span) -> Option<RequestMetaObject> {
 /// starts the OpenTelemetry span at its first entry, and its parent is
 /// fixed then). A request without a valid context, or a span no
 /// OpenTelemetry layer records, leaves `span` as it is.
+#[cfg(feature = "server")]
 pub(crate) fn adopt_parent(span: &tracing::Span, meta: &MetaObject) {
     imp::adopt_parent(span, meta);
 }
 
 #[cfg(feature = "otel")]
 mod imp {
-    use opentelemetry::propagation::{Extractor, Injector};
+    #[cfg(feature = "server")]
+    use opentelemetry::propagation::Extractor;
+    #[cfg(feature = "client")]
+    use opentelemetry::propagation::Injector;
     use opentelemetry::trace::TraceContextExt;
-    use rmcp::model::{MetaObject, RequestMetaObject};
+    use rmcp::model::MetaObject;
+    #[cfg(feature = "client")]
+    use rmcp::model::RequestMetaObject;
     use serde_json::Value;
     use tracing_opentelemetry::OpenTelemetrySpanExt;
 
+    #[cfg(feature = "client")]
     pub(super) fn outgoing(span: &tracing::Span) -> Option<RequestMetaObject> {
         if span.is_disabled() {
             return None;
@@ -60,6 +73,7 @@ mod imp {
         (!meta.0.0.is_empty()).then_some(meta)
     }
 
+    #[cfg(feature = "server")]
     pub(super) fn adopt_parent(span: &tracing::Span, meta: &MetaObject) {
         if span.is_disabled() {
             return;
@@ -83,8 +97,10 @@ mod imp {
     /// out (the W3C propagator writes `tracestate` even when the state is
     /// empty), and so are rmcp's own keys, which a propagator has no
     /// business changing.
+    #[cfg(feature = "client")]
     struct Carrier<'a>(&'a mut MetaObject);
 
+    #[cfg(feature = "client")]
     impl Injector for Carrier<'_> {
         fn set(&mut self, key: &str, value: String) {
             if value.is_empty() || key == "progressToken" || key.contains('/') {
@@ -96,8 +112,10 @@ mod imp {
 
     /// Reads a propagator's fields from `_meta`: string values only (a
     /// `traceparent` that is a number is no trace context).
+    #[cfg(feature = "server")]
     struct Reader<'a>(&'a MetaObject);
 
+    #[cfg(feature = "server")]
     impl Extractor for Reader<'_> {
         fn get(&self, key: &str) -> Option<&str> {
             self.0.0.get(key).and_then(Value::as_str)
@@ -113,6 +131,7 @@ mod imp {
         use super::*;
 
         #[test]
+        #[cfg(feature = "client")]
         fn the_carrier_skips_empty_values_and_rmcps_own_keys() {
             let mut meta = MetaObject::new();
             let mut carrier = Carrier(&mut meta);
@@ -130,6 +149,7 @@ mod imp {
         }
 
         #[test]
+        #[cfg(feature = "server")]
         fn the_reader_gives_strings_only() {
             let meta = MetaObject(
                 serde_json::json!({"traceparent": 7, "tracestate": "a=b"})
@@ -147,11 +167,16 @@ mod imp {
 
 #[cfg(not(feature = "otel"))]
 mod imp {
-    use rmcp::model::{MetaObject, RequestMetaObject};
+    #[cfg(feature = "server")]
+    use rmcp::model::MetaObject;
+    #[cfg(feature = "client")]
+    use rmcp::model::RequestMetaObject;
 
+    #[cfg(feature = "client")]
     pub(super) fn outgoing(_span: &tracing::Span) -> Option<RequestMetaObject> {
         None
     }
 
+    #[cfg(feature = "server")]
     pub(super) fn adopt_parent(_span: &tracing::Span, _meta: &MetaObject) {}
 }

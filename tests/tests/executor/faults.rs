@@ -10,6 +10,7 @@
 //! catches hangs.
 
 use serde_json::{Map, Value, json};
+use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -518,7 +519,7 @@ async fn cancelling_a_parallel_batch_answers_every_call() {
     cancel_when_started(&probe, 2, &stop);
     let ctx = RunOptions::new()
         .with_signal(stop)
-        .with_max_concurrency(2)
+        .with_max_concurrency(NonZeroUsize::new(2).unwrap())
         .with_cancel_grace(Duration::from_millis(100));
     let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     assert_eq!(ids(&results), ["c0", "c1", "c2", "c3", "c4", "c5"]);
@@ -578,7 +579,7 @@ async fn max_concurrency_bounds_the_calls_running_at_once() {
     let calls: Vec<ToolCall> = (0..15)
         .map(|i| ToolCall::new(format!("m{i}"), ["a", "b", "c"][i % 3], json!({})))
         .collect();
-    let ctx = RunOptions::new().with_max_concurrency(3);
+    let ctx = RunOptions::new().with_max_concurrency(NonZeroUsize::new(3).unwrap());
     let results = run_batch(&calls, &tools, ctx, ExecutionMode::Parallel).await;
     let expected: Vec<String> = (0..15).map(|i| format!("m{i}")).collect();
     assert_eq!(ids(&results), expected);
@@ -595,7 +596,7 @@ async fn max_concurrency_bounds_the_calls_running_at_once() {
 }
 
 #[tokio::test]
-async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
+async fn without_a_limit_every_call_runs_at_once_and_a_limit_of_one_runs_one() {
     let probe = Probe::new();
     let tools = registry([Stub::new(
         "a",
@@ -618,7 +619,7 @@ async fn without_a_limit_every_call_runs_at_once_and_zero_means_one() {
     let results = run_batch(
         &calls,
         &tools,
-        RunOptions::new().with_max_concurrency(0),
+        RunOptions::new().with_max_concurrency(NonZeroUsize::MIN),
         ExecutionMode::Parallel,
     )
     .await;

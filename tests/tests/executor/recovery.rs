@@ -452,13 +452,9 @@ async fn a_seed_shaped_error_reads_as_a_retry_failure() {
     );
     assert_eq!(seed.failure_kind, Some(FailureKind::Retry));
     assert!(seed.repairs.is_empty());
-    assert_eq!(
-        seed,
-        ToolResultMessage {
-            timestamp: 1_764_000_000_000,
-            ..ToolResultMessage::failure(&ToolCall::new("c", "x", json!({})), "no")
-        }
-    );
+    let mut expected = ToolResultMessage::failure(&ToolCall::new("c", "x", json!({})), "no");
+    expected.timestamp = 1_764_000_000_000;
+    assert_eq!(seed, expected);
     let ok = read(
         r#"{"role":"toolResult","toolCallId":"c","toolName":"x","content":[],"isError":false,"timestamp":1}"#,
     );
@@ -793,7 +789,7 @@ async fn a_tool_whose_budget_the_batch_spent_is_not_run_again_in_it() {
         // only when the one before it has finished.
         let ctx = RunOptions::new()
             .with_retry_budget(budget.clone())
-            .with_max_concurrency(1);
+            .with_max_concurrency(std::num::NonZeroUsize::MIN);
         let calls = [
             ToolCall::new("s0", "stubborn", json!({})),
             ToolCall::new("s1", "stubborn", json!({})),

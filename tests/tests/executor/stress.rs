@@ -435,7 +435,8 @@ async fn run(config: Run) -> Report {
         .with_signal(stop.clone())
         .with_cancel_grace(Duration::from_millis(20));
     if let Some(limit) = config.max_concurrency {
-        ctx = ctx.with_max_concurrency(limit);
+        ctx =
+            ctx.with_max_concurrency(std::num::NonZeroUsize::new(limit).expect("a limit above 0"));
     }
     if let Some(ms) = config.context_timeout_ms {
         ctx = ctx.with_timeout(Duration::from_millis(ms));

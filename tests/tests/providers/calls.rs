@@ -29,7 +29,9 @@
 
 use serde_json::{Value, json};
 use tests::wire::{assert_json, result_json, without_timestamp};
-use tool_core::providers::{AdapterError, anthropic, gemini, mcp, openai_chat, openai_responses};
+use tool_core::providers::{
+    AdapterError, AdapterErrorKind, anthropic, gemini, mcp, openai_chat, openai_responses,
+};
 use tool_core::{
     Content, DynamicTool, ExecutionMode, RunOptions, ToolCall, ToolOutput, ToolParams,
     ToolRegistry, ToolResultMessage, execute_tool_call, execute_tool_calls, tool,
@@ -136,10 +138,9 @@ async fn run_all(calls: &[ToolCall]) -> Vec<ToolResultMessage> {
     .await
 }
 
-fn adapter_error(message: &str) -> AdapterError {
-    AdapterError {
-        message: message.into(),
-    }
+/// A refusal's message, to compare with the one a test expects.
+fn message_of<T>(read: Result<T, AdapterError>) -> Result<T, String> {
+    read.map_err(|error| error.message().to_owned())
 }
 
 /// Each payload, read by `read`, is refused with exactly its message.
@@ -149,7 +150,11 @@ fn assert_refused<const N: usize>(
     cases: [(Value, &str); N],
 ) {
     for (payload, message) in cases {
-        assert_eq!(read(&payload), Err(adapter_error(message)), "{payload}");
+        assert_eq!(
+            message_of(read(&payload)),
+            Err(message.to_owned()),
+            "{payload}"
+        );
     }
 }
 
@@ -397,8 +402,9 @@ fn openai_tool_calls_entries_of_the_wrong_shape_are_adapter_errors() {
         "function": {"name": "get_current_weather", "arguments": "{}"}
     }))
     .unwrap_err();
-    assert_eq!(error.message, "a tool_calls entry: `id` is missing");
-    assert_eq!(error.to_string(), error.message);
+    assert_eq!(error.message(), "a tool_calls entry: `id` is missing");
+    assert_eq!(error.kind(), AdapterErrorKind::Missing);
+    assert_eq!(error.to_string(), error.message());
 }
 
 /// Issue 4 §2: "Invalid JSON in `arguments` must still give a `ToolCall` that
@@ -582,10 +588,12 @@ fn openai_responses_items_of_another_type_are_refused() {
     let read = openai_responses::read_call(&item);
     assert!(read.is_err(), "read as {read:?}");
     assert_eq!(
-        read,
-        Err(adapter_error(
-            "expected a `function_call` item, got a `custom_tool_call` item"
-        ))
+        read.as_ref().map_err(AdapterError::kind).err(),
+        Some(AdapterErrorKind::WrongShape)
+    );
+    assert_eq!(
+        message_of(read),
+        Err("expected a `function_call` item, got a `custom_tool_call` item".to_owned())
     );
 }
 
@@ -622,10 +630,8 @@ async fn anthropic_tool_use_round_trip() {
     let blocks = message["content"].as_array().unwrap();
     // The text block is not a call.
     assert_eq!(
-        anthropic::read_call(&blocks[0]),
-        Err(adapter_error(
-            "expected a `tool_use` block, got a `text` block"
-        ))
+        message_of(anthropic::read_call(&blocks[0])),
+        Err("expected a `tool_use` block, got a `text` block".to_owned())
     );
     let call = anthropic::read_call(&blocks[1]).unwrap();
     assert_eq!(

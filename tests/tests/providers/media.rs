@@ -18,16 +18,12 @@ const PNG: &[u8] = b"\x89PNG\r\n\x1a\n";
 const WAV: &[u8] = b"RIFF\x24\x00\x00\x00WAVE";
 
 fn result(id: &str, name: &str, content: Vec<Content>, is_error: bool) -> ToolResultMessage {
-    ToolResultMessage {
-        tool_call_id: id.into(),
-        tool_name: name.into(),
-        content,
-        details: None,
-        is_error,
-        failure_kind: is_error.then_some(tool_core::FailureKind::Retry),
-        repairs: Vec::new(),
-        timestamp: 1_764_000_000_000,
-    }
+    let mut result =
+        ToolResultMessage::new(&tool_core::ToolCall::new(id, name, Value::Null), content);
+    result.is_error = is_error;
+    result.failure_kind = is_error.then_some(tool_core::FailureKind::Retry);
+    result.timestamp = 1_764_000_000_000;
+    result
 }
 
 /// Text, a PNG image, a WAV sound and a link to a CSV file.

@@ -14,7 +14,9 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::Cursor;
-use tool_core::{Content, FailureKind, ToolResultMessage, repair::Repair, repair::RepairRule};
+use tool_core::{
+    Content, FailureKind, ToolCall, ToolResultMessage, repair::Repair, repair::RepairRule,
+};
 
 /// Strings of the characters JSON escapes and the ones it leaves (the
 /// shared set), or of any characters at all (control characters, DEL,
@@ -112,16 +114,13 @@ prop_compose! {
         repairs in vec(repair(), 0..3),
         timestamp in any::<u64>(),
     ) -> ToolResultMessage {
-        ToolResultMessage {
-            tool_call_id,
-            tool_name,
-            content,
-            details,
-            is_error,
-            failure_kind,
-            repairs,
-            timestamp,
-        }
+        let mut result = ToolResultMessage::new(&ToolCall::new(tool_call_id, tool_name, Value::Null), content);
+        result.details = details;
+        result.is_error = is_error;
+        result.failure_kind = failure_kind;
+        result.repairs = repairs;
+        result.timestamp = timestamp;
+        result
     }
 }
 

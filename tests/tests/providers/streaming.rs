@@ -538,8 +538,12 @@ fn openai_chat_repeated_ids_and_names_are_accepted_when_unchanged() {
     assert_eq!(stream.partial_arguments(0), Some(&json!({"a": 1})));
     let error = stream.push(&entry("call_2", "", "")).unwrap_err();
     assert_eq!(
-        error.message,
+        error.message(),
         "a chat.completion.chunk's choices[0]'s delta.tool_calls[0]: `id` changed from \"call_1\" to \"call_2\""
+    );
+    assert_eq!(
+        error.kind(),
+        tool_core::providers::AdapterErrorKind::OutOfOrder
     );
 }
 
@@ -720,7 +724,7 @@ fn anthropic_error(events: &[Value]) -> String {
 fn error_message(result: Result<Vec<StreamEvent>, AdapterError>) -> String {
     match result {
         Ok(events) => panic!("accepted: {events:?}"),
-        Err(error) => error.message,
+        Err(error) => error.message().to_owned(),
     }
 }
 

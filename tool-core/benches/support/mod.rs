@@ -261,26 +261,15 @@ pub(crate) fn echo_dynamic_registry(schema: bool) -> ToolRegistry {
 /// text (4 KiB of lines with quotes, which are escaped).
 pub(crate) fn results() -> [(&'static str, ToolResultMessage); 3] {
     let call = ToolCall::new("call-1", "echo", json!({}));
-    let echo = ToolResultMessage {
-        tool_call_id: "call-1".into(),
-        tool_name: "echo".into(),
-        content: vec![Content::text("Pi")],
-        details: Some(json!({"source": "echo"})),
-        is_error: false,
-        failure_kind: None,
-        repairs: Vec::new(),
-        timestamp: 1_764_000_000_000,
-    };
-    let failure = ToolResultMessage {
-        timestamp: echo.timestamp,
-        ..ToolResultMessage::failure(&call, "1 problem: `value`: missing field")
-    };
+    let mut echo = ToolResultMessage::new(&call, vec![Content::text("Pi")])
+        .with_details(json!({"source": "echo"}));
+    echo.timestamp = 1_764_000_000_000;
+    let mut failure = ToolResultMessage::failure(&call, "1 problem: `value`: missing field");
+    failure.timestamp = echo.timestamp;
     let line = "a line of a file, with \"quoted\" words in it\n";
-    let long = ToolResultMessage {
-        content: vec![Content::text(line.repeat(4096 / line.len()))],
-        details: None,
-        ..echo.clone()
-    };
+    let mut long = echo.clone();
+    long.content = vec![Content::text(line.repeat(4096 / line.len()))];
+    long.details = None;
     [("echo", echo), ("failure", failure), ("text_4k", long)]
 }
 

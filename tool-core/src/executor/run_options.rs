@@ -50,6 +50,7 @@ pub const DEFAULT_CANCEL_GRACE: Duration = Duration::from_secs(1);
 /// so code that builds one keeps compiling.
 ///
 /// ```
+/// use std::num::NonZeroUsize;
 /// use std::time::Duration;
 /// use tool_core::executor::HookDecision;
 /// use tool_core::{CancellationToken, RunOptions};
@@ -58,7 +59,7 @@ pub const DEFAULT_CANCEL_GRACE: Duration = Duration::from_secs(1);
 /// let options = RunOptions::new()
 ///     .with_signal(stop.clone())
 ///     .with_timeout(Duration::from_secs(30))
-///     .with_max_concurrency(8)
+///     .with_max_concurrency(NonZeroUsize::new(8).unwrap())
 ///     .with_progress(|event| eprintln!("{}: {:?}", event.call_id, event.content))
 ///     .with_before_hook(|call| async move {
 ///         if call.tool_name == "delete" {
@@ -146,9 +147,18 @@ impl RunOptions {
         self
     }
 
-    /// Limits how many calls of a parallel batch run at once (0 means 1).
-    pub fn with_max_concurrency(mut self, limit: usize) -> Self {
-        self.max_concurrency = Some(NonZeroUsize::new(limit).unwrap_or(NonZeroUsize::MIN));
+    /// Limits how many calls of a parallel batch run at once. A limit of 0
+    /// would run nothing: the type refuses it.
+    ///
+    /// ```
+    /// use std::num::NonZeroUsize;
+    /// use tool_core::RunOptions;
+    ///
+    /// let options = RunOptions::new().with_max_concurrency(NonZeroUsize::new(8).unwrap());
+    /// assert_eq!(options.max_concurrency().map(NonZeroUsize::get), Some(8));
+    /// ```
+    pub fn with_max_concurrency(mut self, limit: NonZeroUsize) -> Self {
+        self.max_concurrency = Some(limit);
         self
     }
 

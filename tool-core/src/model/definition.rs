@@ -12,6 +12,7 @@ use serde_json::Value;
 /// written only when the tool has them, so a definition without them is
 /// exactly the three keys above.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolDefinition {
     /// The name the model calls the tool by.
     pub name: String,

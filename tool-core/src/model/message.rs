@@ -61,6 +61,7 @@ impl ToolCall {
 /// would show it.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(from = "WireToolResult")]
+#[non_exhaustive]
 pub struct ToolResultMessage {
     /// The id of the call this answers.
     pub tool_call_id: String,
@@ -75,8 +76,10 @@ pub struct ToolResultMessage {
     /// What a failure means for the agent loop: `None` for a result that is
     /// not an error, else [`Retry`](FailureKind::Retry) (try again),
     /// [`Fatal`](FailureKind::Fatal) (stop calling this tool in this turn),
-    /// [`Internal`](FailureKind::Internal) (see the logs) or
-    /// [`Denied`](FailureKind::Denied) (a person or a policy refused it).
+    /// [`Internal`](FailureKind::Internal) (see the logs),
+    /// [`Denied`](FailureKind::Denied) (a person or a policy refused it) or
+    /// [`Interrupted`](FailureKind::Interrupted) (it may or may not have
+    /// run).
     pub failure_kind: Option<FailureKind>,
     /// What was changed in the arguments before they parsed (opt-in repair,
     /// a before hook's rewrite); left out when empty.
@@ -162,6 +165,38 @@ impl From<WireToolResult> for ToolResultMessage {
 }
 
 impl ToolResultMessage {
+    /// The successful result of `call` with `content`, made now: no details,
+    /// no repairs. A new field of a later release gets its default here,
+    /// so code that builds results this way keeps compiling (the struct is
+    /// `#[non_exhaustive]`: its fields are read and set, not listed).
+    ///
+    /// ```
+    /// use tool_core::{Content, ToolCall, ToolResultMessage};
+    /// use serde_json::json;
+    ///
+    /// let call = ToolCall::new("call-1", "echo", json!({"value": "Pi"}));
+    /// let result = ToolResultMessage::new(&call, vec![Content::text("Pi")]).with_details(json!({"source": "echo"}));
+    /// assert_eq!((result.tool_call_id.as_str(), result.is_error), ("call-1", false));
+    /// ```
+    pub fn new(call: &ToolCall, content: Vec<Content>) -> Self {
+        ToolResultMessage {
+            tool_call_id: call.id.clone(),
+            tool_name: call.name.clone(),
+            content,
+            details: None,
+            is_error: false,
+            failure_kind: None,
+            repairs: Vec::new(),
+            timestamp: now_millis(),
+        }
+    }
+
+    /// The same result with these details.
+    pub fn with_details(mut self, details: Value) -> Self {
+        self.details = Some(details);
+        self
+    }
+
     /// The paired failure of `call`: content `Tool <name> failed: <message>`,
     /// details `{"error": <message>}`, a retry failure.
     pub fn failure(call: &ToolCall, message: &str) -> Self {

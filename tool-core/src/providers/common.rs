@@ -4,7 +4,7 @@
 //! what they drop), and reading the fields of a provider's payload with
 //! errors that say which field of what was wrong.
 
-use super::diagnostic::{AdapterError, Converted, Report};
+use super::diagnostic::{AdapterError, AdapterErrorKind, Converted, Report};
 use super::names::NameRule;
 use crate::model::ToolDefinition;
 use serde_json::{Map, Value};
@@ -105,11 +105,17 @@ fn write_extras(definition: &ToolDefinition, api: &Api, tool: &mut Value, report
 pub(crate) fn string_field(value: &Value, key: &str, what: &str) -> Result<String, AdapterError> {
     match value.get(key) {
         Some(Value::String(text)) => Ok(text.clone()),
-        Some(other) => Err(AdapterError::new(format!(
-            "{what}: `{key}` must be a string, not {}",
-            crate::params::describe::json_type(other)
-        ))),
-        None => Err(AdapterError::new(format!("{what}: `{key}` is missing"))),
+        Some(other) => Err(AdapterError::new(
+            AdapterErrorKind::WrongShape,
+            format!(
+                "{what}: `{key}` must be a string, not {}",
+                crate::params::describe::json_type(other)
+            ),
+        )),
+        None => Err(AdapterError::new(
+            AdapterErrorKind::Missing,
+            format!("{what}: `{key}` is missing"),
+        )),
     }
 }
 
@@ -117,9 +123,10 @@ pub(crate) fn string_field(value: &Value, key: &str, what: &str) -> Result<Strin
 /// (`noun`: "block", "item"); a payload without a `type` is taken as is.
 pub(crate) fn check_type(value: &Value, expected: &str, noun: &str) -> Result<(), AdapterError> {
     match value.get("type").and_then(Value::as_str) {
-        Some(kind) if kind != expected => Err(AdapterError::new(format!(
-            "expected a `{expected}` {noun}, got a `{kind}` {noun}"
-        ))),
+        Some(kind) if kind != expected => Err(AdapterError::new(
+            AdapterErrorKind::WrongShape,
+            format!("expected a `{expected}` {noun}, got a `{kind}` {noun}"),
+        )),
         _ => Ok(()),
     }
 }

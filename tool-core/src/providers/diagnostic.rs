@@ -36,19 +36,55 @@ pub struct Converted {
 }
 
 /// A provider payload that is not the shape it should be (a tool call
-/// without an id, say). A bad `arguments` value is not this: it still makes
-/// a call, answered by the executor with a paired error.
+/// without an id, say): which kind of mistake, and a message saying what
+/// was expected and where. A bad `arguments` value is not this: it still
+/// makes a call, answered by the executor with a paired error.
+///
+/// ```
+/// use tool_core::providers::{AdapterErrorKind, openai_chat};
+/// use serde_json::json;
+///
+/// let error = openai_chat::read_call(&json!({"type": "function", "function": {"name": "echo"}})).unwrap_err();
+/// assert_eq!(error.kind(), AdapterErrorKind::Missing);
+/// assert_eq!(error.message(), "a tool_calls entry: `id` is missing");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AdapterError {
-    /// What was expected, and where.
-    pub message: String,
+    kind: AdapterErrorKind,
+    message: String,
+}
+
+/// Which kind of mistake a provider payload made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AdapterErrorKind {
+    /// A field the shape requires is missing.
+    Missing,
+    /// A field or an event has another type or kind than the shape says.
+    WrongShape,
+    /// A stream's events came in an order its protocol does not allow: a
+    /// block opened twice, a delta for nothing open, an id that changed.
+    OutOfOrder,
+    /// The provider reported an error in the stream itself.
+    Reported,
 }
 
 impl AdapterError {
-    pub(crate) fn new(message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: AdapterErrorKind, message: impl Into<String>) -> Self {
         AdapterError {
+            kind,
             message: message.into(),
         }
+    }
+
+    /// Which kind of mistake it is.
+    pub fn kind(&self) -> AdapterErrorKind {
+        self.kind
+    }
+
+    /// What was expected, and where.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }
 

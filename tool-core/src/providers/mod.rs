@@ -169,7 +169,7 @@ mod stream;
 mod strict;
 mod walk;
 
-pub use diagnostic::{AdapterError, Converted, Diagnostic};
+pub use diagnostic::{AdapterError, AdapterErrorKind, Converted, Diagnostic};
 pub use format::ProviderFormat;
 pub use media::{content_text, media_note};
 pub use names::NameRule;

@@ -265,6 +265,12 @@ pub struct PreparedCall<'a> {
     inner: Box<dyn ErasedCall<'a> + 'a>,
 }
 
+impl fmt::Debug for PreparedCall<'_> {
+    fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
+        out.debug_struct("PreparedCall").finish_non_exhaustive()
+    }
+}
+
 impl<'a> PreparedCall<'a> {
     /// The parsed arguments as JSON: what the tool will receive, with
     /// undeclared keys dropped and defaults filled in.

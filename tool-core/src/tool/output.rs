@@ -9,6 +9,7 @@ use crate::model::Content;
 /// to say about failing); the executor keeps its content and details as they
 /// are. A tool that cannot run at all returns `Err` instead.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ToolOutput<D> {
     /// What the model reads in its next turn.
     pub content: Vec<Content>,

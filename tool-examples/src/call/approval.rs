@@ -22,7 +22,7 @@ use tool_core::approval::{ApprovalKey, ApprovalRequest, Decision, SealedSuspensi
 
 /// The line a call that waits for approval is answered with: the request
 /// a UI shows (its fields inline) and the sealed state to send back.
-#[derive(Serialize)]
+#[derive(Debug, Serialize)]
 #[serde(tag = "type", rename = "approvalRequest", rename_all = "camelCase")]
 pub struct RequestLine<'a> {
     /// The waiting call: approval id, call id, tool, arguments in full,

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// What `call` tells its progress bar as it goes.
+#[derive(Debug)]
 pub struct Progress {
     bar: ProgressBar,
     started: Instant,

@@ -50,6 +50,7 @@ fn follows_the_conventions(metadata: &tracing::Metadata<'_>) -> bool {
 
 /// The exporting pipeline of this process: its tracer and meter
 /// providers, which [`shutdown`](Self::shutdown) flushes.
+#[derive(Debug)]
 pub struct Telemetry {
     tracers: SdkTracerProvider,
     meters: SdkMeterProvider,

@@ -133,11 +133,10 @@ impl Tool for RemoteTool {
 
 /// An MCP tool result as tool-core's output.
 fn output(result: CallToolResult) -> ToolOutput<Value> {
-    ToolOutput {
-        content: result.content.iter().map(content).collect(),
-        details: result.structured_content,
-        is_error: result.is_error == Some(true),
-    }
+    let mut output = ToolOutput::new(result.content.iter().map(content).collect());
+    output.details = result.structured_content;
+    output.is_error = result.is_error == Some(true);
+    output
 }
 
 /// One MCP content block: text, image, audio and `resource_link` have

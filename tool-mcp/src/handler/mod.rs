@@ -7,11 +7,11 @@ mod progress;
 mod result;
 mod running;
 mod span;
+mod transport;
 
 use crate::approval::Handed;
 use crate::approval::mrtr;
 use crate::approval::state::ApprovalStates;
-use crate::http::oauth::Grant;
 use crate::trace_context;
 use approving::Ended;
 use progress::ProgressForwarder;
@@ -34,6 +34,7 @@ use tool_core::{
     RunOptions, ToolCall, ToolDefinition, ToolRegistry, ToolResultMessage, execute_tool_call,
 };
 use tracing::Instrument;
+use transport::{Grant, grant_of};
 
 /// How long a person has to answer an approval request, by default.
 const APPROVAL_TIMEOUT: Duration = Duration::from_secs(600);
@@ -102,6 +103,18 @@ pub struct McpServer {
     /// cannot be asked (the answer to `elicitation/create` would come in a
     /// request no session ties to the call).
     without_sessions: bool,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        out.debug_struct("McpServer")
+            .field("info", &self.info)
+            .field("tools", &self.tools.len())
+            .field("options", &self.options)
+            .field("calls_running", &self.calls.count())
+            .field("without_sessions", &self.without_sessions)
+            .finish_non_exhaustive()
+    }
 }
 
 impl From<ToolRegistry> for McpServer {
@@ -185,6 +198,7 @@ impl McpServer {
 
     /// Marks the server as served without sessions (the HTTP transport's
     /// stateless mode).
+    #[cfg(feature = "http")]
     pub(crate) fn serving_without_sessions(mut self) -> Self {
         self.without_sessions = true;
         self
@@ -200,7 +214,7 @@ impl McpServer {
     /// [`execute_tool_call`](tool_core::execute_tool_call) takes them: its
     /// hooks, repair, retry budget and timeout apply to what this server
     /// serves as to any other call, and only its
-    /// [`enabled`](RunOptions::enabled) tools are listed and callable.
+    /// [`enabled`](RunOptions::with_enabled) tools are listed and callable.
     ///
     /// Each call gets its own cancellation signal (a child of the options'
     /// signal, when they have one), cancelled when the client cancels the
@@ -236,11 +250,13 @@ impl McpServer {
     }
 
     /// The registry served.
+    #[cfg(feature = "oauth")]
     pub(crate) fn registry(&self) -> &ToolRegistry {
         &self.registry
     }
 
     /// The options its calls run with ([`with_call_options`](Self::with_call_options)).
+    #[cfg(feature = "oauth")]
     pub(crate) fn call_options(&self) -> &RunOptions {
         &self.options
     }
@@ -369,9 +385,7 @@ impl McpServer {
         let caller = grant.and_then(|grant| grant.caller()).cloned();
         // What a 2026-07-28 approval is bound to: who asked, as the
         // credentials say (nothing over stdio or without authentication).
-        let binding = grant
-            .map(|grant| format!("{:?}", grant.owner()))
-            .unwrap_or_default();
+        let binding = grant.map(Grant::binding).unwrap_or_default();
         let Some(_running) = self.calls.start() else {
             tracing::debug!("refused: the server is stopping");
             return Err(ErrorData::internal_error(
@@ -500,18 +514,6 @@ fn mcp_tool(definition: &ToolDefinition) -> Tool {
             )
         }
     }
-}
-
-/// What the HTTP gate found the request's credentials allow: `None` over
-/// stdio, and over HTTP without authentication. rmcp puts the request's
-/// `http::request::Parts` in the context's extensions, the gate its grant
-/// in theirs.
-fn grant_of(context: &RequestContext<RoleServer>) -> Option<&Grant> {
-    context
-        .extensions
-        .get::<hyper::http::request::Parts>()?
-        .extensions
-        .get::<Grant>()
 }
 
 /// A JSON-RPC request id as our call id.

@@ -42,9 +42,9 @@ pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Spa
     if span.is_disabled() {
         return span;
     }
-    if let Some(parts) = context.extensions.get::<hyper::http::request::Parts>() {
+    if let Some(session) = super::transport::http_session(context) {
         span.record("network.transport", "tcp");
-        if let Some(session) = crate::http::session_of(&parts.headers) {
+        if let Some(session) = session {
             span.record("mcp.session.id", session);
         }
     }

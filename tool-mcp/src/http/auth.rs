@@ -1,18 +1,24 @@
 //! Who a request is: a static bearer token (RFC 6750, compared in
-//! constant time), an OAuth access token ([`super::oauth`]), either when
-//! both are configured, or anyone when neither is. A static token names no
-//! one and allows every tool; an access token names its caller and allows
-//! the tools its scopes do.
+//! constant time), an OAuth access token (feature `oauth`,
+//! [`super::oauth`]), either when both are configured, or anyone when
+//! neither is. A static token names no one and allows every tool; an
+//! access token names its caller and allows the tools its scopes do.
 
 use super::Refusal;
-use super::oauth::{Grant, Metadata, ScopeTable, Verifier, static_unauthorized};
+use super::grant::Grant;
+#[cfg(feature = "oauth")]
+use super::oauth::{Metadata, ScopeTable, Verifier};
+#[cfg(feature = "oauth")]
 use super::owners::Owner;
 use super::watched::Watched;
-use hyper::Uri;
-use hyper::header::{AUTHORIZATION, HeaderMap};
+use hyper::header::{AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
+use hyper::{StatusCode, Uri};
+#[cfg(feature = "oauth")]
 use std::hash::{BuildHasher, RandomState};
 use std::path::Path;
+#[cfg(feature = "oauth")]
 use std::sync::Arc;
+#[cfg(feature = "oauth")]
 use tool_core::executor::Caller;
 
 /// The token every request must carry as `Authorization: Bearer <token>`.
@@ -75,6 +81,7 @@ impl StaticToken {
 }
 
 /// What OAuth needs at the gate.
+#[cfg(feature = "oauth")]
 pub(super) struct OAuth {
     pub verifier: Verifier,
     pub metadata: Metadata,
@@ -85,14 +92,58 @@ pub(super) struct OAuth {
     pub token_hasher: RandomState,
 }
 
+#[cfg(feature = "oauth")]
+impl OAuth {
+    /// What an access token that is not the static token allows, or the
+    /// 401 saying why it is not accepted.
+    fn verify(&self, presented: &[u8]) -> Result<Grant, Refusal> {
+        let verified = std::str::from_utf8(presented)
+            .map_err(|_| "the token is not a JWT")
+            .and_then(|token| self.verifier.verify(token));
+        match verified {
+            Ok(caller) => Ok(Grant::Scoped {
+                owner: owner_of(&caller, || self.token_hasher.hash_one(presented)),
+                caller: Arc::new(caller),
+                scopes: Arc::clone(&self.scopes),
+            }),
+            Err(why) => {
+                tracing::debug!(why, "access token refused");
+                Err(self.metadata.challenge.invalid_token(why))
+            }
+        }
+    }
+}
+
 /// The credentials a server accepts.
 pub(super) struct Auth {
     pub token: Option<StaticToken>,
+    #[cfg(feature = "oauth")]
     pub oauth: Option<OAuth>,
 }
 
+/// Why a request's credentials are not even looked at.
+#[derive(Clone, Copy)]
+enum Unusable {
+    /// A token in the query string.
+    InQuery,
+    /// No `Authorization` header.
+    Missing,
+    /// An `Authorization` header that is not `Bearer <token>`.
+    NotBearer,
+}
+
 impl Auth {
+    /// Whether any credentials are asked for: a static token, or OAuth.
+    pub(super) fn required(&self) -> bool {
+        #[cfg(feature = "oauth")]
+        if self.oauth.is_some() {
+            return true;
+        }
+        self.token.is_some()
+    }
+
     /// The protected resource metadata, when OAuth is configured.
+    #[cfg(feature = "oauth")]
     pub(super) fn metadata(&self) -> Option<&Metadata> {
         self.oauth.as_ref().map(|oauth| &oauth.metadata)
     }
@@ -100,62 +151,61 @@ impl Auth {
     /// What the request's credentials allow (`None`: no authentication is
     /// configured), or the 401 to answer.
     pub(super) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<Option<Grant>, Refusal> {
-        if self.token.is_none() && self.oauth.is_none() {
+        if !self.required() {
             return Ok(None);
         }
-        let challenge = self.oauth.as_ref().map(|oauth| &oauth.metadata.challenge);
         if uri.query().is_some_and(has_access_token) {
-            return Err(match challenge {
-                Some(challenge) => challenge.token_in_query(),
-                None => static_unauthorized(
-                    Some("invalid_request"),
-                    "Unauthorized: send the token in the Authorization header, not in the query string",
-                ),
-            });
+            return Err(self.unusable(Unusable::InQuery));
         }
         let Some(value) = headers.get(AUTHORIZATION) else {
-            return Err(match challenge {
-                Some(challenge) => challenge.no_token(),
-                None => static_unauthorized(
-                    None,
-                    "Unauthorized: send the token as 'Authorization: Bearer <token>'",
-                ),
-            });
+            return Err(self.unusable(Unusable::Missing));
         };
         let Some(presented) = bearer_credentials(value.as_bytes()) else {
-            return Err(match challenge {
-                Some(challenge) => challenge
-                    .invalid_token("send the access token as 'Authorization: Bearer <token>'"),
-                None => not_valid(),
-            });
+            return Err(self.unusable(Unusable::NotBearer));
         };
         if let Some(token) = &self.token
             && token.matches(presented)
         {
             return Ok(Some(Grant::Everything));
         }
-        let Some(oauth) = &self.oauth else {
-            return Err(not_valid());
-        };
-        let verified = std::str::from_utf8(presented)
-            .map_err(|_| "the token is not a JWT")
-            .and_then(|token| oauth.verifier.verify(token));
-        match verified {
-            Ok(caller) => Ok(Some(Grant::Scoped {
-                owner: owner_of(&caller, || oauth.token_hasher.hash_one(presented)),
-                caller: Arc::new(caller),
-                scopes: Arc::clone(&oauth.scopes),
-            })),
-            Err(why) => {
-                tracing::debug!(why, "access token refused");
-                Err(oauth.metadata.challenge.invalid_token(why))
-            }
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            return oauth.verify(presented).map(Some);
+        }
+        Err(not_valid())
+    }
+
+    /// The 401 to credentials that cannot be used: with OAuth, a challenge
+    /// naming the protected resource metadata; with a static token only,
+    /// `realm="mcp"`.
+    fn unusable(&self, why: Unusable) -> Refusal {
+        #[cfg(feature = "oauth")]
+        if let Some(oauth) = &self.oauth {
+            let challenge = &oauth.metadata.challenge;
+            return match why {
+                Unusable::InQuery => challenge.token_in_query(),
+                Unusable::Missing => challenge.no_token(),
+                Unusable::NotBearer => challenge
+                    .invalid_token("send the access token as 'Authorization: Bearer <token>'"),
+            };
+        }
+        match why {
+            Unusable::InQuery => static_unauthorized(
+                Some("invalid_request"),
+                "Unauthorized: send the token in the Authorization header, not in the query string",
+            ),
+            Unusable::Missing => static_unauthorized(
+                None,
+                "Unauthorized: send the token as 'Authorization: Bearer <token>'",
+            ),
+            Unusable::NotBearer => not_valid(),
         }
     }
 }
 
 /// Who an access token's sessions belong to: its subject at its issuer;
 /// without `sub`, its client; without either, the token itself.
+#[cfg(feature = "oauth")]
 fn owner_of(caller: &Caller, token_hash: impl FnOnce() -> u64) -> Owner {
     let issuer = caller.issuer.clone().unwrap_or_default();
     match (&caller.subject, &caller.client_id) {
@@ -176,6 +226,28 @@ fn not_valid() -> Refusal {
         Some("invalid_token"),
         "Unauthorized: the bearer token is not valid",
     )
+}
+
+/// 401 of a server with a static token only: no metadata to point at.
+fn static_unauthorized(error: Option<&str>, message: &str) -> Refusal {
+    let challenge = match error {
+        Some(error) => format!("Bearer realm=\"mcp\", error=\"{error}\""),
+        None => "Bearer realm=\"mcp\"".to_owned(),
+    };
+    unauthorized(&challenge, message)
+}
+
+/// 401 with the challenge `challenge` and a line of text.
+pub(super) fn unauthorized(challenge: &str, message: &str) -> Refusal {
+    Refusal::new(StatusCode::UNAUTHORIZED, format!("{message}\n"))
+        .with_header(WWW_AUTHENTICATE, header_value(challenge))
+}
+
+/// A header value of the challenge; its parts were checked or made
+/// quotable, so this cannot fail, but a mistake would still give a
+/// challenge rather than a panic.
+pub(super) fn header_value(challenge: &str) -> HeaderValue {
+    HeaderValue::from_str(challenge).unwrap_or_else(|_| HeaderValue::from_static("Bearer"))
 }
 
 /// Whether a query string has an `access_token` parameter (RFC 6750

@@ -1,13 +1,13 @@
 //! What stands between a request and rmcp: the health answer, the checks
 //! (`Host`, `Origin`, the path, the credentials, the session's owner), the
-//! protected resource metadata, the body and its limits, and a call's
-//! scope.
+//! protected resource metadata and a call's scope (with OAuth), the body
+//! and its limits.
 
 use super::auth::Auth;
+use super::grant::Grant;
 use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
-use super::oauth::Grant;
 use super::owners::SessionOwners;
 use super::{HttpResponse, MCP_PATH, Refusal, Service};
 use http_body_util::combinators::BoxBody;
@@ -80,6 +80,7 @@ impl Gate {
         admission: &Admission,
     ) -> Result<HttpResponse, Refusal> {
         self.hosts.check(request.headers())?;
+        #[cfg(feature = "oauth")]
         if let Some(metadata) = self.auth.metadata()
             && metadata.serves(request.uri().path())
         {
@@ -129,6 +130,7 @@ impl Gate {
         // MCP's scope challenge is an HTTP answer
         // (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#scope-challenge-handling):
         // given here, before rmcp reads the call.
+        #[cfg(feature = "oauth")]
         if let (Some(grant), Some(tool)) = (&grant, &peeked.tool)
             && let Some(scope) = grant.missing(tool)
             && let Some(oauth) = &self.auth.oauth
@@ -229,6 +231,7 @@ fn health(method: &Method) -> HttpResponse {
 /// The protected resource metadata document to GET and HEAD; it tells
 /// how to get a token, so it needs none. Cacheable for a while: it changes
 /// only with the configuration.
+#[cfg(feature = "oauth")]
 fn resource_metadata(method: &Method, document: &Bytes) -> HttpResponse {
     if method != Method::GET && method != Method::HEAD {
         return *Refusal::new(

@@ -26,6 +26,8 @@ pub(super) enum Message {
 #[derive(Debug)]
 pub(super) struct Peeked<'a> {
     pub message: Message,
+    /// Read by OAuth's scope check alone.
+    #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub tool: Option<Cow<'a, str>>,
 }
 

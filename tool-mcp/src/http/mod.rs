@@ -1,21 +1,25 @@
 //! MCP over streamable HTTP: rmcp's service, mounted on a hyper HTTP/1
 //! server at `/mcp`, on a socket of the caller's choosing, behind the checks
 //! that make it safe to expose: `Host` and `Origin` (against DNS
-//! rebinding), a bearer token or OAuth access tokens, and limits with
-//! plain HTTP answers.
+//! rebinding), a bearer token or (feature `oauth`) OAuth access tokens,
+//! and limits with plain HTTP answers.
 
 mod auth;
 mod gate;
+mod grant;
 mod hosts;
 mod limits;
 mod message;
-pub(crate) mod oauth;
+#[cfg(feature = "oauth")]
+mod oauth;
 mod owners;
 mod serve;
 mod watched;
 
 pub use gate::HEALTH_PATH;
 pub(crate) use gate::session_of;
+pub(crate) use grant::Grant;
+#[cfg(feature = "oauth")]
 pub use oauth::OAuthConfig;
 
 use crate::McpServer;
@@ -125,12 +129,32 @@ pub struct HttpServer {
     listener: TcpListener,
     server: McpServer,
     token: Option<TokenSource>,
+    #[cfg(feature = "oauth")]
     oauth: Option<OAuthConfig>,
     allow_unauthenticated: bool,
     allowed_hosts: Vec<String>,
     allowed_origins: Vec<String>,
     limits: Limits,
     stateless: bool,
+}
+
+/// What it serves and how, never its token.
+impl std::fmt::Debug for HttpServer {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut debug = out.debug_struct("HttpServer");
+        debug
+            .field("address", &self.listener.local_addr().ok())
+            .field("server", &self.server)
+            .field("token", &self.token.as_ref().map(|_| "set"));
+        #[cfg(feature = "oauth")]
+        debug.field("oauth", &self.oauth.as_ref().map(|_| "set"));
+        debug
+            .field("allow_unauthenticated", &self.allow_unauthenticated)
+            .field("allowed_hosts", &self.allowed_hosts)
+            .field("allowed_origins", &self.allowed_origins)
+            .field("stateless", &self.stateless)
+            .finish_non_exhaustive()
+    }
 }
 
 impl HttpServer {
@@ -141,6 +165,7 @@ impl HttpServer {
             listener: TcpListener::bind(address).await?,
             server: server.into(),
             token: None,
+            #[cfg(feature = "oauth")]
             oauth: None,
             allow_unauthenticated: false,
             allowed_hosts: Vec::new(),
@@ -197,51 +222,6 @@ impl HttpServer {
     /// ```
     pub fn with_bearer_token_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.token = Some(TokenSource::File(path.into()));
-        self
-    }
-
-    /// Makes the server an OAuth 2.1 resource server, as the MCP
-    /// authorization specification describes: it serves its protected
-    /// resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`
-    /// (and `/.well-known/oauth-protected-resource/mcp`), names it in every
-    /// 401, and accepts JWT access tokens that `config` validates, each
-    /// allowing the tools its scopes allow. A static token
-    /// ([`with_bearer_token`](Self::with_bearer_token)) may be configured
-    /// too: either credential is then accepted.
-    ///
-    /// ```no_run
-    /// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
-    /// use tool_mcp::{HttpServer, OAuthConfig};
-    ///
-    /// let oauth = OAuthConfig::new(
-    ///     "https://auth.example.com/realms/mcp",
-    ///     "https://mcp.example.com/mcp",
-    ///     "/etc/mcp/jwks.json",
-    /// );
-    /// HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
-    ///     .await?
-    ///     .with_oauth(oauth)
-    ///     .with_allowed_hosts(["mcp.example.com"])
-    ///     .run(tokio_util::sync::CancellationToken::new())
-    ///     .await
-    /// # }
-    /// ```
-    ///
-    /// The metadata it serves, for that configuration and the default
-    /// scopes:
-    ///
-    /// ```json
-    /// {"resource": "https://mcp.example.com/mcp",
-    ///  "authorization_servers": ["https://auth.example.com/realms/mcp"],
-    ///  "scopes_supported": ["tools:read", "tools:write"],
-    ///  "bearer_methods_supported": ["header"]}
-    /// ```
-    ///
-    /// The server never passes a client's token on: the upstreams of a
-    /// federating server ([`client::Upstream`](crate::client::Upstream))
-    /// are sent their own credentials, as the specification requires.
-    pub fn with_oauth(mut self, config: OAuthConfig) -> Self {
-        self.oauth = Some(config);
         self
     }
 
@@ -370,6 +350,55 @@ impl HttpServer {
         serve::run(self, shutdown).await
     }
 }
+
+cfg_feature!("oauth" =>
+    impl HttpServer {
+        /// Makes the server an OAuth 2.1 resource server, as the MCP
+        /// authorization specification describes: it serves its protected
+        /// resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`
+        /// (and `/.well-known/oauth-protected-resource/mcp`), names it in every
+        /// 401, and accepts JWT access tokens that `config` validates, each
+        /// allowing the tools its scopes allow. A static token
+        /// ([`with_bearer_token`](Self::with_bearer_token)) may be configured
+        /// too: either credential is then accepted.
+        ///
+        /// ```no_run
+        /// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+        /// use tool_mcp::{HttpServer, OAuthConfig};
+        ///
+        /// let oauth = OAuthConfig::new(
+        ///     "https://auth.example.com/realms/mcp",
+        ///     "https://mcp.example.com/mcp",
+        ///     "/etc/mcp/jwks.json",
+        /// );
+        /// HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
+        ///     .await?
+        ///     .with_oauth(oauth)
+        ///     .with_allowed_hosts(["mcp.example.com"])
+        ///     .run(tokio_util::sync::CancellationToken::new())
+        ///     .await
+        /// # }
+        /// ```
+        ///
+        /// The metadata it serves, for that configuration and the default
+        /// scopes:
+        ///
+        /// ```json
+        /// {"resource": "https://mcp.example.com/mcp",
+        ///  "authorization_servers": ["https://auth.example.com/realms/mcp"],
+        ///  "scopes_supported": ["tools:read", "tools:write"],
+        ///  "bearer_methods_supported": ["header"]}
+        /// ```
+        ///
+        /// The server never passes a client's token on: the upstreams of a
+        /// federating server ([`client::Upstream`](crate::client::Upstream))
+        /// are sent their own credentials, as the specification requires.
+        pub fn with_oauth(mut self, config: OAuthConfig) -> Self {
+            self.oauth = Some(config);
+            self
+        }
+    }
+);
 
 /// Where the static token comes from.
 #[derive(Clone)]

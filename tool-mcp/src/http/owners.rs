@@ -28,11 +28,14 @@ pub(crate) enum Owner {
     StaticToken,
     /// An access token's subject (`sub`) at its issuer: a new token of the
     /// same subject (a refreshed one) keeps using the session.
+    #[cfg(feature = "oauth")]
     Subject { issuer: String, subject: String },
     /// An access token without `sub`: its client (`client_id`, or `azp`).
+    #[cfg(feature = "oauth")]
     Client { issuer: String, client: String },
     /// An access token naming neither: that token alone (a keyed hash of
     /// it, never the token itself).
+    #[cfg(feature = "oauth")]
     Token(u64),
 }
 
@@ -41,8 +44,11 @@ impl fmt::Display for Owner {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Owner::StaticToken => out.write_str("the static token"),
+            #[cfg(feature = "oauth")]
             Owner::Subject { issuer, subject } => write!(out, "sub {subject:?} of {issuer:?}"),
+            #[cfg(feature = "oauth")]
             Owner::Client { issuer, client } => write!(out, "client {client:?} of {issuer:?}"),
+            #[cfg(feature = "oauth")]
             Owner::Token(_) => out.write_str("an access token with neither sub nor client_id"),
         }
     }

@@ -2,9 +2,12 @@
 //! let the calls in flight finish within the grace period, cancel the rest
 //! (they are still answered), then end the sessions.
 
-use super::auth::{Auth, BearerToken, OAuth, StaticToken};
+#[cfg(feature = "oauth")]
+use super::auth::OAuth;
+use super::auth::{Auth, BearerToken, StaticToken};
 use super::gate::Gate;
 use super::limits::{CallSlots, PendingConnections, SessionSlots};
+#[cfg(feature = "oauth")]
 use super::oauth::{Metadata, ScopeTable, Verifier};
 use super::owners::SessionOwners;
 use super::{HttpServer, Service, TokenSource};
@@ -16,6 +19,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::convert::Infallible;
+#[cfg(feature = "oauth")]
 use std::hash::RandomState;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,34 +38,38 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
         Some(TokenSource::Value(token)) => Some(StaticToken::Fixed(BearerToken::new(token)?)),
         Some(TokenSource::File(path)) => Some(StaticToken::file(&path)?),
     };
-    let oauth = match &http.oauth {
-        None => None,
-        Some(config) => Some(OAuth {
-            metadata: Metadata::new(config)?,
-            verifier: Verifier::new(config)?,
-            scopes: Arc::new(ScopeTable::new(
-                config,
-                http.server.registry(),
-                http.server.call_options(),
-            )),
-            token_hasher: RandomState::new(),
-        }),
+    let auth = Auth {
+        token,
+        #[cfg(feature = "oauth")]
+        oauth: match &http.oauth {
+            None => None,
+            Some(config) => Some(OAuth {
+                metadata: Metadata::new(config)?,
+                verifier: Verifier::new(config)?,
+                scopes: Arc::new(ScopeTable::new(
+                    config,
+                    http.server.registry(),
+                    http.server.call_options(),
+                )),
+                token_hasher: RandomState::new(),
+            }),
+        },
     };
-    let auth = Auth { token, oauth };
-    if auth.token.is_none()
-        && auth.oauth.is_none()
-        && !http.allow_unauthenticated
-        && !address.ip().is_loopback()
-    {
+    if !auth.required() && !http.allow_unauthenticated && !address.ip().is_loopback() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!(
                 "refusing to serve MCP on {address} without authentication: that address \
                  can be reached from other machines, and whoever reaches it could call \
                  every tool; give the server a bearer token \
-                 (HttpServer::with_bearer_token) or OAuth (HttpServer::with_oauth), \
+                 (HttpServer::with_bearer_token){oauth}, \
                  or say that no authentication is meant \
-                 (HttpServer::allow_unauthenticated)"
+                 (HttpServer::allow_unauthenticated)",
+                oauth = if cfg!(feature = "oauth") {
+                    " or OAuth (HttpServer::with_oauth)"
+                } else {
+                    ""
+                },
             ),
         ));
     }
@@ -98,9 +106,8 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
         StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
     // With credentials, each session is its opener's alone; without, all
     // callers are one and the same.
-    let authenticated = auth.token.is_some() || auth.oauth.is_some();
     let owners =
-        (!http.stateless && authenticated).then(|| SessionOwners::new(Arc::clone(&sessions)));
+        (!http.stateless && auth.required()).then(|| SessionOwners::new(Arc::clone(&sessions)));
     let gate = Arc::new(Gate {
         hosts,
         auth,

@@ -319,7 +319,7 @@ fn report_unknown(
 /// each the struct's own fields beside one variant's, and the schema a
 /// `oneOf` of them, which every provider format handles as it handles an
 /// enum at the root.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct ObjectSchema {
     properties: Map<String, Value>,
     required: Vec<Value>,
@@ -328,7 +328,7 @@ pub struct ObjectSchema {
 
 /// One shape of a flattened tagged enum: its variant's fields (the tag
 /// among them) and the variant's description.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Branch {
     fields: ObjectSchema,
     description: Option<&'static str>,
@@ -463,6 +463,7 @@ pub fn other_variants_fields(
 }
 
 /// Builds the JSON form of a parsed struct, leaving out absent options.
+#[derive(Debug)]
 pub struct ObjectJson(Map<String, Value>);
 
 impl ObjectJson {

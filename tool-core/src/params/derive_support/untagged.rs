@@ -16,7 +16,7 @@ use crate::params::describe::quoted;
 use crate::params::{ParamPath, ParseContext};
 
 /// Which pass over the variants is running.
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Pass {
     NotStarted,
     /// Objects refuse undeclared keys.
@@ -27,6 +27,7 @@ enum Pass {
 }
 
 /// The tries of one untagged value.
+#[derive(Debug)]
 pub struct Untagged<'p, 'e> {
     path: &'p ParamPath<'p>,
     errors: &'e mut ParseContext,

@@ -24,16 +24,8 @@
 //! let call = anthropic::read_call(&json!({"type": "tool_use", "id": "toolu_01",
 //!     "name": "search", "input": {"query": "rust"}}))?;
 //!
-//! let result = ToolResultMessage {
-//!     tool_call_id: call.id.clone(),
-//!     tool_name: call.name.clone(),
-//!     content: vec![Content::text("3 pages found")],
-//!     details: None,
-//!     is_error: false,
-//!     failure_kind: None,
-//!     repairs: vec![],
-//!     timestamp: 0,
-//! };
+//! let mut result = ToolResultMessage::new(&call, vec![Content::text("3 pages found")]);
+//! result.timestamp = 0;
 //! assert_eq!(anthropic::write_result(&result), json!({
 //!     "type": "tool_result",
 //!     "tool_use_id": "toolu_01",

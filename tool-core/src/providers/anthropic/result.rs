@@ -36,16 +36,8 @@ const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/we
 /// use tool_core::{ToolResultMessage, Content};
 /// use serde_json::json;
 ///
-/// let result = ToolResultMessage {
-///     tool_call_id: "toolu_01".into(),
-///     tool_name: "screenshot".into(),
-///     content: vec![Content::text("The page:"), Content::image(b"\x89PNG", "image/png"), Content::audio(b"RIFF", "audio/wav")],
-///     details: None,
-///     is_error: false,
-///     failure_kind: None,
-///     repairs: vec![],
-///     timestamp: 0,
-/// };
+/// let mut result = ToolResultMessage::new(&tool_core::ToolCall::new("toolu_01", "screenshot", serde_json::Value::Null), vec![Content::text("The page:"), Content::image(b"\x89PNG", "image/png"), Content::audio(b"RIFF", "audio/wav")]);
+/// result.timestamp = 0;
 /// assert_eq!(
 ///     anthropic::write_result(&result)["content"],
 ///     json!([

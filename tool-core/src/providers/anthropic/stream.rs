@@ -17,7 +17,7 @@
 //! `input` when no delta arrives, as here.
 
 use crate::params::describe::json_type;
-use crate::providers::diagnostic::AdapterError;
+use crate::providers::diagnostic::{AdapterError, AdapterErrorKind};
 use crate::providers::stream::StreamEvent;
 use crate::providers::stream::calls::OpenCalls;
 use crate::providers::stream::fields::{event_type, field, index, object, reported, string};
@@ -138,9 +138,10 @@ impl StreamAccumulator {
             &"a content_block_start event's `content_block`",
         )?;
         if self.calls.get(index).is_some() || self.others.contains(&index) {
-            return Err(AdapterError::new(format!(
-                "{what}: a content block is already open at index {index}"
-            )));
+            return Err(AdapterError::new(
+                AdapterErrorKind::OutOfOrder,
+                format!("{what}: a content block is already open at index {index}"),
+            ));
         }
         if kind != "tool_use" {
             self.others.insert(index);
@@ -155,10 +156,13 @@ impl StreamAccumulator {
             Some(Value::Object(input)) if input.is_empty() => None,
             Some(input @ Value::Object(_)) => Some(input.to_string()),
             Some(other) => {
-                return Err(AdapterError::new(format!(
-                    "a tool_use block: `input` must be an object, not {}",
-                    json_type(other)
-                )));
+                return Err(AdapterError::new(
+                    AdapterErrorKind::WrongShape,
+                    format!(
+                        "a tool_use block: `input` must be an object, not {}",
+                        json_type(other)
+                    ),
+                ));
             }
         };
         self.calls.start(index, id, name, events);
@@ -170,5 +174,8 @@ impl StreamAccumulator {
 }
 
 fn not_open(what: &str, index: usize) -> AdapterError {
-    AdapterError::new(format!("{what}: no content block is open at index {index}"))
+    AdapterError::new(
+        AdapterErrorKind::OutOfOrder,
+        format!("{what}: no content block is open at index {index}"),
+    )
 }

@@ -25,16 +25,8 @@
 //! let part = json!({"functionCall": {"name": "search", "args": {"query": "rust"}}});
 //! let call = gemini::read_call(&part, 0)?;
 //!
-//! let result = ToolResultMessage {
-//!     tool_call_id: call.id.clone(),
-//!     tool_name: call.name.clone(),
-//!     content: vec![Content::text("3 pages found")],
-//!     details: None,
-//!     is_error: false,
-//!     failure_kind: None,
-//!     repairs: vec![],
-//!     timestamp: 0,
-//! };
+//! let mut result = ToolResultMessage::new(&call, vec![Content::text("3 pages found")]);
+//! result.timestamp = 0;
 //! // The call had no id, so neither has its answer.
 //! assert_eq!(gemini::write_result(&result), json!({"functionResponse": {
 //!     "name": "search",

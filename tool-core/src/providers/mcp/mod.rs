@@ -20,16 +20,9 @@
 //!
 //! let call = mcp::read_call("7", &json!({"name": "search", "arguments": {"query": "rust"}}))?;
 //!
-//! let result = ToolResultMessage {
-//!     tool_call_id: call.id.clone(),
-//!     tool_name: call.name.clone(),
-//!     content: vec![Content::text("3 pages found")],
-//!     details: Some(json!(["a.md", "b.md", "c.md"])),
-//!     is_error: false,
-//!     failure_kind: None,
-//!     repairs: vec![],
-//!     timestamp: 0,
-//! };
+//! let mut result = ToolResultMessage::new(&call, vec![Content::text("3 pages found")]);
+//! result.details = Some(json!(["a.md", "b.md", "c.md"]));
+//! result.timestamp = 0;
 //! assert_eq!(mcp::write_result(&result), json!({
 //!     "content": [{"type": "text", "text": "3 pages found"}],
 //!     "structuredContent": {"value": ["a.md", "b.md", "c.md"]},

@@ -2,7 +2,7 @@
 
 use crate::model::ToolCall;
 use crate::providers::common::string_field;
-use crate::providers::diagnostic::AdapterError;
+use crate::providers::diagnostic::{AdapterError, AdapterErrorKind};
 use crate::providers::openai::decode_arguments;
 use serde_json::Value;
 
@@ -28,9 +28,12 @@ use serde_json::Value;
 /// ```
 pub fn read_call(entry: &Value) -> Result<ToolCall, AdapterError> {
     let id = string_field(entry, "id", "a tool_calls entry")?;
-    let function = entry
-        .get("function")
-        .ok_or_else(|| AdapterError::new("a tool_calls entry: `function` is missing"))?;
+    let function = entry.get("function").ok_or_else(|| {
+        AdapterError::new(
+            AdapterErrorKind::Missing,
+            "a tool_calls entry: `function` is missing",
+        )
+    })?;
     let name = string_field(function, "name", "a tool_calls entry's function")?;
     let arguments = decode_arguments(function.get("arguments"));
     Ok(ToolCall::new(id, name, arguments))

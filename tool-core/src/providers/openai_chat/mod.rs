@@ -26,16 +26,8 @@
 //! assert_eq!(call.arguments, json!({"query": "rust"}));
 //!
 //! // ... and the messages answering the turn's calls, once they ran.
-//! let result = ToolResultMessage {
-//!     tool_call_id: call.id.clone(),
-//!     tool_name: call.name.clone(),
-//!     content: vec![Content::text("3 pages found")],
-//!     details: None,
-//!     is_error: false,
-//!     failure_kind: None,
-//!     repairs: vec![],
-//!     timestamp: 0,
-//! };
+//! let mut result = ToolResultMessage::new(&call, vec![Content::text("3 pages found")]);
+//! result.timestamp = 0;
 //! assert_eq!(
 //!     openai_chat::write_results(&[result]),
 //!     [json!({"role": "tool", "tool_call_id": "call_1", "content": "3 pages found"})],

@@ -29,16 +29,8 @@ const SENT_AFTER: &str = "sent in the next user message";
 /// use tool_core::{ToolResultMessage, Content};
 /// use serde_json::json;
 ///
-/// let result = ToolResultMessage {
-///     tool_call_id: "call_1".into(),
-///     tool_name: "chart".into(),
-///     content: vec![Content::text("Sales by month"), Content::image(b"\x89PNG", "image/png")],
-///     details: None,
-///     is_error: false,
-///     failure_kind: None,
-///     repairs: vec![],
-///     timestamp: 0,
-/// };
+/// let mut result = ToolResultMessage::new(&tool_core::ToolCall::new("call_1", "chart", serde_json::Value::Null), vec![Content::text("Sales by month"), Content::image(b"\x89PNG", "image/png")]);
+/// result.timestamp = 0;
 /// assert_eq!(
 ///     openai_chat::write_result(&result),
 ///     json!({
@@ -104,16 +96,8 @@ fn tool_message(result: &ToolResultMessage, content: String) -> Value {
 /// use tool_core::{ToolResultMessage, Content};
 /// use serde_json::json;
 ///
-/// let result = ToolResultMessage {
-///     tool_call_id: "call_1".into(),
-///     tool_name: "chart".into(),
-///     content: vec![Content::text("Sales by month"), Content::image(b"\x89PNG", "image/png")],
-///     details: None,
-///     is_error: false,
-///     failure_kind: None,
-///     repairs: vec![],
-///     timestamp: 0,
-/// };
+/// let mut result = ToolResultMessage::new(&tool_core::ToolCall::new("call_1", "chart", serde_json::Value::Null), vec![Content::text("Sales by month"), Content::image(b"\x89PNG", "image/png")]);
+/// result.timestamp = 0;
 /// assert_eq!(
 ///     openai_chat::write_results(&[result]),
 ///     vec![

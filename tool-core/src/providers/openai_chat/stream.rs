@@ -14,7 +14,7 @@
 //! called tools (`stop`, `length`, `content_filter` otherwise).
 
 use crate::params::describe::json_type;
-use crate::providers::diagnostic::AdapterError;
+use crate::providers::diagnostic::{AdapterError, AdapterErrorKind};
 use crate::providers::stream::StreamEvent;
 use crate::providers::stream::calls::OpenCalls;
 use crate::providers::stream::fields::{
@@ -101,10 +101,10 @@ impl StreamAccumulator {
     pub fn push(&mut self, chunk: &Value) -> Result<Vec<StreamEvent>, AdapterError> {
         let what = "a chat.completion.chunk";
         if !chunk.is_object() {
-            return Err(AdapterError::new(format!(
-                "{what}: must be an object, not {}",
-                json_type(chunk)
-            )));
+            return Err(AdapterError::new(
+                AdapterErrorKind::WrongShape,
+                format!("{what}: must be an object, not {}", json_type(chunk)),
+            ));
         }
         if let Some(error) = field(chunk, "error").filter(|error| !error.is_null()) {
             return Err(reported(Some(error)));
@@ -112,12 +112,20 @@ impl StreamAccumulator {
         let choices = match field(chunk, "choices") {
             Some(Value::Array(choices)) => choices,
             Some(other) => {
-                return Err(AdapterError::new(format!(
-                    "{what}: `choices` must be an array, not {}",
-                    json_type(other)
-                )));
+                return Err(AdapterError::new(
+                    AdapterErrorKind::WrongShape,
+                    format!(
+                        "{what}: `choices` must be an array, not {}",
+                        json_type(other)
+                    ),
+                ));
             }
-            None => return Err(AdapterError::new(format!("{what}: `choices` is missing"))),
+            None => {
+                return Err(AdapterError::new(
+                    AdapterErrorKind::Missing,
+                    format!("{what}: `choices` is missing"),
+                ));
+            }
         };
         let at = |position| Within {
             outer: &what,
@@ -174,10 +182,13 @@ impl StreamAccumulator {
             None | Some(Value::Null) => return Ok(Vec::new()),
             Some(Value::Array(entries)) => entries,
             Some(other) => {
-                return Err(AdapterError::new(format!(
-                    "{what}: `delta.tool_calls` must be an array, not {}",
-                    json_type(other)
-                )));
+                return Err(AdapterError::new(
+                    AdapterErrorKind::WrongShape,
+                    format!(
+                        "{what}: `delta.tool_calls` must be an array, not {}",
+                        json_type(other)
+                    ),
+                ));
             }
         };
         let mut deltas: Vec<ToolCallDelta<'a>> = Vec::with_capacity(entries.len());
@@ -213,10 +224,13 @@ impl StreamAccumulator {
                     starting.insert(delta.index, Some((id, name)));
                 }
                 (None, ..) => {
-                    return Err(AdapterError::new(format!(
-                        "{what}: no call is open at index {}, and this delta does not start one (a first delta has `id` and `function.name`)",
-                        delta.index
-                    )));
+                    return Err(AdapterError::new(
+                        AdapterErrorKind::OutOfOrder,
+                        format!(
+                            "{what}: no call is open at index {}, and this delta does not start one (a first delta has `id` and `function.name`)",
+                            delta.index
+                        ),
+                    ));
                 }
             }
             deltas.push(delta);

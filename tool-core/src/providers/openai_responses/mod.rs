@@ -23,16 +23,8 @@
 //!     "call_id": "call_1", "name": "search", "arguments": "{\"query\": \"rust\"}"}))?;
 //! assert_eq!(call.id, "call_1");
 //!
-//! let result = ToolResultMessage {
-//!     tool_call_id: call.id.clone(),
-//!     tool_name: call.name.clone(),
-//!     content: vec![Content::text("3 pages found")],
-//!     details: None,
-//!     is_error: false,
-//!     failure_kind: None,
-//!     repairs: vec![],
-//!     timestamp: 0,
-//! };
+//! let mut result = ToolResultMessage::new(&call, vec![Content::text("3 pages found")]);
+//! result.timestamp = 0;
 //! assert_eq!(
 //!     openai_responses::write_result(&result),
 //!     json!({"type": "function_call_output", "call_id": "call_1", "output": "3 pages found"}),

@@ -15,7 +15,7 @@
 //! item's `call_id` (what `function_call_output` answers), not its `id`.
 
 use crate::params::describe::StrExcerpt;
-use crate::providers::diagnostic::AdapterError;
+use crate::providers::diagnostic::{AdapterError, AdapterErrorKind};
 use crate::providers::stream::StreamEvent;
 use crate::providers::stream::calls::OpenCalls;
 use crate::providers::stream::fields::{
@@ -96,9 +96,12 @@ impl StreamAccumulator {
                 let item = object(event, "item", &what)?;
                 if let Some(call) = FunctionCall::read(item)? {
                     if self.calls.get(output_index).is_some() {
-                        return Err(AdapterError::new(format!(
-                            "{what}: a function_call is already open at output_index {output_index}"
-                        )));
+                        return Err(AdapterError::new(
+                            AdapterErrorKind::OutOfOrder,
+                            format!(
+                                "{what}: a function_call is already open at output_index {output_index}"
+                            ),
+                        ));
                     }
                     self.start(output_index, &call, &mut events);
                     if let Some(piece) = call.arguments {
@@ -196,19 +199,23 @@ impl StreamAccumulator {
     fn open_index(&self, event: &Value, what: &str) -> Result<usize, AdapterError> {
         let output_index = index(event, "output_index", &what)?;
         if self.calls.get(output_index).is_none() {
-            return Err(AdapterError::new(format!(
-                "{what}: no function_call is open at output_index {output_index}"
-            )));
+            return Err(AdapterError::new(
+                AdapterErrorKind::OutOfOrder,
+                format!("{what}: no function_call is open at output_index {output_index}"),
+            ));
         }
         let item_id = optional_string(event, "item_id", &what)?;
         if let (Some(item_id), Some(open)) = (item_id, self.item_ids.get(&output_index))
             && item_id != open
         {
-            return Err(AdapterError::new(format!(
-                "{what}: `item_id` {} is not the id of the function_call at output_index {output_index} ({})",
-                StrExcerpt(item_id),
-                StrExcerpt(open),
-            )));
+            return Err(AdapterError::new(
+                AdapterErrorKind::OutOfOrder,
+                format!(
+                    "{what}: `item_id` {} is not the id of the function_call at output_index {output_index} ({})",
+                    StrExcerpt(item_id),
+                    StrExcerpt(open),
+                ),
+            ));
         }
         Ok(output_index)
     }

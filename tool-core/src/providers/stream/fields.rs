@@ -3,7 +3,7 @@
 //! out when there is an error: reading an event allocates nothing for it.
 
 use crate::params::describe::{Excerpt, StrExcerpt, json_type};
-use crate::providers::diagnostic::AdapterError;
+use crate::providers::diagnostic::{AdapterError, AdapterErrorKind};
 use serde_json::Value;
 use std::fmt;
 
@@ -48,14 +48,18 @@ pub(crate) fn index(
             .as_u64()
             .and_then(|index| usize::try_from(index).ok())
             .ok_or_else(|| {
-                AdapterError::new(format!(
-                    "{what}: `{key}` must be a non-negative integer, not {number}"
-                ))
+                AdapterError::new(
+                    AdapterErrorKind::WrongShape,
+                    format!("{what}: `{key}` must be a non-negative integer, not {number}"),
+                )
             }),
-        Some(other) => Err(AdapterError::new(format!(
-            "{what}: `{key}` must be a non-negative integer, not {}",
-            json_type(other)
-        ))),
+        Some(other) => Err(AdapterError::new(
+            AdapterErrorKind::WrongShape,
+            format!(
+                "{what}: `{key}` must be a non-negative integer, not {}",
+                json_type(other)
+            ),
+        )),
         None => Err(missing(what, key)),
     }
 }
@@ -110,10 +114,10 @@ fn optional<'a, T>(
     match field(value, key) {
         None | Some(Value::Null) => Ok(None),
         Some(found) => read(found).map(Some).ok_or_else(|| {
-            AdapterError::new(format!(
-                "{what}: `{key}` must be {kind}, not {}",
-                json_type(found)
-            ))
+            AdapterError::new(
+                AdapterErrorKind::WrongShape,
+                format!("{what}: `{key}` must be {kind}, not {}", json_type(found)),
+            )
         }),
     }
 }
@@ -121,10 +125,10 @@ fn optional<'a, T>(
 /// An event's `type` (`what`: "a Messages stream event").
 pub(crate) fn event_type<'a>(event: &'a Value, what: &str) -> Result<&'a str, AdapterError> {
     if !event.is_object() {
-        return Err(AdapterError::new(format!(
-            "{what}: must be an object, not {}",
-            json_type(event)
-        )));
+        return Err(AdapterError::new(
+            AdapterErrorKind::WrongShape,
+            format!("{what}: must be an object, not {}", json_type(event)),
+        ));
     }
     string(event, "type", &what)
 }
@@ -140,16 +144,21 @@ pub(crate) fn reported(error: Option<&Value>) -> AdapterError {
             .and_then(Value::as_str)
     };
     match (field("code").or(field("type")), field("message")) {
-        (Some(kind), Some(message)) => {
-            AdapterError::new(format!("the stream reported an error: {kind}: {message}"))
-        }
-        (None, Some(message)) => {
-            AdapterError::new(format!("the stream reported an error: {message}"))
-        }
-        _ => AdapterError::new(format!(
-            "the stream reported an error: {}",
-            error.map_or_else(|| "null".to_owned(), |error| Excerpt(error).to_string())
-        )),
+        (Some(kind), Some(message)) => AdapterError::new(
+            AdapterErrorKind::Reported,
+            format!("the stream reported an error: {kind}: {message}"),
+        ),
+        (None, Some(message)) => AdapterError::new(
+            AdapterErrorKind::Reported,
+            format!("the stream reported an error: {message}"),
+        ),
+        _ => AdapterError::new(
+            AdapterErrorKind::Reported,
+            format!(
+                "the stream reported an error: {}",
+                error.map_or_else(|| "null".to_owned(), |error| Excerpt(error).to_string())
+            ),
+        ),
     }
 }
 
@@ -160,13 +169,19 @@ pub(crate) fn changed(
     before: &str,
     after: &str,
 ) -> AdapterError {
-    AdapterError::new(format!(
-        "{what}: `{field}` changed from {} to {}",
-        StrExcerpt(before),
-        StrExcerpt(after)
-    ))
+    AdapterError::new(
+        AdapterErrorKind::OutOfOrder,
+        format!(
+            "{what}: `{field}` changed from {} to {}",
+            StrExcerpt(before),
+            StrExcerpt(after)
+        ),
+    )
 }
 
 fn missing(what: &dyn fmt::Display, key: &str) -> AdapterError {
-    AdapterError::new(format!("{what}: `{key}` is missing"))
+    AdapterError::new(
+        AdapterErrorKind::Missing,
+        format!("{what}: `{key}` is missing"),
+    )
 }

@@ -5,8 +5,9 @@
 //! (<https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#runtime-insufficient-scope-errors>).
 
 use crate::http::Refusal;
+use crate::http::auth::{header_value, unauthorized};
 use hyper::StatusCode;
-use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
+use hyper::header::WWW_AUTHENTICATE;
 
 /// The parts every challenge of one server shares.
 pub(in crate::http) struct Challenge {
@@ -65,27 +66,6 @@ impl Challenge {
         Refusal::new(StatusCode::FORBIDDEN, format!("Forbidden: {why}\n"))
             .with_header(WWW_AUTHENTICATE, header_value(&challenge))
     }
-}
-
-/// 401 of a server with a static token only: no metadata to point at.
-pub(in crate::http) fn static_unauthorized(error: Option<&str>, message: &str) -> Refusal {
-    let challenge = match error {
-        Some(error) => format!("Bearer realm=\"mcp\", error=\"{error}\""),
-        None => "Bearer realm=\"mcp\"".to_owned(),
-    };
-    unauthorized(&challenge, message)
-}
-
-fn unauthorized(challenge: &str, message: &str) -> Refusal {
-    Refusal::new(StatusCode::UNAUTHORIZED, format!("{message}\n"))
-        .with_header(WWW_AUTHENTICATE, header_value(challenge))
-}
-
-/// A header value of the challenge; its parts were checked or made
-/// quotable, so this cannot fail, but a mistake would still give a
-/// challenge rather than a panic.
-fn header_value(challenge: &str) -> HeaderValue {
-    HeaderValue::from_str(challenge).unwrap_or_else(|_| HeaderValue::from_static("Bearer"))
 }
 
 /// `text` as RFC 6750 allows inside `error_description`'s quotes:

@@ -13,9 +13,8 @@ mod metadata;
 mod scopes;
 mod token;
 
-pub(super) use challenge::static_unauthorized;
 pub(super) use metadata::Metadata;
-pub(crate) use scopes::{Grant, ScopeTable};
+pub(crate) use scopes::ScopeTable;
 pub(super) use token::Verifier;
 
 use std::collections::BTreeMap;

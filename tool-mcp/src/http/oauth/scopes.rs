@@ -1,14 +1,12 @@
-//! Which scope each tool needs, and what a request was granted: the gate
-//! puts a [`Grant`] in the request's extensions, where the handler finds
-//! it (rmcp hands the request's `http::request::Parts` to the handler's
-//! context) to filter `tools/list`, to run the call with only the tools it
-//! may call enabled (so `tool_search` finds no other), and to tell the
-//! before hook who called.
+//! Which scope each tool needs: an access token's
+//! [`Grant`](crate::http::Grant) asks this table whether it may call a
+//! tool (to filter `tools/list`, to answer a call it may not make 403) and
+//! which tools its calls run with enabled (so `tool_search` finds no
+//! other).
 
 use super::OAuthConfig;
-use crate::http::owners::Owner;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use tool_core::executor::Caller;
 use tool_core::{RunOptions, ToolRegistry};
 
@@ -112,59 +110,6 @@ impl ScopeTable {
             classes.insert(class, options.clone());
         }
         options
-    }
-}
-
-/// What a request's credentials allow.
-#[derive(Clone)]
-pub(crate) enum Grant {
-    /// The static token: every tool, and no one named.
-    Everything,
-    /// An OAuth access token: the tools its scopes allow.
-    Scoped {
-        caller: Arc<Caller>,
-        scopes: Arc<ScopeTable>,
-        /// Who it is as far as sessions go.
-        owner: Owner,
-    },
-}
-
-/// The owner of the static token's sessions.
-static STATIC_TOKEN: Owner = Owner::StaticToken;
-
-impl Grant {
-    /// The scope this grant lacks to call `tool`, if any.
-    pub(crate) fn missing(&self, tool: &str) -> Option<&str> {
-        match self {
-            Grant::Everything => None,
-            Grant::Scoped { caller, scopes, .. } => scopes.missing(caller, tool),
-        }
-    }
-
-    /// The options a call with this grant runs with, when they are not the
-    /// server's own (the static token's are).
-    pub(crate) fn call_options(&self) -> Option<RunOptions> {
-        match self {
-            Grant::Everything => None,
-            Grant::Scoped { caller, scopes, .. } => Some(scopes.call_options(caller)),
-        }
-    }
-
-    /// Who may use the sessions this grant opens: the static token's
-    /// holders, or the access token's subject.
-    pub(crate) fn owner(&self) -> &Owner {
-        match self {
-            Grant::Everything => &STATIC_TOKEN,
-            Grant::Scoped { owner, .. } => owner,
-        }
-    }
-
-    /// The caller, when the credentials named one.
-    pub(crate) fn caller(&self) -> Option<&Arc<Caller>> {
-        match self {
-            Grant::Everything => None,
-            Grant::Scoped { caller, .. } => Some(caller),
-        }
     }
 }
 

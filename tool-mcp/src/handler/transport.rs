@@ -1,0 +1,74 @@
+//! What the transport tells a call besides its message: over HTTP, the
+//! grant the gate found the request's credentials allow, and the session.
+//! Over stdio, and without the feature `http`, neither: a stand-in
+//! [`Grant`] that cannot exist keeps the handler's code the same in every
+//! build.
+
+use rmcp::RoleServer;
+use rmcp::service::RequestContext;
+
+#[cfg(feature = "http")]
+pub(super) use crate::http::Grant;
+
+/// What the HTTP gate found the request's credentials allow: `None` over
+/// stdio, and over HTTP without authentication. rmcp puts the request's
+/// `http::request::Parts` in the context's extensions, the gate its grant
+/// in theirs.
+#[cfg(feature = "http")]
+pub(super) fn grant_of(context: &RequestContext<RoleServer>) -> Option<&Grant> {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()?
+        .extensions
+        .get::<Grant>()
+}
+
+/// Whether the request came over HTTP (`Some`), with the session it names
+/// when it names one.
+#[cfg(feature = "http")]
+pub(super) fn http_session(context: &RequestContext<RoleServer>) -> Option<Option<&str>> {
+    let parts = context.extensions.get::<hyper::http::request::Parts>()?;
+    Some(crate::http::session_of(&parts.headers))
+}
+
+#[cfg(not(feature = "http"))]
+pub(super) use no_http::{Grant, grant_of, http_session};
+
+#[cfg(not(feature = "http"))]
+mod no_http {
+    use super::{RequestContext, RoleServer};
+    use std::sync::Arc;
+    use tool_core::RunOptions;
+    use tool_core::executor::Caller;
+
+    /// No credentials without HTTP: no value of it exists.
+    pub(in crate::handler) enum Grant {}
+
+    impl Grant {
+        pub(in crate::handler) fn missing(&self, _tool: &str) -> Option<&str> {
+            match *self {}
+        }
+
+        pub(in crate::handler) fn call_options(&self) -> Option<RunOptions> {
+            match *self {}
+        }
+
+        pub(in crate::handler) fn caller(&self) -> Option<&Arc<Caller>> {
+            match *self {}
+        }
+
+        pub(in crate::handler) fn binding(&self) -> String {
+            match *self {}
+        }
+    }
+
+    pub(in crate::handler) fn grant_of(_context: &RequestContext<RoleServer>) -> Option<&Grant> {
+        None
+    }
+
+    pub(in crate::handler) fn http_session(
+        _context: &RequestContext<RoleServer>,
+    ) -> Option<Option<&str>> {
+        None
+    }
+}
