@@ -5,6 +5,7 @@ use tool_core::ToolParams;
 
 /// Search the docs
 #[derive(ToolParams, Debug)]
+#[allow(dead_code)] // read only by Debug
 struct Search {
     /// What to look for
     #[param(min_length = 1, max_length = 100)]

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 /// Search the docs
 #[derive(Deserialize, JsonSchema, Debug)]
+#[allow(dead_code)] // read only by Debug
 #[serde(deny_unknown_fields)]
 struct Search {
     /// What to look for
