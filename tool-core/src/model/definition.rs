@@ -20,17 +20,17 @@ pub struct ToolDefinition {
     pub description: String,
     /// The JSON Schema of the arguments.
     pub parameters: Value,
-    /// The JSON Schema of the tool's structured result ([`Tool::output_schema`]).
+    /// The JSON Schema of the tool's structured result ([`Tool::output_schema`](crate::Tool::output_schema)).
     #[serde(
         rename = "outputSchema",
         default,
         skip_serializing_if = "Option::is_none"
     )]
     pub output_schema: Option<Value>,
-    /// Hints about the tool's effects ([`Tool::annotations`]).
+    /// Hints about the tool's effects ([`Tool::annotations`](crate::Tool::annotations)).
     #[serde(default, skip_serializing_if = "ToolAnnotations::is_empty")]
     pub annotations: ToolAnnotations,
-    /// Example arguments ([`Tool::examples`]), each already parsed by the
+    /// Example arguments ([`Tool::examples`](crate::Tool::examples)), each already parsed by the
     /// tool's parameters when it was registered.
     #[serde(
         rename = "inputExamples",

@@ -99,7 +99,7 @@ impl fmt::Display for RepairRule {
 /// `{"path":"limit","sent":"2","used":2,"rule":"string_to_scalar"}`.
 ///
 /// Bounded whatever was repaired: a `sent` or `used` whose compact JSON
-/// text is longer than [`MAX_REPAIR_VALUE_BYTES`] is kept as an excerpt, a
+/// text is longer than [`MAX_REPAIR_VALUE_BYTES`](super::MAX_REPAIR_VALUE_BYTES) is kept as an excerpt, a
 /// string holding the first bytes of that text, with the text's full size
 /// in `sent_bytes` / `used_bytes` (`sentBytes` / `usedBytes` on the wire,
 /// left out when the value is whole). A `path` longer than 256 bytes is

@@ -123,7 +123,7 @@ impl ToolRegistry {
         self.add(vec![RegisteredTool::new(tool)])
     }
 
-    /// Adds every tool of a [`Toolset`](crate::toolset::Toolset), or of a [`Toolbox`](crate::Toolbox)
+    /// Adds every tool of a [`Toolset`], or of a [`Toolbox`]
     /// (a type with `#[tools]` on its impl block, given as the value or as
     /// an `Arc` of it; its state is shared by all its tools through that
     /// one `Arc`). All or nothing: when any name is taken (the error names

@@ -10,7 +10,7 @@ impl ToolRegistry {
     /// for any provider: the tools that are not deferred, sorted by name,
     /// with the built-in `tool_search` among them when some tool is
     /// deferred; then the deferred tools the options load
-    /// ([`RunOptions::with_loaded`]), in the order they were loaded. Tools
+    /// ([`RunOptions::with_loaded`](crate::RunOptions::with_loaded)), in the order they were loaded. Tools
     /// the options do not enable, or a toolset's preparation hides, are
     /// left out.
     ///

@@ -64,7 +64,7 @@ use std::sync::Arc;
 pub use search::{SEARCH_TOOL_NAME, SearchMode, found_tools};
 
 /// A group of tools, changed as a whole before a registry takes it
-/// ([`ToolRegistry::register_all`]: all or nothing).
+/// ([`ToolRegistry::register_all`](crate::ToolRegistry::register_all): all or nothing).
 ///
 /// Its label names it in messages (a collision names the toolsets of both
 /// tools): a toolbox's type, an MCP server's address, or what
@@ -155,7 +155,7 @@ impl Toolset {
 
     /// Each tool named `<prefix>_<name>`. `_` is the separator because every
     /// provider's name rule allows it; a registry made for formats
-    /// ([`ToolRegistry::for_formats`]) checks the result against their rules.
+    /// ([`ToolRegistry::for_formats`](crate::ToolRegistry::for_formats)) checks the result against their rules.
     ///
     /// ```
     /// use tool_core::toolset::Toolset;
@@ -232,7 +232,7 @@ impl Toolset {
     }
 
     /// Changes or hides each tool's definition per turn: `prepare` gets the
-    /// turn ([`Turn`](crate::Turn): what it enables and loads, who asks)
+    /// turn ([`Turn`]: what it enables and loads, who asks)
     /// and the definition to change,
     /// and returns `false` to hide the tool in that turn (the model is not
     /// shown it, and a call of it is answered `not available in this
@@ -282,11 +282,11 @@ impl Toolset {
     }
 
     /// Every tool of the set waits for a search: a turn's definitions
-    /// ([`ToolRegistry::definitions_for`]) leave it out and offer the
+    /// ([`ToolRegistry::definitions_for`](crate::ToolRegistry::definitions_for)) leave it out and offer the
     /// built-in `tool_search` instead, until the run options load it
-    /// ([`RunOptions::with_loaded`]). A format with its own tool search
+    /// ([`RunOptions::with_loaded`](crate::RunOptions::with_loaded)). A format with its own tool search
     /// marks it `defer_loading` instead
-    /// ([`ToolRegistry::definitions_for_native_search`]).
+    /// ([`ToolRegistry::definitions_for_native_search`](crate::ToolRegistry::definitions_for_native_search)).
     pub fn deferred(self) -> Self {
         self.deferred_except::<&str>(&[])
     }
@@ -342,7 +342,7 @@ impl Toolset {
     }
 }
 
-/// What [`ToolRegistry::register_all`] takes: a [`Toolset`], a toolbox (or
+/// What [`ToolRegistry::register_all`](crate::ToolRegistry::register_all) takes: a [`Toolset`], a toolbox (or
 /// an `Arc` of one, to keep a handle on its shared state), or another
 /// registry's tools.
 pub trait IntoToolset {
