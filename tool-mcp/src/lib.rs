@@ -18,7 +18,10 @@
 //!   `Origin`, a static bearer token or (feature `oauth`) OAuth access
 //!   tokens ([`HttpServer::with_oauth`]: the protected resource metadata
 //!   of RFC 9728, JWTs checked against a JWKS file, a scope per tool, the
-//!   caller handed to the before hook), and limits.
+//!   caller handed to the before hook), and limits. The same checks are a
+//!   tower layer ([`McpHttp`], [`McpGate`]) for an application that mounts
+//!   MCP in its own router (axum's, or any tower stack) beside its routes
+//!   and behind its own middleware.
 //! - Each `tools/call` has a span on both sides, named as OpenTelemetry's
 //!   MCP conventions name them (`tools/call {tool}`, kinds CLIENT and
 //!   SERVER). With the feature `otel` (off by default) the client sends
@@ -56,8 +59,8 @@
 //! | feature | gives | crates |
 //! | --- | --- | --- |
 //! | `server` (default) | [`McpServer`], [`serve_stdio`], [`serve_stdio_until`]: `tools/list`, `tools/call`, progress, cancellation, stopping, approvals asked of the client (tool-core's `approval-state` for the `requestState` ledger), results checked against each tool's `outputSchema` (jsonschema) | `server` alone: 121 |
-//! | `http` (default, with `server`) | [`HttpServer`], [`serve_http`], [`MCP_PATH`], [`HEALTH_PATH`]: streamable HTTP with a static bearer token, the `Host` and `Origin` checks, the limits, stateless mode, each session its opener's (hyper) | the defaults: 135 |
-//! | `oauth` (with `http`) | [`OAuthConfig`], [`HttpServer::with_oauth`]: the OAuth resource server, its RFC 9728 metadata, JWTs checked against a JWKS file, a scope per tool (jsonwebtoken, aws-lc-rs) | `http` + `oauth`: 141 |
+//! | `http` (default, with `server`) | [`HttpServer`], [`serve_http`], [`MCP_PATH`], [`HEALTH_PATH`], and [`McpHttp`] / [`McpGate`] to mount it in a router of your own: streamable HTTP with a static bearer token, the `Host` and `Origin` checks, the limits, stateless mode, each session its opener's (hyper, tower's two traits) | the defaults: 136 |
+//! | `oauth` (with `http`) | [`OAuthConfig`], [`HttpServer::with_oauth`]: the OAuth resource server, its RFC 9728 metadata, JWTs checked against a JWKS file, a scope per tool (jsonwebtoken, aws-lc-rs) | `http` + `oauth`: 142 |
 //! | `client` | [`client`]: another server's tools in a registry, over a child process's stdio or streamable HTTP (reqwest, rustls), arguments checked against its `inputSchema` (tool-core's `schema-check`) | `client` alone: 167 |
 //! | `otel` | a call's trace context in `_meta`, sent by the client and read by the server, whichever of them is built | +6 |
 //!
@@ -83,7 +86,10 @@ cfg_feature!("server" =>
 );
 cfg_feature!("http" =>
     mod http;
-    pub use http::{HEALTH_PATH, HttpServer, MCP_PATH, serve_http};
+    pub use http::{
+        HEALTH_PATH, HttpServer, MCP_PATH, McpGate, McpGateService, McpHttp, RmcpHttpService,
+        serve_http,
+    };
 );
 cfg_feature!("oauth" =>
     pub use http::OAuthConfig;

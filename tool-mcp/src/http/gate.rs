@@ -1,7 +1,8 @@
-//! What stands between a request and rmcp: the health answer, the checks
-//! (`Host`, `Origin`, the path, the credentials, the session's owner), the
-//! protected resource metadata and a call's scope (with OAuth), the body
-//! and its limits.
+//! What stands between a request and rmcp: the checks (`Host`, `Origin`,
+//! the credentials, the session's owner), the protected resource metadata
+//! and a call's scope (with OAuth), the body and its limits. The same
+//! whether [`HttpServer`](super::HttpServer) serves it or an application
+//! mounts it ([`McpGate`](super::McpGate)).
 
 use super::auth::Auth;
 use super::grant::Grant;
@@ -9,22 +10,16 @@ use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
 use super::owners::SessionOwners;
-use super::{HttpResponse, MCP_PATH, Refusal, Service};
-use http_body_util::combinators::BoxBody;
-use http_body_util::{BodyExt, Full};
-use hyper::body::{Body, Bytes, Frame, Incoming, SizeHint};
-use hyper::header::{ALLOW, HeaderValue};
-use hyper::{Method, Request, Response, StatusCode};
+use super::{HttpBody, HttpResponse, Refusal};
+use http_body_util::Full;
+use hyper::body::{Body, Bytes, Frame, SizeHint};
+use hyper::{Method, Request, StatusCode};
 use std::convert::Infallible;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
+use tower_service::Service;
 use tracing::Instrument;
-
-type HttpBody = BoxBody<Bytes, Infallible>;
-
-/// The path a probe asks whether the process serves: 200 `ok`, with no
-/// token and whatever the `Host`.
-pub const HEALTH_PATH: &str = "/healthz";
 
 pub(super) struct Gate {
     pub hosts: HostPolicy,
@@ -39,15 +34,14 @@ pub(super) struct Gate {
 }
 
 impl Gate {
-    pub(super) async fn answer(
-        &self,
-        service: &Service,
-        request: Request<Incoming>,
-        admission: &Admission,
-    ) -> HttpResponse {
-        if request.uri().path() == HEALTH_PATH {
-            return health(request.method());
-        }
+    /// The answer to `request`: a refusal, the metadata document, or what
+    /// `service` (rmcp's) answers.
+    pub(super) async fn answer<S, B>(&self, service: S, request: Request<B>) -> HttpResponse
+    where
+        S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
+        B: Body,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
         // A span per request, naming its session: the lines of one
         // client's session can be picked out of many clients' at debug.
         let span = tracing::debug_span!(
@@ -59,7 +53,7 @@ impl Gate {
             span.record("session", session);
         }
         async {
-            match self.check(service, request, admission).await {
+            match self.check(service, request).await {
                 Ok(response) => response,
                 Err(Refusal(response)) => {
                     // Not above debug: whoever can reach the port could fill
@@ -73,12 +67,23 @@ impl Gate {
         .await
     }
 
-    async fn check(
-        &self,
-        service: &Service,
-        request: Request<Incoming>,
-        admission: &Admission,
-    ) -> Result<HttpResponse, Refusal> {
+    /// Whether `path` is one this gate answers itself (the protected
+    /// resource metadata), not rmcp.
+    pub(super) fn serves_metadata(&self, path: &str) -> bool {
+        #[cfg(feature = "oauth")]
+        if let Some(metadata) = self.auth.metadata() {
+            return metadata.serves(path);
+        }
+        let _ = path;
+        false
+    }
+
+    async fn check<S, B>(&self, service: S, request: Request<B>) -> Result<HttpResponse, Refusal>
+    where
+        S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
+        B: Body,
+        B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
         self.hosts.check(request.headers())?;
         #[cfg(feature = "oauth")]
         if let Some(metadata) = self.auth.metadata()
@@ -86,14 +91,12 @@ impl Gate {
         {
             return Ok(resource_metadata(request.method(), &metadata.document));
         }
-        if request.uri().path() != MCP_PATH {
-            return Err(Refusal::new(
-                StatusCode::NOT_FOUND,
-                "not found: MCP is served at /mcp\n".to_owned(),
-            ));
-        }
         let grant = self.auth.check(request.uri(), request.headers())?;
-        admission.passed();
+        // Served by HttpServer: this connection is no longer one that has
+        // sent nothing past the checks.
+        if let Some(admission) = request.extensions().get::<Arc<Admission>>() {
+            admission.passed();
+        }
         // A session is its opener's: another caller's request naming it
         // gets the answer an unknown session gets.
         let owner = grant.as_ref().map(Grant::owner);
@@ -102,17 +105,19 @@ impl Gate {
         {
             owners.check(session, owner)?;
         }
-        let mut request = request;
+        let (mut parts, body) = request.into_parts();
         if let Some(grant) = &grant {
             // The handler finds it in the `Parts` rmcp hands it.
-            request.extensions_mut().insert(grant.clone());
+            parts.extensions.insert(grant.clone());
         }
-        if request.method() != Method::POST {
-            let closing = request.method() == Method::DELETE;
-            let closed = session_of(request.headers())
+        if parts.method != Method::POST {
+            // GET opens a stream, DELETE ends a session: neither has a
+            // body rmcp reads.
+            let closing = parts.method == Method::DELETE;
+            let closed = session_of(&parts.headers)
                 .filter(|_| closing)
                 .map(str::to_owned);
-            let mut response = service.handle(request).await;
+            let mut response = call(service, Request::from_parts(parts, Full::default())).await;
             if closing && response.status().is_success() {
                 tracing::info!("MCP session closed by the client");
                 if let (Some(owners), Some(session)) = (&self.owners, &closed) {
@@ -124,7 +129,6 @@ impl Gate {
             }
             return Ok(response);
         }
-        let (parts, body) = request.into_parts();
         let body = limits::read_body(body, &parts.headers, &self.limits).await?;
         let peeked = Message::of(&body)?;
         // MCP's scope challenge is an HTTP answer
@@ -148,9 +152,7 @@ impl Gate {
             Message::Request | Message::Initialize => Some(self.calls.start(session)?),
             Message::Other => None,
         };
-        let response = service
-            .handle(Request::from_parts(parts, Full::new(body)))
-            .await;
+        let response = call(service, Request::from_parts(parts, Full::new(body))).await;
         // Answered: a new session is in rmcp's map now, and counted there.
         if opening.is_some()
             && let Some(session) = session_of(response.headers())
@@ -167,6 +169,21 @@ impl Gate {
             Some(in_flight) => response.map(|body| Guarded::boxed(body, in_flight)),
             None => response,
         })
+    }
+}
+
+/// What `service` answers to `request`, once it is ready.
+async fn call<S>(mut service: S, request: Request<Full<Bytes>>) -> HttpResponse
+where
+    S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
+{
+    let answered = async {
+        std::future::poll_fn(|context| service.poll_ready(context)).await?;
+        service.call(request).await
+    };
+    match answered.await {
+        Ok(response) => response,
+        Err(never) => match never {},
     }
 }
 
@@ -207,50 +224,23 @@ impl Body for Guarded {
     }
 }
 
-/// 200 `ok` to GET and HEAD: it says only that the process answers, so it
-/// needs no token and takes any `Host` (a probe uses the backend's own
-/// address). A stopping server has closed its listener, so a probe fails
-/// then, and a balancer stops sending it work.
-fn health(method: &Method) -> HttpResponse {
-    if method != Method::GET && method != Method::HEAD {
-        return *Refusal::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "Method Not Allowed: GET /healthz\n".to_owned(),
-        )
-        .with_header(ALLOW, HeaderValue::from_static("GET, HEAD"))
-        .0;
-    }
-    let mut response = Response::new(Full::new(Bytes::from_static(b"ok\n")).boxed());
-    response.headers_mut().insert(
-        hyper::header::CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    response
-}
-
 /// The protected resource metadata document to GET and HEAD; it tells
 /// how to get a token, so it needs none. Cacheable for a while: it changes
 /// only with the configuration.
 #[cfg(feature = "oauth")]
 fn resource_metadata(method: &Method, document: &Bytes) -> HttpResponse {
-    if method != Method::GET && method != Method::HEAD {
-        return *Refusal::new(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "Method Not Allowed: GET the protected resource metadata\n".to_owned(),
-        )
-        .with_header(ALLOW, HeaderValue::from_static("GET, HEAD"))
-        .0;
+    let mut response = super::document(
+        method,
+        "the protected resource metadata",
+        document.clone(),
+        "application/json",
+    );
+    if response.status().is_success() {
+        response.headers_mut().insert(
+            hyper::header::CACHE_CONTROL,
+            hyper::header::HeaderValue::from_static("max-age=300"),
+        );
     }
-    let mut response = Response::new(Full::new(document.clone()).boxed());
-    let headers = response.headers_mut();
-    headers.insert(
-        hyper::header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    headers.insert(
-        hyper::header::CACHE_CONTROL,
-        HeaderValue::from_static("max-age=300"),
-    );
     response
 }
 

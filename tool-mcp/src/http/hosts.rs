@@ -73,9 +73,10 @@ pub(super) struct HostPolicy {
 impl HostPolicy {
     /// The loopback names, the address bound (unless it is every interface's),
     /// and `named`; with none named on an all-interfaces address, any IP
-    /// address of this machine as well.
+    /// address of this machine as well. A mounted service (`bound` `None`)
+    /// has the loopback names and `named`.
     pub(super) fn new(
-        bound: SocketAddr,
+        bound: Option<SocketAddr>,
         named: &[String],
         origins: &[String],
     ) -> std::io::Result<Self> {
@@ -86,7 +87,10 @@ impl HostPolicy {
                 port: None,
             })
             .collect();
-        if !bound.ip().is_unspecified() {
+        let all_interfaces = bound.is_some_and(|bound| bound.ip().is_unspecified());
+        if let Some(bound) = bound
+            && !all_interfaces
+        {
             names.push(Name {
                 host: bound.ip().to_string(),
                 port: None,
@@ -111,25 +115,19 @@ impl HostPolicy {
             .iter()
             .map(|name| {
                 let mut name = name.clone();
-                name.port = name.port.or(Some(bound.port()));
+                name.port = name.port.or(bound.map(|bound| bound.port()));
                 name.authority().into_bytes().into_boxed_slice()
             })
             .collect();
         Ok(HostPolicy {
             exact,
             names: unique,
-            any_local_address: bound.ip().is_unspecified() && named.is_empty(),
+            any_local_address: all_interfaces && named.is_empty(),
             origins: origins
                 .iter()
                 .map(|origin| origin.trim().trim_end_matches('/').to_ascii_lowercase())
                 .collect(),
         })
-    }
-
-    /// The fixed list to give rmcp's own `Host` check too, when there is
-    /// one: with any local address accepted there is not.
-    pub(super) fn fixed_list(&self) -> Option<Vec<String>> {
-        (!self.any_local_address).then(|| self.names.iter().map(Name::authority).collect())
     }
 
     /// The accepted hosts, for people: `localhost, 127.0.0.1, [::1], and
@@ -249,7 +247,7 @@ mod tests {
 
     fn policy(bound: &str, named: &[&str]) -> HostPolicy {
         let named: Vec<String> = named.iter().map(|&name| name.to_owned()).collect();
-        HostPolicy::new(bound.parse().unwrap(), &named, &[]).unwrap()
+        HostPolicy::new(Some(bound.parse().unwrap()), &named, &[]).unwrap()
     }
 
     #[test]
@@ -260,10 +258,19 @@ mod tests {
         }
         assert!(policy.check(&headers("evil.example", None)).is_err());
         assert_eq!(policy.describe(), "localhost, 127.0.0.1, [::1]");
-        assert_eq!(
-            policy.fixed_list().unwrap(),
-            ["localhost", "127.0.0.1", "[::1]"]
-        );
+    }
+
+    #[test]
+    fn mounted_accepts_the_loopback_names_and_the_named_hosts_on_any_port() {
+        let named = ["app.example.com".to_owned()];
+        let policy = HostPolicy::new(None, &named, &[]).unwrap();
+        for host in ["localhost", "127.0.0.1:3000", "app.example.com", "APP.example.com:443"] {
+            assert!(policy.check(&headers(host, None)).is_ok(), "{host}");
+        }
+        for host in ["evil.example", "127.0.0.2", "0.0.0.0:80"] {
+            assert!(policy.check(&headers(host, None)).is_err(), "{host}");
+        }
+        assert_eq!(policy.describe(), "localhost, 127.0.0.1, [::1], app.example.com");
     }
 
     #[test]
@@ -274,13 +281,11 @@ mod tests {
         assert!(policy.check(&headers("other.example:9001", None)).is_err());
         // Named hosts replace "any address of this machine".
         assert!(policy.check(&headers("127.0.0.2", None)).is_err());
-        assert!(policy.fixed_list().is_some());
     }
 
     #[test]
     fn all_interfaces_with_no_names_accept_this_machines_addresses() {
         let policy = policy("0.0.0.0:8080", &[]);
-        assert!(policy.fixed_list().is_none());
         // 127.0.0.2 is a local address on Linux (all of 127/8 is), and not a
         // loopback *name*.
         if cfg!(target_os = "linux") {
@@ -298,7 +303,7 @@ mod tests {
     #[test]
     fn origins_name_an_accepted_host_or_are_listed() {
         let policy = HostPolicy::new(
-            "127.0.0.1:8080".parse().unwrap(),
+            Some("127.0.0.1:8080".parse().unwrap()),
             &[],
             &["https://app.example.com".to_owned()],
         )
@@ -328,7 +333,7 @@ mod tests {
 
     #[test]
     fn bad_names_are_refused_at_start() {
-        let error = HostPolicy::new("0.0.0.0:1".parse().unwrap(), &["a b".to_owned()], &[]);
+        let error = HostPolicy::new(Some("0.0.0.0:1".parse().unwrap()), &["a b".to_owned()], &[]);
         assert!(error.is_err());
     }
 

@@ -5,7 +5,7 @@
 use super::Refusal;
 use http_body_util::BodyExt;
 use hyper::StatusCode;
-use hyper::body::{Bytes, Incoming};
+use hyper::body::{Body, Bytes};
 use hyper::header::{CONNECTION, CONTENT_LENGTH, HeaderMap, HeaderValue, RETRY_AFTER};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use std::collections::{HashMap, VecDeque};
@@ -48,11 +48,15 @@ impl Default for Limits {
 /// is (or says it will be) longer than `max_body_bytes`, 408 when it has not
 /// all arrived within `body_read_timeout`. Both close the connection: the
 /// rest of the body is never read.
-pub(super) async fn read_body(
-    body: Incoming,
+pub(super) async fn read_body<B>(
+    body: B,
     headers: &HeaderMap,
     limits: &Limits,
-) -> Result<Bytes, Refusal> {
+) -> Result<Bytes, Refusal>
+where
+    B: Body,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
     let too_large = || {
         closing(Refusal::new(
             StatusCode::PAYLOAD_TOO_LARGE,

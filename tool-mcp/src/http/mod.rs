@@ -8,30 +8,30 @@ mod auth;
 mod gate;
 mod grant;
 mod hosts;
+mod layer;
 mod limits;
 mod message;
+mod mount;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod owners;
 mod serve;
 mod watched;
 
-pub use gate::HEALTH_PATH;
 pub(crate) use gate::session_of;
 pub(crate) use grant::Grant;
+pub use layer::{McpGate, McpGateService};
+pub use mount::{McpHttp, RmcpHttpService};
 #[cfg(feature = "oauth")]
 pub use oauth::OAuthConfig;
+pub use serve::HEALTH_PATH;
 
 use crate::McpServer;
-use hosts::HostPolicy;
 use http_body_util::combinators::BoxBody;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
-use hyper::header::{CONTENT_TYPE, HeaderName, HeaderValue};
-use hyper::{Response, StatusCode};
-use limits::Limits;
-use rmcp::transport::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use hyper::header::{ALLOW, CONTENT_TYPE, HeaderName, HeaderValue};
+use hyper::{Method, Response, StatusCode};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -42,8 +42,8 @@ use tokio_util::sync::CancellationToken;
 /// The path the MCP endpoint answers on.
 pub const MCP_PATH: &str = "/mcp";
 
-type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
-type Service = StreamableHttpService<McpServer, LocalSessionManager>;
+type HttpBody = BoxBody<Bytes, Infallible>;
+type HttpResponse = Response<HttpBody>;
 
 /// A bound MCP HTTP server, not yet serving: bind first to learn the port
 /// (bind to port 0 for any free one), set its options, then
@@ -109,6 +109,13 @@ type Service = StreamableHttpService<McpServer, LocalSessionManager>;
 /// client cannot hold sockets and memory without the token, nor lock
 /// others out by trying.
 ///
+/// ## In a router of your own
+///
+/// `HttpServer` is [`McpHttp`] (the checks, as a tower layer over rmcp's
+/// service) plus a listener, the health probe, the connection limits and
+/// the stop. An application with a server of its own (axum, or any tower
+/// stack) mounts [`McpHttp::build`]'s service in its router instead.
+///
 /// ## Sessions, or none
 ///
 /// By default a client on a revision before 2026-07-28 gets a session (its
@@ -127,34 +134,30 @@ type Service = StreamableHttpService<McpServer, LocalSessionManager>;
 /// and returns.
 pub struct HttpServer {
     listener: TcpListener,
-    server: McpServer,
-    token: Option<TokenSource>,
-    #[cfg(feature = "oauth")]
-    oauth: Option<OAuthConfig>,
-    allow_unauthenticated: bool,
-    allowed_hosts: Vec<String>,
-    allowed_origins: Vec<String>,
-    limits: Limits,
-    stateless: bool,
+    http: McpHttp,
 }
 
 /// What it serves and how, never its token.
 impl std::fmt::Debug for HttpServer {
     fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut debug = out.debug_struct("HttpServer");
-        debug
+        out.debug_struct("HttpServer")
             .field("address", &self.listener.local_addr().ok())
-            .field("server", &self.server)
-            .field("token", &self.token.as_ref().map(|_| "set"));
-        #[cfg(feature = "oauth")]
-        debug.field("oauth", &self.oauth.as_ref().map(|_| "set"));
-        debug
-            .field("allow_unauthenticated", &self.allow_unauthenticated)
-            .field("allowed_hosts", &self.allowed_hosts)
-            .field("allowed_origins", &self.allowed_origins)
-            .field("stateless", &self.stateless)
-            .finish_non_exhaustive()
+            .field("http", &self.http)
+            .finish()
     }
+}
+
+/// Methods that set the [`McpHttp`] inside, documented there.
+macro_rules! configures {
+    ($($(#[$doc:meta])* fn $name:ident($($argument:ident: $type:ty)?);)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self $(, $argument: $type)?) -> Self {
+                self.http = self.http.$name($($argument)?);
+                self
+            }
+        )*
+    };
 }
 
 impl HttpServer {
@@ -163,15 +166,7 @@ impl HttpServer {
     pub async fn bind(server: impl Into<McpServer>, address: SocketAddr) -> std::io::Result<Self> {
         Ok(HttpServer {
             listener: TcpListener::bind(address).await?,
-            server: server.into(),
-            token: None,
-            #[cfg(feature = "oauth")]
-            oauth: None,
-            allow_unauthenticated: false,
-            allowed_hosts: Vec::new(),
-            allowed_origins: Vec::new(),
-            limits: Limits::default(),
-            stateless: false,
+            http: McpHttp::new(server),
         })
     }
 
@@ -180,115 +175,45 @@ impl HttpServer {
         self.listener.local_addr()
     }
 
-    /// Serves clients of every revision without sessions: each request is
-    /// whole in itself, so it can reach any process behind a balancer.
-    /// Answers are JSON, or an event stream when the call reports progress
-    /// before its result; a client cancels a call by closing its request
-    /// (`notifications/cancelled` cannot reach a request of another
-    /// process, and is not needed). There is then no server-to-client
-    /// stream outside a request (`GET /mcp` gets 405), and no session limit.
-    pub fn stateless(mut self) -> Self {
-        self.stateless = true;
-        self
-    }
-
-    /// Requires `Authorization: Bearer <token>` on every request, compared
-    /// in constant time. The token must be visible ASCII without spaces;
-    /// read it from a file or the environment, not from a command line,
-    /// which other users of the machine can see. This is a static token,
-    /// not MCP's OAuth authorization flow (see [`with_oauth`](Self::with_oauth),
-    /// which it can stand beside): it names no one, and allows every tool.
-    pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
-        self.token = Some(TokenSource::Value(token.into()));
-        self
-    }
-
-    /// [`with_bearer_token`](Self::with_bearer_token) with the token in the
-    /// file at `path` (surrounding whitespace is not part of it), read
-    /// again when the file changes: the file is looked at, at most once a
-    /// second, as requests arrive, so a new token takes over without a
-    /// restart and the old one stops working. A file that becomes
-    /// unreadable or empty keeps the last token, with a warning in the
-    /// logs. [`run`](Self::run) fails if the file cannot be read at start.
-    ///
-    /// ```no_run
-    /// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
-    /// tool_mcp::HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
-    ///     .await?
-    ///     .with_bearer_token_file("/run/secrets/mcp-token")
-    ///     .run(tokio_util::sync::CancellationToken::new())
-    ///     .await
-    /// # }
-    /// ```
-    pub fn with_bearer_token_file(mut self, path: impl Into<PathBuf>) -> Self {
-        self.token = Some(TokenSource::File(path.into()));
-        self
-    }
-
-    /// Serves a non-loopback address without a token, which [`run`](Self::run)
-    /// otherwise refuses to: anyone who can reach the address can then call
-    /// every tool.
-    pub fn allow_unauthenticated(mut self) -> Self {
-        self.allow_unauthenticated = true;
-        self
-    }
-
-    /// The host names (`name` or `name:port`) clients will use in `Host`,
-    /// besides the loopback names and the address bound. Naming any turns
-    /// off "any IP address of this machine" on an all-interfaces address.
-    pub fn with_allowed_hosts(
-        mut self,
-        hosts: impl IntoIterator<Item = impl Into<String>>,
-    ) -> Self {
-        self.allowed_hosts.extend(hosts.into_iter().map(Into::into));
-        self
-    }
-
-    /// Browser origins (`https://app.example.com`, port included when not
-    /// the scheme's default) accepted besides those naming an accepted host.
-    pub fn with_allowed_origins(
-        mut self,
-        origins: impl IntoIterator<Item = impl Into<String>>,
-    ) -> Self {
-        self.allowed_origins
-            .extend(origins.into_iter().map(Into::into));
-        self
-    }
-
-    /// The largest request body accepted (default 4 MiB); larger gets 413.
-    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
-        self.limits.max_body_bytes = bytes;
-        self
-    }
-
-    /// How many sessions may be open at once (default 256); one more
-    /// `initialize` gets 503 with `Retry-After`.
-    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
-        self.limits.max_sessions = sessions;
-        self
-    }
-
-    /// How long a session may go unused before it ends (default 10
-    /// minutes); its id then gets 404, as the MCP spec says for a session
-    /// that ended.
-    pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.limits.session_idle_timeout = timeout;
-        self
-    }
-
-    /// How many JSON-RPC requests one session may have in flight (default
-    /// 32); one more gets 429 with `Retry-After`.
-    pub fn with_max_calls_per_session(mut self, calls: usize) -> Self {
-        self.limits.max_calls_per_session = calls;
-        self
-    }
-
-    /// How many JSON-RPC requests the whole server may have in flight,
-    /// whether they belong to a session or not (default 256); one more gets
-    /// 429 with `Retry-After`.
-    pub fn with_max_in_flight(mut self, requests: usize) -> Self {
-        self.limits.max_in_flight = requests;
-        self
+    configures! {
+        /// See [`McpHttp::stateless`].
+        fn stateless();
+        /// See [`McpHttp::with_bearer_token`].
+        ///
+        /// ```no_run
+        /// # async fn serve(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+        /// let token = std::fs::read_to_string("/run/secrets/mcp-token")?;
+        /// tool_mcp::HttpServer::bind(tools, "0.0.0.0:8080".parse().unwrap())
+        ///     .await?
+        ///     .with_bearer_token(token.trim())
+        ///     .run(tokio_util::sync::CancellationToken::new())
+        ///     .await
+        /// # }
+        /// ```
+        fn with_bearer_token(token: impl Into<String>);
+        /// See [`McpHttp::with_bearer_token_file`]; [`run`](Self::run)
+        /// fails if the file cannot be read at start.
+        fn with_bearer_token_file(path: impl Into<PathBuf>);
+        /// Serves a non-loopback address without a token, which
+        /// [`run`](Self::run) otherwise refuses to: anyone who can reach the
+        /// address can then call every tool.
+        fn allow_unauthenticated();
+        /// See [`McpHttp::with_allowed_hosts`].
+        fn with_allowed_hosts(hosts: impl IntoIterator<Item = impl Into<String>>);
+        /// See [`McpHttp::with_allowed_origins`].
+        fn with_allowed_origins(origins: impl IntoIterator<Item = impl Into<String>>);
+        /// See [`McpHttp::with_max_body_bytes`].
+        fn with_max_body_bytes(bytes: usize);
+        /// See [`McpHttp::with_max_sessions`].
+        fn with_max_sessions(sessions: usize);
+        /// See [`McpHttp::with_session_idle_timeout`].
+        fn with_session_idle_timeout(timeout: Duration);
+        /// See [`McpHttp::with_max_calls_per_session`].
+        fn with_max_calls_per_session(calls: usize);
+        /// See [`McpHttp::with_max_in_flight`].
+        fn with_max_in_flight(requests: usize);
+        /// See [`McpHttp::with_body_read_timeout`].
+        fn with_body_read_timeout(timeout: Duration);
     }
 
     /// How many connections may be open that have not yet sent a request
@@ -298,7 +223,7 @@ impl HttpServer {
     /// the header read timeout closes it): raise this for many clients that
     /// keep spare connections.
     pub fn with_max_pending_connections(mut self, connections: usize) -> Self {
-        self.limits.max_pending_connections = connections;
+        self.http.limits.max_pending_connections = connections;
         self
     }
 
@@ -306,7 +231,7 @@ impl HttpServer {
     /// (default 30 s); those still running then are cancelled and answered
     /// `cancelled`.
     pub fn with_shutdown_grace(mut self, grace: Duration) -> Self {
-        self.limits.shutdown_grace = grace;
+        self.http.limits.shutdown_grace = grace;
         self
     }
 
@@ -314,14 +239,7 @@ impl HttpServer {
     /// and how long an open connection may sit idle between requests; then
     /// the connection is closed.
     pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
-        self.limits.header_read_timeout = timeout;
-        self
-    }
-
-    /// How long a client has to send a request's body (default 30 s); then
-    /// 408 and the connection is closed.
-    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
-        self.limits.body_read_timeout = timeout;
+        self.http.limits.header_read_timeout = timeout;
         self
     }
 
@@ -329,15 +247,12 @@ impl HttpServer {
     /// [::1], and any IP address of this machine`. An error when a named
     /// host is not a host name.
     pub fn accepted_hosts(&self) -> std::io::Result<String> {
-        Ok(self.host_policy()?.describe())
-    }
-
-    fn host_policy(&self) -> std::io::Result<HostPolicy> {
-        HostPolicy::new(
-            self.local_addr()?,
-            &self.allowed_hosts,
-            &self.allowed_origins,
-        )
+        Ok(hosts::HostPolicy::new(
+            Some(self.local_addr()?),
+            &self.http.allowed_hosts,
+            &self.http.allowed_origins,
+        )?
+        .describe())
     }
 
     /// Serves until `shutdown` is cancelled, then stops as
@@ -394,18 +309,11 @@ cfg_feature!("oauth" =>
         /// federating server ([`client::Upstream`](crate::client::Upstream))
         /// are sent their own credentials, as the specification requires.
         pub fn with_oauth(mut self, config: OAuthConfig) -> Self {
-            self.oauth = Some(config);
+            self.http = self.http.with_oauth(config);
             self
         }
     }
 );
-
-/// Where the static token comes from.
-#[derive(Clone)]
-enum TokenSource {
-    Value(String),
-    File(PathBuf),
-}
 
 /// The answer to a request that is not served: a status and a line of
 /// text saying why (boxed, as a response is large).
@@ -426,6 +334,24 @@ impl Refusal {
         self.0.headers_mut().insert(name, value);
         self
     }
+}
+
+/// `body` with its content type to GET and HEAD; to anything else, 405
+/// naming `what` may be had with GET.
+fn document(method: &Method, what: &str, body: Bytes, content_type: &'static str) -> HttpResponse {
+    if method != Method::GET && method != Method::HEAD {
+        return *Refusal::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("Method Not Allowed: GET {what}\n"),
+        )
+        .with_header(ALLOW, HeaderValue::from_static("GET, HEAD"))
+        .0;
+    }
+    let mut response = Response::new(Full::new(body).boxed());
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
 }
 
 /// Serves `registry` over streamable HTTP at `http://<address>/mcp` until

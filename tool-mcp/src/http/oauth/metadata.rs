@@ -72,6 +72,11 @@ impl Metadata {
     pub(in crate::http) fn serves(&self, path: &str) -> bool {
         self.paths.iter().any(|served| served == path)
     }
+
+    /// The paths the document is served at.
+    pub(in crate::http) fn paths(&self) -> &[String] {
+        &self.paths
+    }
 }
 
 /// An `http` or `https` URL with a host and no fragment, that fits in a

@@ -9,12 +9,15 @@
 //! - [`limits`]: stateless serving, the process-wide in-flight limit, the
 //!   pending-connection limit, `/healthz`.
 //! - [`shutdown`]: the stop with its grace period.
+//! - [`mounted`]: the gate as a tower layer in an axum `Router`, beside the
+//!   application's routes and behind its middleware.
 //! - [`options`]: served calls run with the server's options (hooks,
 //!   repair, enabled tools, a caller's signal).
 //! - [`search`]: deferred tools behind `tool_search`: the list, the
 //!   search, the call of a found tool, the same bytes in any order.
 
 mod limits;
+mod mounted;
 mod options;
 mod protocol;
 mod safety;
