@@ -28,7 +28,8 @@ macro_rules! cased {
     )*};
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(
         Find::json_schema(),
         json!({

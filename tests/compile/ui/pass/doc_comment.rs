@@ -19,7 +19,8 @@ struct Read {
     offset: Option<u64>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let schema = Read::json_schema();
     assert_eq!(
         schema["description"],

@@ -7,7 +7,8 @@ struct NoArguments {}
 #[derive(ToolParams, Debug, PartialEq)]
 struct Ping;
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let empty = json!({"type": "object", "properties": {}, "additionalProperties": false});
     assert_eq!(NoArguments::json_schema(), empty);
     assert_eq!(Ping::json_schema(), empty);

@@ -2,10 +2,15 @@
 //! `{"t": "variant", "c": data}`. Unit, newtype, tuple and struct variants,
 //! as a field and as a tool's whole parameters.
 use serde_json::{Value, json};
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq)]
-#[param(tag = "op", content = "args", rename_all = "lowercase", deny_unknown_fields)]
+#[param(
+    tag = "op",
+    content = "args",
+    rename_all = "lowercase",
+    deny_unknown_fields
+)]
 enum Edit {
     Undo,
     Insert(String),
@@ -18,7 +23,8 @@ struct Batch {
     edits: Vec<Edit>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let tag = |name: &str| json!({"type": "string", "const": name});
     let u32_schema = json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32});
     let schema = json!({
@@ -68,9 +74,18 @@ fn main() {
 
     let cases = [
         (json!({"op": "undo"}), Edit::Undo),
-        (json!({"op": "insert", "args": "text"}), Edit::Insert("text".into())),
-        (json!({"op": "replace", "args": [3, "x"]}), Edit::Replace(3, "x".into())),
-        (json!({"op": "delete", "args": {"from": 1, "to": 4}}), Edit::Delete { from: 1, to: 4 }),
+        (
+            json!({"op": "insert", "args": "text"}),
+            Edit::Insert("text".into()),
+        ),
+        (
+            json!({"op": "replace", "args": [3, "x"]}),
+            Edit::Replace(3, "x".into()),
+        ),
+        (
+            json!({"op": "delete", "args": {"from": 1, "to": 4}}),
+            Edit::Delete { from: 1, to: 4 },
+        ),
     ];
     for (value, expected) in &cases {
         let parsed = Edit::parse(value).unwrap();
@@ -78,10 +93,16 @@ fn main() {
         assert_eq!(&parsed.to_json(), value);
     }
     let batch = Batch::parse(&json!({"edits": [cases[0].0, cases[3].0]})).unwrap();
-    assert_eq!(batch.edits, vec![Edit::Undo, Edit::Delete { from: 1, to: 4 }]);
+    assert_eq!(
+        batch.edits,
+        vec![Edit::Undo, Edit::Delete { from: 1, to: 4 }]
+    );
 
     let errors = |value: Value| Edit::parse(&value).unwrap_err().to_string();
-    assert_eq!(errors(json!({"op": "insert"})), "args: missing required field");
+    assert_eq!(
+        errors(json!({"op": "insert"})),
+        "args: missing required field"
+    );
     assert_eq!(
         errors(json!({"op": "replace", "args": [3]})),
         "args: expected array of exactly 2 items, got 1"

@@ -3,7 +3,7 @@
 //! (without the unit variant, so every value is an object) as a tool's
 //! whole parameters.
 use serde_json::{Value, json};
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Point {
@@ -20,7 +20,10 @@ enum Shape {
     Dot(Point),
     Segment(Point, Point),
     #[param(rename = "circle", description = "A circle")]
-    RoundThing { center: Point, radius: f64 },
+    RoundThing {
+        center: Point,
+        radius: f64,
+    },
 }
 
 #[derive(ToolParams, Debug, PartialEq)]
@@ -38,7 +41,8 @@ enum Command {
     SetTitle { new_title: String },
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let point = json!({
         "type": "object",
         "properties": {
@@ -101,13 +105,19 @@ fn main() {
     assert_eq!(
         draw,
         Draw {
-            shape: Shape::RoundThing { center: Point { x: 1, y: -2 }, radius: 0.5 },
+            shape: Shape::RoundThing {
+                center: Point { x: 1, y: -2 },
+                radius: 0.5
+            },
             extra: Some(Shape::Empty),
         }
     );
     let shapes = [
         (json!("empty"), Shape::Empty),
-        (json!({"dot": {"x": 0, "y": 1}}), Shape::Dot(Point { x: 0, y: 1 })),
+        (
+            json!({"dot": {"x": 0, "y": 1}}),
+            Shape::Dot(Point { x: 0, y: 1 }),
+        ),
         (
             json!({"segment": [{"x": 0, "y": 0}, {"x": 3, "y": 4}]}),
             Shape::Segment(Point { x: 0, y: 0 }, Point { x: 3, y: 4 }),
@@ -165,7 +175,12 @@ fn main() {
         Command::Resize(640, 480)
     );
     let command = Command::parse(&json!({"set-title": {"newTitle": "hi"}})).unwrap();
-    assert_eq!(command, Command::SetTitle { new_title: "hi".into() });
+    assert_eq!(
+        command,
+        Command::SetTitle {
+            new_title: "hi".into()
+        }
+    );
     assert_eq!(command.to_json(), json!({"set-title": {"newTitle": "hi"}}));
     assert_eq!(
         Command::parse(&json!({"resize": [1, 2], "move-to": {}}))

@@ -4,7 +4,7 @@
 //! `rename_all_fields`, a variant's `rename`, `rename_all` and
 //! `description`, and `deny_unknown_fields`.
 use serde_json::{Value, json};
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Wait {
@@ -28,9 +28,18 @@ struct Scroll {
 )]
 enum Action {
     /// Click somewhere
-    Click { pos_x: u32, pos_y: u32 },
-    #[param(rename = "type", rename_all = "SCREAMING_SNAKE_CASE", description = "Type text")]
-    TypeText { text_to_type: String },
+    Click {
+        pos_x: u32,
+        pos_y: u32,
+    },
+    #[param(
+        rename = "type",
+        rename_all = "SCREAMING_SNAKE_CASE",
+        description = "Type text"
+    )]
+    TypeText {
+        text_to_type: String,
+    },
     Wait(Wait),
     ScrollBy(Scroll),
     GoBack,
@@ -42,7 +51,8 @@ struct Plan {
     then: Vec<Action>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let schema = Action::json_schema();
     assert_eq!(
         schema,
@@ -105,13 +115,30 @@ fn main() {
     let mut as_field = schema.clone();
     as_field.as_object_mut().unwrap().remove("type");
     assert_eq!(plan["properties"]["first"], as_field);
-    assert_eq!(plan["properties"]["then"], json!({"type": "array", "items": as_field}));
+    assert_eq!(
+        plan["properties"]["then"],
+        json!({"type": "array", "items": as_field})
+    );
 
     let cases = [
-        (json!({"action": "click", "posX": 3, "posY": 4}), Action::Click { pos_x: 3, pos_y: 4 }),
-        (json!({"action": "type", "TEXT_TO_TYPE": "hi"}), Action::TypeText { text_to_type: "hi".into() }),
-        (json!({"action": "wait", "seconds": 5}), Action::Wait(Wait { seconds: 5 })),
-        (json!({"action": "scroll_by", "deltaY": -10}), Action::ScrollBy(Scroll { delta_y: -10 })),
+        (
+            json!({"action": "click", "posX": 3, "posY": 4}),
+            Action::Click { pos_x: 3, pos_y: 4 },
+        ),
+        (
+            json!({"action": "type", "TEXT_TO_TYPE": "hi"}),
+            Action::TypeText {
+                text_to_type: "hi".into(),
+            },
+        ),
+        (
+            json!({"action": "wait", "seconds": 5}),
+            Action::Wait(Wait { seconds: 5 }),
+        ),
+        (
+            json!({"action": "scroll_by", "deltaY": -10}),
+            Action::ScrollBy(Scroll { delta_y: -10 }),
+        ),
         (json!({"action": "go_back"}), Action::GoBack),
     ];
     for (value, expected) in &cases {

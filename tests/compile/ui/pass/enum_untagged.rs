@@ -3,7 +3,7 @@
 //! variants as a field; struct and newtype-of-struct variants as a tool's
 //! whole parameters.
 use serde_json::{Value, json};
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 /// How many results.
 #[derive(ToolParams, Debug, PartialEq)]
@@ -13,7 +13,10 @@ enum Limit {
     Unlimited,
     Count(u32),
     Range(u32, u32),
-    Window { start: u32, length: u32 },
+    Window {
+        start: u32,
+        length: u32,
+    },
 }
 
 #[derive(ToolParams, Debug, PartialEq)]
@@ -33,7 +36,8 @@ enum Lookup {
     ById(ById),
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let u32_schema = json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32});
     assert_eq!(
         Query::json_schema()["properties"]["limit"],
@@ -56,14 +60,24 @@ fn main() {
         (json!(null), Limit::Unlimited),
         (json!(10), Limit::Count(10)),
         (json!([1, 5]), Limit::Range(1, 5)),
-        (json!({"start": 2, "length": 3}), Limit::Window { start: 2, length: 3 }),
+        (
+            json!({"start": 2, "length": 3}),
+            Limit::Window {
+                start: 2,
+                length: 3,
+            },
+        ),
     ];
     for (value, expected) in &cases {
         let query = Query::parse(&json!({"limit": value})).unwrap();
         assert_eq!(&query.limit, expected);
         assert_eq!(&query.limit.to_json(), value);
     }
-    let error = |value: Value| Query::parse(&json!({"limit": value})).unwrap_err().to_string();
+    let error = |value: Value| {
+        Query::parse(&json!({"limit": value}))
+            .unwrap_err()
+            .to_string()
+    };
     // No variant fits: the problems of the closest one are reported.
     assert_eq!(
         error(json!({"start": 2})),
@@ -96,12 +110,17 @@ fn main() {
         Lookup::parse(&json!({"name": "a"})).unwrap(),
         Lookup::ByName { name: "a".into() }
     );
-    assert_eq!(Lookup::parse(&json!({"id": 7})).unwrap(), Lookup::ById(ById { id: 7 }));
+    assert_eq!(
+        Lookup::parse(&json!({"id": 7})).unwrap(),
+        Lookup::ById(ById { id: 7 })
+    );
     assert_eq!(Lookup::ById(ById { id: 7 }).to_json(), json!({"id": 7}));
     // deny_unknown_fields: a struct variant refuses a key it does not
     // declare, so the next variant is tried.
     assert_eq!(
-        Lookup::parse(&json!({"name": "a", "nmae": 1})).unwrap_err().to_string(),
+        Lookup::parse(&json!({"name": "a", "nmae": 1}))
+            .unwrap_err()
+            .to_string(),
         "arguments: matches none of the variants \"ByName\", \"ById\" (tried in order); the closest, \"ByName\", has these problems:\n\
          nmae: unknown field (did you mean \"name\"?)"
     );

@@ -21,7 +21,8 @@ struct Search {
     tags: Vec<String>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(
         Search::json_schema(),
         json!({

@@ -6,7 +6,7 @@ use std::collections::{BTreeSet, HashSet};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Everything {
@@ -24,7 +24,8 @@ struct Everything {
     v6: Option<Ipv6Addr>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let u8_schema = json!({"type": "integer", "minimum": 0, "maximum": 255});
     assert_eq!(
         Everything::json_schema(),

@@ -4,7 +4,7 @@
 #![deny(warnings)]
 
 use serde_json::json;
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq, Default)]
 #[param(rename_all = "camelCase")]
@@ -44,7 +44,8 @@ fn deprecated_field(search: &Search) -> Option<bool> {
     search.case_sensitive
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(
         Search::json_schema(),
         json!({
@@ -71,7 +72,13 @@ fn main() {
     }))
     .unwrap();
     assert_eq!(search.query, "rust");
-    assert_eq!(search.filters.paging, Paging { page_size: 20, page: 0 });
+    assert_eq!(
+        search.filters.paging,
+        Paging {
+            page_size: 20,
+            page: 0
+        }
+    );
     assert_eq!(search.filters.language.as_deref(), Some("en"));
     assert_eq!(search.cache_hits, 0);
     assert_eq!(search.backend, "local");
@@ -94,7 +101,9 @@ fn main() {
     );
     // A flattened field's problems are reported at its own name.
     assert_eq!(
-        Search::parse(&json!({"query": "a", "page": "two"})).unwrap_err().to_string(),
+        Search::parse(&json!({"query": "a", "page": "two"}))
+            .unwrap_err()
+            .to_string(),
         "pageSize: missing required field\npage: expected integer, got string"
     );
 }

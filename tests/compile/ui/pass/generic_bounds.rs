@@ -3,7 +3,7 @@
 //! `T: ParamObject` for a flattened one), beside the user's own bounds.
 use serde_json::json;
 use std::fmt::Debug;
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Page<T> {
@@ -38,7 +38,8 @@ struct Echo {
     text: String,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     // Two element types.
     assert_eq!(
         Page::<String>::json_schema(),
@@ -53,10 +54,18 @@ fn main() {
         })
     );
     let page = Page::<String>::parse(&json!({"items": ["a"], "cursor": "ignored"})).unwrap();
-    assert_eq!(page, Page { items: vec!["a".into()], cursor: None, next: None });
+    assert_eq!(
+        page,
+        Page {
+            items: vec!["a".into()],
+            cursor: None,
+            next: None
+        }
+    );
     assert_eq!(page.to_json(), json!({"items": ["a"]}));
 
-    let page = Page::<Item>::parse(&json!({"items": [{"name": "a"}], "next": {"name": "b"}})).unwrap();
+    let page =
+        Page::<Item>::parse(&json!({"items": [{"name": "a"}], "next": {"name": "b"}})).unwrap();
     assert_eq!(page.items, vec![Item { name: "a".into() }]);
     assert_eq!(page.next, Some(Box::new(Item { name: "b".into() })));
     assert_eq!(page.cursor, None);
@@ -85,13 +94,23 @@ fn main() {
             "additionalProperties": false,
         })
     );
-    let envelope = Envelope::<Echo, u16>::parse(&json!({"requestId": "r1", "text": "hi", "maxTries": 300})).unwrap();
+    let envelope =
+        Envelope::<Echo, u16>::parse(&json!({"requestId": "r1", "text": "hi", "maxTries": 300}))
+            .unwrap();
     assert_eq!(
         envelope,
-        Envelope { request_id: "r1".into(), params: Echo { text: "hi".into() }, max_tries: 300 }
+        Envelope {
+            request_id: "r1".into(),
+            params: Echo { text: "hi".into() },
+            max_tries: 300
+        }
     );
-    assert_eq!(envelope.to_json(), json!({"requestId": "r1", "text": "hi", "maxTries": 300}));
-    let with_page = Envelope::<Page<Item>>::parse(&json!({"requestId": "r2", "items": []})).unwrap();
+    assert_eq!(
+        envelope.to_json(),
+        json!({"requestId": "r1", "text": "hi", "maxTries": 300})
+    );
+    let with_page =
+        Envelope::<Page<Item>>::parse(&json!({"requestId": "r2", "items": []})).unwrap();
     assert_eq!(with_page.params.items, vec![]);
     assert_eq!(with_page.max_tries, 0);
 }

@@ -11,7 +11,8 @@ struct Item {
     name: String,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(
         Page::<bool>::json_schema(),
         json!({

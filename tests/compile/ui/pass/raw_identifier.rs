@@ -8,7 +8,8 @@ struct Node {
     r#async: bool,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(
         Node::json_schema(),
         json!({

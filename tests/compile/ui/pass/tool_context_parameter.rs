@@ -1,5 +1,7 @@
 use serde_json::json;
-use tool_core::{RunOptions, Tool, ToolCall, ToolContext, ToolRegistry, execute_tool_call, tool, Content};
+use tool_core::{
+    Content, RunOptions, Tool, ToolCall, ToolContext, ToolRegistry, execute_tool_call, tool,
+};
 
 /// Takes the context by reference, between two model parameters
 #[tool]
@@ -13,7 +15,8 @@ async fn by_value(ctx: tool_core::ToolContext) -> String {
     ctx.call_id
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     // The context is not a model parameter.
     assert_eq!(
         ByRefTool.parameters(),

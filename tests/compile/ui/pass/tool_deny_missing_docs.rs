@@ -21,7 +21,8 @@ pub mod tools {
     }
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(EchoTool.name(), "echo");
     assert_eq!(tools::WhoamiTool.name(), "whoami");
     let params = EchoParams {

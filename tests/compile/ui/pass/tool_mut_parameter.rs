@@ -1,5 +1,5 @@
 use serde_json::json;
-use tool_core::{RunOptions, ToolCall, ToolParams, ToolRegistry, execute_tool_call, tool, Content};
+use tool_core::{Content, RunOptions, ToolCall, ToolParams, ToolRegistry, execute_tool_call, tool};
 
 /// Reverse a text
 #[tool]
@@ -9,7 +9,8 @@ async fn reverse(mut text: String) -> String {
     text
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     // `mut` is a binding mode of the function, not part of the JSON name.
     assert_eq!(
         ReverseParams::json_schema()["properties"],

@@ -1,5 +1,5 @@
 use serde_json::json;
-use tool_core::{RunOptions, Tool, ToolCall, ToolRegistry, execute_tool_call, tool, Content};
+use tool_core::{Content, RunOptions, Tool, ToolCall, ToolRegistry, execute_tool_call, tool};
 
 /// Counts the characters of a text
 #[tool(name = "count_chars", description = "Counts characters, not bytes")]
@@ -7,7 +7,8 @@ async fn count(text: String) -> String {
     text.chars().count().to_string()
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     // The generated types follow the function; the tool's name follows the
     // attribute, and the attribute's description wins over the doc comment.
     assert_eq!(CountTool.name(), "count_chars");

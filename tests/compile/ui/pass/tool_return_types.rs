@@ -1,5 +1,7 @@
 use serde_json::{Value, json};
-use tool_core::{RunOptions, ToolCall, ToolError, ToolOutput, ToolRegistry, execute_tool_call, tool, Content};
+use tool_core::{
+    Content, RunOptions, ToolCall, ToolError, ToolOutput, ToolRegistry, execute_tool_call, tool,
+};
 
 #[derive(serde::Serialize)]
 struct Details {
@@ -60,7 +62,8 @@ async fn boxed(value: String) -> Result<String, ToolError> {
     Ok(value)
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let mut tools = ToolRegistry::new();
     tools.register(PlainTool).unwrap();
     tools.register(FallibleTool).unwrap();
@@ -83,7 +86,10 @@ fn main() {
     );
 
     let result = run("fallible", "Pi");
-    assert_eq!((result.content, result.is_error), (vec![Content::text("Pi")], false));
+    assert_eq!(
+        (result.content, result.is_error),
+        (vec![Content::text("Pi")], false)
+    );
     let result = run("fallible", "");
     assert_eq!(
         (result.content, result.details, result.is_error),

@@ -7,7 +7,8 @@ async fn read_file(path: String, line_count: Option<u32>) -> String {
     format!("{path}:{line_count:?}")
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     // `read_file` gives `ReadFileTool` and `ReadFileParams`; the tool keeps
     // the function's name and the parameters keep theirs.
     assert_eq!(ReadFileTool.name(), "read_file");

@@ -16,7 +16,8 @@ mod tools {
     }
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     // The tool structs, the parameter structs (and their fields) and the
     // functions all keep the function's visibility.
     assert_eq!(tools::EchoTool.name(), "echo");

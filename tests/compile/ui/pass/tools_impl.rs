@@ -60,18 +60,23 @@ impl Counter {
     }
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let counter = Arc::new(Counter {
         count: AtomicU64::new(0),
     });
     let mut tools = ToolRegistry::new();
     tools.register_all(Arc::clone(&counter)).unwrap();
     counter.reset();
-    let _ = counter.get();
-    let _ = counter.add(&ToolContext::new("direct"), 2);
+    // The methods are callable as written (their futures, not awaited).
+    drop(counter.get());
+    drop(counter.add(&ToolContext::new("direct"), 2));
     assert_eq!(tools.len(), 2);
     let tool = CounterAddTool(counter);
     assert_eq!(tool.name(), "add");
-    assert_eq!(tool.parameters()["properties"]["by"]["description"], "How much to add");
+    assert_eq!(
+        tool.parameters()["properties"]["by"]["description"],
+        "How much to add"
+    );
     let _ = CounterStateParams { verbose: true };
 }

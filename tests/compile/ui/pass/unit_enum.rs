@@ -17,7 +17,8 @@ struct List {
     fallback: Option<Order>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     assert_eq!(
         List::json_schema(),
         json!({

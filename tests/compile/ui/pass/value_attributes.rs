@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashSet};
 use std::path::PathBuf;
-use tool_core::{params::ParamValue, ToolParams};
+use tool_core::{ToolParams, params::ParamValue};
 
 #[derive(ToolParams, Debug, PartialEq)]
 struct Search {
@@ -29,7 +29,10 @@ struct Search {
     fast: Option<bool>,
     #[param(items(description = "A page number", min = 1, max = 500))]
     pages: Vec<u32>,
-    #[param(min_length = 1, items(min_length = 2, max_length = 8, pattern = "^[a-z]+$"))]
+    #[param(
+        min_length = 1,
+        items(min_length = 2, max_length = 8, pattern = "^[a-z]+$")
+    )]
     tags: BTreeSet<String>,
     #[param(items(format = "email"))]
     to: HashSet<String>,
@@ -65,14 +68,18 @@ struct Formats {
     link: Option<String>,
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let schema = Search::json_schema();
     let properties = &schema["properties"];
     assert_eq!(
         properties["level"],
         json!({"type": "integer", "minimum": 0, "maximum": 255, "enum": [1, 5, 10], "examples": [5]})
     );
-    assert_eq!(properties["ratio"], json!({"type": "number", "enum": [0.5, 1, 1.5]}));
+    assert_eq!(
+        properties["ratio"],
+        json!({"type": "number", "enum": [0.5, 1, 1.5]})
+    );
     assert_eq!(
         properties["mode"],
         json!({"type": "string", "enum": ["fast", "thorough"], "default": "fast"})
@@ -86,7 +93,10 @@ fn main() {
         json!({"description": "An absolute path", "type": "string", "pattern": "^/"})
     );
     assert_eq!(properties["weight"]["examples"], json!([0.25, -1]));
-    assert_eq!(properties["exact"], json!({"type": "boolean", "examples": [true]}));
+    assert_eq!(
+        properties["exact"],
+        json!({"type": "boolean", "examples": [true]})
+    );
     assert_eq!(
         properties["keywords"],
         json!({"type": "array", "items": {"type": "string"}, "examples": [["rust", "serde"]]})
@@ -133,7 +143,10 @@ fn main() {
     );
     assert_eq!(
         schema["required"],
-        json!(["level", "ticket", "root", "weight", "exact", "keywords", "pages", "tags", "to", "axes", "scales"])
+        json!([
+            "level", "ticket", "root", "weight", "exact", "keywords", "pages", "tags", "to",
+            "axes", "scales"
+        ])
     );
 
     let valid = json!({
@@ -173,7 +186,18 @@ fn main() {
     );
 
     let formats = Formats::json_schema();
-    let names = ["date-time", "date", "time", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"];
+    let names = [
+        "date-time",
+        "date",
+        "time",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
+        "uri",
+    ];
     let fields: Vec<&String> = formats["properties"].as_object().unwrap().keys().collect();
     for (field, name) in fields.iter().zip(names) {
         assert_eq!(

@@ -41,22 +41,41 @@ fn panic_message(build: fn() -> serde_json::Value) -> String {
     std::panic::set_hook(Box::new(|_| {}));
     let payload = std::panic::catch_unwind(build).expect_err("the schema build should panic");
     let _ = std::panic::take_hook();
-    payload.downcast_ref::<String>().cloned().unwrap_or_default()
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default()
 }
 
-fn main() {
+/// The program's own assertions (a test of `tests/pass.rs`).
+pub fn main() {
     let schema = Loose::json_schema();
     let properties = &schema["properties"];
-    assert_eq!(properties["level"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
-    assert_eq!(properties["code"], json!({"type": "string", "maxLength": 4, "default": "éééé"}));
-    assert_eq!(properties["anything"], json!({"type": "string", "pattern": "^[^]*$"}));
+    assert_eq!(
+        properties["level"],
+        json!({"type": "integer", "minimum": 0, "maximum": 255})
+    );
+    assert_eq!(
+        properties["code"],
+        json!({"type": "string", "maxLength": 4, "default": "éééé"})
+    );
+    assert_eq!(
+        properties["anything"],
+        json!({"type": "string", "pattern": "^[^]*$"})
+    );
 
     let loose = Loose::parse(&json!({
         "level": 255, "anything": "two\nlines", "answer": "yes", "steps": 3,
     }))
     .unwrap();
-    assert_eq!((loose.level, loose.code.as_str(), loose.stars), (255, "éééé", 2));
-    assert_eq!((loose.anything.as_str(), loose.answer.as_str(), loose.steps), ("two\nlines", "yes", 3));
+    assert_eq!(
+        (loose.level, loose.code.as_str(), loose.stars),
+        (255, "éééé", 2)
+    );
+    assert_eq!(
+        (loose.anything.as_str(), loose.answer.as_str(), loose.steps),
+        ("two\nlines", "yes", 3)
+    );
     assert_eq!(
         Loose::parse(&json!({"level": 1, "anything": "", "answer": "never", "steps": 3}))
             .unwrap_err()

@@ -143,6 +143,50 @@ pub trait ParamObject: ParamValue {
 /// Compile-time checks of a generic container (a flattened struct that
 /// repeats a JSON name, once its type arguments are known): one constant,
 /// named by both the schema and the parse, so one mistake is one error.
+///
+/// The error comes when the generic code is instantiated, so only a build
+/// that generates code reports it (`cargo check` does not): this is why it
+/// is a doctest, built as a program, and not one of the compile tests,
+/// which trybuild only checks.
+///
+/// ```compile_fail,E0080
+/// use tool_core::ToolParams;
+///
+/// #[derive(ToolParams)]
+/// struct Paging {
+///     page: u32,
+///     query: String,
+/// }
+///
+/// #[derive(ToolParams)]
+/// struct Request<T> {
+///     query: String,
+///     #[param(flatten)]
+///     extra: T,
+/// }
+///
+/// // the flattened field `extra: T` has a field with the JSON name
+/// // "query", as does field `query` beside it: rename one
+/// let _ = Request::<Paging>::json_schema();
+/// ```
+///
+/// With a name of its own the same code builds:
+///
+/// ```
+/// # use tool_core::ToolParams;
+/// # #[derive(ToolParams)]
+/// # struct Paging {
+/// #     page: u32,
+/// #     cursor: String,
+/// # }
+/// # #[derive(ToolParams)]
+/// # struct Request<T> {
+/// #     query: String,
+/// #     #[param(flatten)]
+/// #     extra: T,
+/// # }
+/// let _ = Request::<Paging>::json_schema();
+/// ```
 pub trait Checked {
     /// Panics at compile time when a check fails.
     const CHECKS: ();
