@@ -1,23 +1,26 @@
 #!/usr/bin/env bash
 # The published crates as crates.io would get them. `cargo package` copies
-# each into a .crate of its own, without the workspace around it, and
-# builds it from there, in dependency order (the macros, tool-core,
-# tool-mcp); each one's dependencies on the others resolve through a local
-# registry of the packages just made, so nothing needs to be on crates.io
-# yet. A file read from outside a crate's folder, a dependency or a feature
-# only the workspace supplies, fails here rather than at `cargo publish`.
-# Then each .crate must hold its README and both license files, and stay
-# small (it is everyone's download).
+# each into a .crate of its own, without the workspace around it; each is
+# then unpacked and checked from there, with its default features and with
+# all, in a scratch
+# workspace whose only link between them is `[patch.crates-io]` (what a
+# published dependency on the others resolves to). A file read from
+# outside a crate's folder, a dependency or a feature only the workspace
+# supplies, fails here rather than at `cargo publish`. Then each .crate
+# must hold its README and both license files, and stay small (it is
+# everyone's download).
 #
-# The packaged manifests carry no [profile] (those are the workspace's), so
-# the build is given the workspace's dev profile: the dependencies whose
-# features are the same as in `cargo test --workspace` are then reused from
-# the target directory instead of built again with full debug info.
+# Checked, not built: everything a package can lack (a file, a dependency,
+# a feature) shows in `cargo check`, and `cargo package`'s own verify
+# builds with code generation, which cost CI ~100 s. The scratch workspace
+# shares the target directory and the workspace's dev profile, so the
+# dependencies whose features are the same are reused; our crates there are
+# path crates of their own (other paths, other artifacts), so nothing of
+# `cargo test --workspace`'s build is touched and this may run beside it.
 # `--allow-dirty` lets .ci/run pass before a commit; what is packaged is
 # the working tree either way.
 #
-# Usage: scripts/package.sh   (last, as .ci/run runs it: it removes our
-#                              crates' builds first)
+# Usage: scripts/package.sh   (from any directory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,35 +32,23 @@ args=()
 for crate in "${crates[@]}"; do
   args+=(-p "$crate")
 done
-
-# Cargo unpacks each package of that local registry under
-# $CARGO_HOME/registry/src/-<hash of the registry's path>/ and, finding a
-# folder there already (a run before this one, from the same checkout
-# path), builds the old sources it holds instead of the new package: CI
-# once verified tool-mcp against a tool-core from an earlier commit and
-# failed on code the tree no longer had. The local registry's folders are
-# the ones whose name starts with "-" (no host); crates.io's are untouched.
-cargo_home=${CARGO_HOME:-$HOME/.cargo}
-for crate in "${crates[@]}"; do
-  id=$(cargo pkgid -p "$crate")
-  rm -rf "$cargo_home"/registry/src/-*/"$crate-${id##*[#@]}"
-done
-# Cargo takes a registry package as immutable, so a verify build of
-# tool-core 0.1.0 from that local registry left in the target directory by
-# an earlier run (the same version, other sources) would be reused as it
-# is; only a clean target, as CI's first run, is safe without this. It
-# removes our three crates' builds, which is why .ci/run packages last.
-cargo clean --quiet -p tool-core-macros -p tool-core -p tool-mcp
-cargo package --locked --allow-dirty "${args[@]}" \
-  --config 'profile.dev.debug="line-tables-only"' \
-  --config 'profile.dev.package."*".debug=false'
+cargo package --locked --allow-dirty --no-verify "${args[@]}"
 
 target_dir=$(cargo metadata --no-deps --format-version 1 |
   sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+scratch="$target_dir/package/check"
+rm -rf "$scratch"
+# One level down: a path that climbs out of a crate must find nothing
+# there (the scratch manifest included).
+mkdir -p "$scratch/crates"
+
 failed=0
+members=()
+patches=()
 for crate in "${crates[@]}"; do
   id=$(cargo pkgid -p "$crate")
-  file="$target_dir/package/$crate-${id##*[#@]}.crate"
+  unpacked="$crate-${id##*[#@]}"
+  file="$target_dir/package/$unpacked.crate"
   listing=$(tar -tzf "$file")
   for needed in README.md LICENSE-MIT LICENSE-APACHE; do
     if ! grep -qx "[^/]*/$needed" <<<"$listing"; then
@@ -71,5 +62,31 @@ for crate in "${crates[@]}"; do
     failed=1
   fi
   echo "package: $crate: $(wc -l <<<"$listing") files, $((bytes / 1024)) KiB"
+  tar -xzf "$file" -C "$scratch/crates"
+  members+=("\"crates/$unpacked\"")
+  patches+=("$crate = { path = \"crates/$unpacked\" }")
 done
+
+# The workspace's dev profile (a packaged manifest has none), so the
+# dependencies' artifacts are the ones clippy and the tests made.
+{
+  echo "[workspace]"
+  echo "resolver = \"3\""
+  echo "members = [$(IFS=,; echo "${members[*]}")]"
+  echo
+  echo "[patch.crates-io]"
+  printf '%s\n' "${patches[@]}"
+  echo
+  sed -n '/^\[profile\.dev\]/,/^$/p; /^\[profile\.dev\.package\."\*"\]/,/^$/p' Cargo.toml
+} >"$scratch/Cargo.toml"
+# The versions the workspace locked; the scratch copy drops the members it
+# does not have.
+cp Cargo.lock "$scratch/Cargo.lock"
+
+# As a user's default build has them, and with every feature on.
+for features in --workspace "--workspace --all-features"; do
+  # shellcheck disable=SC2086 # two words
+  (cd "$scratch" && CARGO_TARGET_DIR="$target_dir" cargo check --quiet $features)
+done
+echo "package: the packaged crates check alone, with their default features and with all"
 exit "$failed"
