@@ -10,8 +10,10 @@
 //! - [`sessions`]: a session used only by the caller that opened it.
 //! - [`approval`]: a 2026-07-28 approval's `requestState` is the asked
 //!   subject's alone.
+//! - [`mounted`]: the same checks as a tower layer in an axum `Router`.
 
 mod approval;
+mod mounted;
 mod scopes;
 mod sessions;
 mod signer;
