@@ -13,10 +13,17 @@
 # machine is shared out instead of landing on one program. One untimed
 # warm-up round comes first. Figures are medians over the rounds.
 #
+# Every run's wall time (spawn to reap) and CPU time (user and system, from
+# the reaped process's rusage) are recorded; tables give both.
+#
 # Usage: scripts/throughput.sh [options]          (from any directory)
 #   --calls N     calls per workload (default 100000)
 #   --rounds R    timed rounds (default 11)
 #   --cores N     run every program under `taskset -c 0-(N-1)`
+#   --against BIN another build of tool-examples (an earlier commit's, say)
+#                 timed in the same rounds, in both modes, on the workloads;
+#                 a table gives ours over it per round (wall and CPU)
+#   --no-build    time the binaries as they are (cargo builds them otherwise)
 #   --scaling     label workload, ours (both modes) and floor_typed pinned
 #                 to 1, 2 (4, 8, 16 when there are that many) cores: speedups
 #   --sizes       echo calls whose value is 1 KiB .. 1 MiB, about 100 MB of
@@ -24,15 +31,22 @@
 #   With neither --scaling nor --sizes: the echo and label workloads, every
 #   program. Tables are Markdown, on stdout; progress goes to stderr.
 #
+# The binaries are read from $CARGO_TARGET_DIR/release when that is set,
+# else from target/release.
+#
 # e.g. scripts/throughput.sh --calls 20000 --rounds 5
+#      scripts/throughput.sh --against /tmp/old/tool-examples --rounds 7
 #      scripts/throughput.sh --cores 1
 #      scripts/throughput.sh --scaling --sizes
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 stats="$root/scripts/throughput_stats.py"
-release="$root/target/release"
+runner="$root/scripts/throughput_run.py"
+release="${CARGO_TARGET_DIR:-$root/target}/release"
 ours="$release/tool-examples"
+against=""
+do_build=true
 
 calls=100000
 rounds=11
@@ -64,6 +78,13 @@ parse_args() {
         cores=$2
         shift 2
         ;;
+      --against)
+        [ -n "${2-}" ] || die "--against wants the path of a tool-examples binary"
+        [ -x "$2" ] || die "--against $2: not an executable file"
+        against=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+        shift 2
+        ;;
+      --no-build) do_build=false; shift ;;
       --scaling) scaling=true; shift ;;
       --sizes) sizes=true; shift ;;
       -h | --help) usage; exit 0 ;;
@@ -73,6 +94,7 @@ parse_args() {
 }
 
 build() {
+  $do_build || return 0
   echo "building (release)..." >&2
   (cd "$root" && cargo build --release -q -p tool-examples --bins)
 }
@@ -122,6 +144,8 @@ command_of() { # program cores
   case $1 in
     parallel) command=("$ours" call) ;;
     sequential) command=("$ours" call --sequential) ;;
+    against_parallel) command=("$against" call) ;;
+    against_sequential) command=("$against" call --sequential) ;;
     floor_value | floor_typed) command=("$release/$1") ;;
     *) die "no program '$1'" ;;
   esac
@@ -134,17 +158,16 @@ output_of() { # job
   echo "$work/out.${job_group[$1]}.${job_program[$1]}"
 }
 
-# Runs job $1 once, its wall time in ns into `elapsed`. EPOCHREALTIME (bash
-# 5) is read without starting a process, so only the program is timed.
+# Runs job $1 once, its wall time in ns into `elapsed` and its CPU time in
+# ns into `cpu` (throughput_run.py times only the program, from spawn to
+# reap).
 run_job() { # job
-  local job=$1 output start end
+  local job=$1 output status
   output=$(output_of "$job")
   command_of "${job_program[$job]}" "${job_cores[$job]}"
-  start=${EPOCHREALTIME/[.,]/}
-  "${command[@]}" <"${job_input[$job]}" >"$output" ||
-    die "${job_program[$job]} on ${job_group[$job]} failed (exit $?)"
-  end=${EPOCHREALTIME/[.,]/}
-  elapsed=$(((end - start) * 1000))
+  read -r elapsed cpu status < <(python3 "$runner" "${job_input[$job]}" "$output" "${command[@]}")
+  [ "${status:-1}" -eq 0 ] ||
+    die "${job_program[$job]} on ${job_group[$job]} failed (exit ${status:-?})"
   check_run "$job" "$output"
 }
 
@@ -177,7 +200,7 @@ check_shape() { # group
 
 # An untimed warm-up round that also checks shapes, then `rounds` timed
 # rounds, each in an order rotated by one job from the last. Appends
-# "group program calls bytes ns" lines to `runs_file`.
+# "group program calls bytes wall_ns cpu_ns round" lines to `runs_file`.
 run_rounds() {
   local count=${#job_group[@]} round i job group
   echo "  warm-up and checks ($count jobs)" >&2
@@ -188,8 +211,8 @@ run_rounds() {
     for ((i = 0; i < count; i++)); do
       job=$(((i + round) % count))
       run_job "$job"
-      printf '%s\t%s\t%s\t%s\t%s\n' "${job_group[$job]}" "${job_program[$job]}" \
-        "${job_calls[$job]}" "${job_bytes[$job]}" "$elapsed" >>"$runs_file"
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${job_group[$job]}" "${job_program[$job]}" \
+        "${job_calls[$job]}" "${job_bytes[$job]}" "$elapsed" "$cpu" "$round" >>"$runs_file"
     done
   done
   rm -f "$work"/out.*
@@ -198,12 +221,13 @@ run_rounds() {
 # ------------------------------------------------------------------- modes
 
 workloads_mode() {
-  local program
+  local program programs=(parallel sequential floor_value floor_typed)
   echo "workloads: echo and label, $calls calls each" >&2
   make_echo "$calls" "$work/echo.jsonl"
   make_label "$calls" "$work/label.jsonl"
   clear_jobs
-  for program in parallel sequential floor_value floor_typed; do
+  if [ -n "$against" ]; then programs+=(against_parallel against_sequential); fi
+  for program in "${programs[@]}"; do
     add_job echo "$program" "$cores" "$work/echo.jsonl" "$calls" 2 "call-$calls"
     add_job label "$program" "$cores" "$work/label.jsonl" "$calls" 2 "label-$calls"
   done
@@ -266,7 +290,10 @@ describe_machine() {
   echo "- commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ' (uncommitted changes)'), $(date -u +%Y-%m-%dT%H:%MZ)"
   echo "- ${cpu:-unknown CPU}, $(nproc) cores online, $(uname -sr)"
   echo "- load average at the start: $(cut -d ' ' -f 1-3 /proc/loadavg)"
-  echo "- timed rounds: $rounds (interleaved, rotating order) after a warm-up; wall time of whole process runs"
+  echo "- timed rounds: $rounds (interleaved, rotating order) after a warm-up; wall and CPU time of whole process runs"
+  if [ -n "$against" ]; then
+    echo "- against: $against"
+  fi
   echo
 }
 

@@ -4,9 +4,11 @@
 Usage: throughput_stats.py MODE RUNS_FILE
   MODE is `workloads`, `scaling` or `sizes`. RUNS_FILE has one timed
   process run per line, tab-separated:
-      group  program  calls  argument_bytes_per_call  wall_ns
+      group  program  calls  argument_bytes_per_call  wall_ns  [cpu_ns  round]
   (group: the workload, `label@<cores>` or `<size>`). Every figure is a
-  median over the rounds; ratios are of medians of the same invocation.
+  median over the rounds; ratios are of medians of the same invocation,
+  except the table against another build (`against_*` programs), whose
+  ratios are medians of each round's ratio.
 """
 
 import statistics
@@ -15,7 +17,19 @@ from collections import defaultdict
 
 FLOOR_TYPED = "floor_typed"
 FLOOR_VALUE = "floor_value"
-NAMES = {"parallel": "ours, parallel", "sequential": "ours, sequential"}
+NAMES = {
+    "parallel": "ours, parallel",
+    "sequential": "ours, sequential",
+    "against_parallel": "against, parallel",
+    "against_sequential": "against, sequential",
+    FLOOR_TYPED: FLOOR_TYPED,
+}
+AGAINST = "against_"
+
+# {group: {program: {round: cpu_ns}}} and the same of wall time, for the
+# per-round ratios; filled by `load` when the runs file has them.
+CPU = defaultdict(lambda: defaultdict(dict))
+WALL = defaultdict(lambda: defaultdict(dict))
 
 
 def load(path):
@@ -24,10 +38,28 @@ def load(path):
     shape = {}
     with open(path, encoding="utf-8") as lines:
         for line in lines:
-            group, program, calls, arg_bytes, ns = line.split("\t")
+            fields = line.rstrip("\n").split("\t")
+            group, program, calls, arg_bytes, ns = fields[:5]
             runs[group][program].append(int(ns))
             shape[group] = (int(calls), int(arg_bytes))
+            if len(fields) >= 7:
+                cpu, round_ = int(fields[5]), int(fields[6])
+                CPU[group][program][round_] = cpu
+                WALL[group][program][round_] = int(ns)
     return runs, shape
+
+
+def per_round(times, program, reference):
+    """Each round's time of `program` over `reference`'s, where both ran."""
+    ours, theirs = times[program], times[reference]
+    return [ours[r] / theirs[r] for r in sorted(ours) if r in theirs and theirs[r]]
+
+
+def ratio_range(ratios):
+    """The median of the ratios, and their range."""
+    if not ratios:
+        return "n/a"
+    return f"{statistics.median(ratios):.2f}x ({min(ratios):.2f} – {max(ratios):.2f})"
 
 
 def spread(samples):
@@ -67,6 +99,8 @@ def workloads(runs, shape):
     for group, programs in runs.items():
         calls, _ = shape[group]
         medians = {program: statistics.median(ns) for program, ns in programs.items()}
+        cpu = {program: statistics.median(by_round.values())
+               for program, by_round in CPU[group].items()}
         rounds = min(len(ns) for ns in programs.values())
         print(f"### {group}: {calls:,} calls, median of {rounds} rounds\n")
         rows = [
@@ -77,14 +111,46 @@ def workloads(runs, shape):
                 ratio(median, medians.get(FLOOR_TYPED)),
                 ratio(median, medians.get(FLOOR_VALUE)),
                 spread(programs[program]),
-            ]
+            ] + ([ms(cpu[program]), ratio(cpu[program], cpu.get(FLOOR_TYPED))]
+                 if cpu else [])
             for program, median in medians.items()
         ]
         table(
             ["program", "median ms", "calls/s", "time / floor_typed",
-             "time / floor_value", "IQR / median"],
+             "time / floor_value", "IQR / median"]
+            + (["CPU ms", "CPU / floor_typed"] if cpu else []),
             rows,
         )
+    paired(runs)
+
+
+# The per-round comparisons: (program, reference), each when both ran.
+PAIRS = [
+    ("parallel", FLOOR_TYPED),
+    ("sequential", FLOOR_TYPED),
+    ("parallel", "sequential"),
+    ("parallel", AGAINST + "parallel"),
+    ("sequential", AGAINST + "sequential"),
+]
+
+
+def paired(runs):
+    """Ratios taken round by round (a slow spell hits both programs of a
+    round alike), then their median and range."""
+    rows = []
+    for group, programs in runs.items():
+        for program, reference in PAIRS:
+            if program not in programs or reference not in programs or not WALL[group]:
+                continue
+            rows.append([
+                group, f"{name(program)} / {name(reference)}",
+                ratio_range(per_round(WALL[group], program, reference)),
+                ratio_range(per_round(CPU[group], program, reference)),
+            ])
+    if not rows:
+        return
+    print("### Per-round ratios (median, range over the rounds)\n")
+    table(["workload", "ratio", "wall time", "CPU time"], rows, text_columns=2)
 
 
 def scaling(runs, shape):
