@@ -86,6 +86,7 @@ cfg_feature!("approval-state" =>
 
 use crate::model::{ToolCall, ToolResultMessage};
 use crate::registry::ToolRegistry;
+use std::borrow::Borrow;
 
 /// How a batch of calls runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,6 +101,12 @@ pub enum ExecutionMode {
 /// Runs one call and answers it. Never fails and never panics: an unknown
 /// tool, bad arguments, a tool error and a tool panic all become a paired
 /// result with `is_error: true`.
+///
+/// `ctx` is the options by value or by reference: a program that runs many
+/// calls with the same options passes `&ctx` and copies nothing per call
+/// (a clone is a few hundred bytes and a reference count or two for each
+/// hook, approval and turn it holds, which every thread running calls
+/// then touches).
 ///
 /// ```
 /// use tool_core::{execute_tool_call, RunOptions, DynamicTool, ToolCall, ToolOutput, ToolRegistry};
@@ -121,14 +128,21 @@ pub enum ExecutionMode {
 /// let result = execute_tool_call(&unknown, &tools, RunOptions::default()).await;
 /// assert_eq!(result.tool_name, "missing");
 /// assert_eq!(result.details, Some(json!({"error": "unknown tool"})));
+///
+/// // The same options for many calls: borrowed, not cloned.
+/// let options = RunOptions::default();
+/// for id in ["call-3", "call-4"] {
+///     let call = ToolCall::new(id, "fail", json!({}));
+///     assert!(execute_tool_call(&call, &tools, &options).await.is_error);
+/// }
 /// # });
 /// ```
 pub async fn execute_tool_call(
     call: &ToolCall,
     registry: &ToolRegistry,
-    ctx: RunOptions,
+    ctx: impl Borrow<RunOptions>,
 ) -> ToolResultMessage {
-    one_call::run(call, registry, registry.get(&call.name), &ctx).await
+    one_call::run(call, registry, registry.get(&call.name), ctx.borrow()).await
 }
 
 /// Runs a batch of calls and answers each one, in call order.

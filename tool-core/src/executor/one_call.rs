@@ -48,6 +48,14 @@ pub(crate) async fn run(
     // stay in the call's future after it, and every byte of that future is
     // copied for every call.
     let (span, trace) = call_span::open(call, tool, ctx);
+    // A disabled span records nothing and entering it changes nothing
+    // (events inside have the same parent either way): the call is not
+    // wrapped in it, which would move its whole future once more and
+    // enter and leave the span on every poll.
+    if !trace.recording {
+        drop(span);
+        return run_in_span(call, registry, tool, ctx, trace).await;
+    }
     run_in_span(call, registry, tool, ctx, trace)
         .instrument(span)
         .await

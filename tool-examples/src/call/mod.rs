@@ -74,6 +74,10 @@ const BUDGET_UNIT: usize = 1024;
 struct Runner {
     registry: Arc<ToolRegistry>,
     ctx: RunOptions,
+    /// The names of the tools a call of which may need approval under
+    /// suspending approvals, sorted (none without such approvals): a call
+    /// of any other tool is run straight away.
+    may_suspend: Box<[String]>,
 }
 
 /// What a line asks for: a call, or a decision on (or the close of) one
@@ -91,32 +95,50 @@ enum Reply {
 }
 
 impl Runner {
+    fn new(registry: Arc<ToolRegistry>, ctx: RunOptions) -> Self {
+        let mut may_suspend: Vec<String> = match ctx.approvals().filter(|a| a.suspends()) {
+            Some(approvals) => registry
+                .iter()
+                .filter(|tool| approvals.may_require(tool))
+                .map(|tool| tool.name().to_owned())
+                .collect(),
+            None => Vec::new(),
+        };
+        may_suspend.sort_unstable();
+        Runner {
+            registry,
+            ctx,
+            may_suspend: may_suspend.into_boxed_slice(),
+        }
+    }
+
+    /// The common path is `execute_tool_call` with the options borrowed;
+    /// the rare ones are boxed, so that the future of every call (moved
+    /// into its own allocation, and copied there) does not carry the state
+    /// of a suspended batch or a resume.
     async fn run(&self, work: &Work) -> Reply {
         match work {
-            Work::Call(call) if self.may_suspend(call) => self.run_or_suspend(call).await,
+            Work::Call(call) if self.may_suspend(call) => Box::pin(self.run_or_suspend(call)).await,
             Work::Call(call) => {
-                Reply::Result(execute_tool_call(call, &self.registry, self.ctx.clone()).await)
+                Reply::Result(execute_tool_call(call, &self.registry, &self.ctx).await)
             }
             Work::Approval(line) => match line.as_ref() {
-                approval::ApprovalLine::Decide(line) => self.decide(line).await,
-                approval::ApprovalLine::Close(line) => self.close(line).await,
+                approval::ApprovalLine::Decide(line) => Box::pin(self.decide(line)).await,
+                approval::ApprovalLine::Close(line) => Box::pin(self.close(line)).await,
             },
         }
     }
 
     /// Whether `call` may need approval under suspending approvals (the
-    /// rare path: the common one stays `execute_tool_call`).
+    /// rare path: the common one stays `execute_tool_call`). A search of
+    /// the few names known at the start: no hashing of the name a second
+    /// time (`execute_tool_call` looks the tool up).
     fn may_suspend(&self, call: &ToolCall) -> bool {
-        let Some(approvals) = self
-            .ctx
-            .approvals()
-            .filter(|approvals| approvals.suspends())
-        else {
-            return false;
-        };
-        self.registry
-            .get(&call.name)
-            .is_some_and(|tool| approvals.may_require(tool))
+        !self.may_suspend.is_empty()
+            && self
+                .may_suspend
+                .binary_search_by(|name| name.as_str().cmp(&call.name))
+                .is_ok()
     }
 
     /// A one-call batch: its result, or its approval request.
@@ -273,7 +295,7 @@ where
     R: AsyncBufRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin,
 {
-    let runner = Arc::new(Runner { registry, ctx });
+    let runner = Arc::new(Runner::new(registry, ctx));
     let (sender, mut receiver) = mpsc::channel::<InFlight>(MAX_IN_FLIGHT / MAX_CHUNK_LINES);
     let reader = tokio::spawn(read_chunks(
         input,
@@ -465,21 +487,27 @@ async fn answer_chunk_in_turn(
 
 /// Runs `lines`' calls in order. A call that has to wait takes the rest of
 /// the lines to a task of its own (the answers before it are written in the
-/// meantime); `done` is sent when the last call has finished.
+/// meantime); `done` is sent when the last call has finished. The replies
+/// are serialized after `done`, while the next chunk's calls run: only the
+/// calls themselves wait for one another.
 fn run_in_turn(
     mut lines: std::vec::IntoIter<Line>,
     runner: Arc<Runner>,
     done: oneshot::Sender<()>,
 ) -> Pin<Box<dyn Future<Output = ChunkAnswers> + Send>> {
     Box::pin(async move {
-        let mut answers = ChunkAnswers::default();
+        let mut in_turn = Vec::with_capacity(lines.len());
         while let Some(line) = lines.next() {
-            let Some(call) = answers.call_of(line) else {
-                continue;
+            let work = match work_of(line) {
+                Ok(work) => work,
+                Err(line) => {
+                    in_turn.push(InTurn::Line(line));
+                    continue;
+                }
             };
-            let mut running = start(&runner, call);
-            if let Some(result) = running.as_mut().now_or_never() {
-                answers.add(&result);
+            let mut running = start(&runner, work);
+            if let Some(reply) = running.as_mut().now_or_never() {
+                in_turn.push(InTurn::Reply(reply));
                 continue;
             }
             let rest = async move {
@@ -488,12 +516,30 @@ fn run_in_turn(
                 answers.append(run_in_turn(lines, runner, done).await);
                 answers.finished()
             };
+            let mut answers = ChunkAnswers::serialized(in_turn);
             answers.push(Answers::Rest(tokio::spawn(rest)));
             return answers.finished();
         }
         let _ = done.send(());
-        answers.finished()
+        ChunkAnswers::serialized(in_turn).finished()
     })
+}
+
+/// A line of a chunk in sequential mode, its calls run, not yet serialized.
+enum InTurn {
+    /// Not a call: answered when serialized (or nothing, when blank).
+    Line(Line),
+    /// A call's reply.
+    Reply(Reply),
+}
+
+/// The work `line` asks for, or the line itself when it asks for none.
+fn work_of(line: Line) -> Result<Work, Line> {
+    match line {
+        Line::Call(call, _) => Ok(Work::Call(call)),
+        Line::Approval(line) => Ok(Work::Approval(line)),
+        other @ (Line::Blank | Line::Answer(_)) => Err(other),
+    }
 }
 
 /// `work`, started: owned and boxed, so a call that has to wait can move to
@@ -514,16 +560,27 @@ impl ChunkAnswers {
     /// The work on `line`; a line that is neither a call nor a decision is
     /// answered here.
     fn call_of(&mut self, line: Line) -> Option<Work> {
-        match line {
-            Line::Blank => None,
-            Line::Answer(answer) => {
-                write_answer(&mut self.pending, &answer);
-                self.count(true);
-                None
-            }
-            Line::Call(call, _) => Some(Work::Call(call)),
-            Line::Approval(line) => Some(Work::Approval(line)),
+        work_of(line).map_err(|line| self.add_line(line)).ok()
+    }
+
+    /// Serializes the answer to a line that is no call (none to a blank).
+    fn add_line(&mut self, line: Line) {
+        if let Line::Answer(answer) = line {
+            write_answer(&mut self.pending, &answer);
+            self.count(true);
         }
+    }
+
+    /// `in_turn`, serialized in order.
+    fn serialized(in_turn: Vec<InTurn>) -> Self {
+        let mut answers = ChunkAnswers::default();
+        for done in in_turn {
+            match done {
+                InTurn::Line(line) => answers.add_line(line),
+                InTurn::Reply(reply) => answers.add(&reply),
+            }
+        }
+        answers
     }
 
     /// Serializes `reply` after the answers so far, and counts it.
