@@ -500,8 +500,8 @@ fn run_in_turn(
         while let Some(line) = lines.next() {
             let work = match work_of(line) {
                 Ok(work) => work,
-                Err(line) => {
-                    in_turn.push(InTurn::Line(line));
+                Err(answer) => {
+                    in_turn.push(InTurn::Answer(answer));
                     continue;
                 }
             };
@@ -527,18 +527,20 @@ fn run_in_turn(
 
 /// A line of a chunk in sequential mode, its calls run, not yet serialized.
 enum InTurn {
-    /// Not a call: answered when serialized (or nothing, when blank).
-    Line(Line),
+    /// Not a call: the answer to write (none to a blank line).
+    Answer(Option<String>),
     /// A call's reply.
     Reply(Reply),
 }
 
-/// The work `line` asks for, or the line itself when it asks for none.
-fn work_of(line: Line) -> Result<Work, Line> {
+/// The work `line` asks for, or, when it asks for none, its answer (none
+/// to a blank line).
+fn work_of(line: Line) -> Result<Work, Option<String>> {
     match line {
         Line::Call(call, _) => Ok(Work::Call(call)),
         Line::Approval(line) => Ok(Work::Approval(line)),
-        other @ (Line::Blank | Line::Answer(_)) => Err(other),
+        Line::Answer(answer) => Err(Some(answer)),
+        Line::Blank => Err(None),
     }
 }
 
@@ -560,12 +562,12 @@ impl ChunkAnswers {
     /// The work on `line`; a line that is neither a call nor a decision is
     /// answered here.
     fn call_of(&mut self, line: Line) -> Option<Work> {
-        work_of(line).map_err(|line| self.add_line(line)).ok()
+        work_of(line).map_err(|answer| self.add_answer(answer)).ok()
     }
 
     /// Serializes the answer to a line that is no call (none to a blank).
-    fn add_line(&mut self, line: Line) {
-        if let Line::Answer(answer) = line {
+    fn add_answer(&mut self, answer: Option<String>) {
+        if let Some(answer) = answer {
             write_answer(&mut self.pending, &answer);
             self.count(true);
         }
@@ -576,7 +578,7 @@ impl ChunkAnswers {
         let mut answers = ChunkAnswers::default();
         for done in in_turn {
             match done {
-                InTurn::Line(line) => answers.add_line(line),
+                InTurn::Answer(answer) => answers.add_answer(answer),
                 InTurn::Reply(reply) => answers.add(&reply),
             }
         }
