@@ -77,7 +77,7 @@ done
   echo "[patch.crates-io]"
   printf '%s\n' "${patches[@]}"
   echo
-  sed -n '/^\[profile\.dev\]/,/^$/p; /^\[profile\.dev\.package\."\*"\]/,/^$/p' Cargo.toml
+  sed -n '/^\[profile\.dev[].]/,/^$/p' Cargo.toml
 } >"$scratch/Cargo.toml"
 # The versions the workspace locked; the scratch copy drops the members it
 # does not have.

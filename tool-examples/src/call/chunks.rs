@@ -55,6 +55,10 @@ pub(super) struct ChunkReader<R> {
     number: usize,
     /// Bytes read so far (all of a too-long line's, though few were kept).
     pub consumed: u64,
+    /// The size of the chunk before, in bytes and lines: the room the next
+    /// one starts with (a burst makes chunks of much the same size, which
+    /// then grow by no copy).
+    last: (usize, usize),
 }
 
 impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
@@ -63,13 +67,17 @@ impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
             input,
             number: 0,
             consumed: 0,
+            last: (0, 0),
         }
     }
 
     /// The next chunk: waits for one line, then takes the lines already
     /// buffered behind it without waiting. `None` at the end of the input.
     pub(super) async fn next_chunk(&mut self) -> std::io::Result<Option<Chunk>> {
-        let mut chunk = Chunk::default();
+        let mut chunk = Chunk {
+            bytes: Vec::with_capacity(self.last.0),
+            lines: Vec::with_capacity(self.last.1),
+        };
         loop {
             if !chunk.lines.is_empty() && !self.more_is_buffered() {
                 break;
@@ -81,6 +89,7 @@ impl<R: AsyncBufRead + Unpin> ChunkReader<R> {
                 break;
             }
         }
+        self.last = (chunk.bytes.len(), chunk.lines.len());
         Ok((!chunk.lines.is_empty()).then_some(chunk))
     }
 

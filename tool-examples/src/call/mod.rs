@@ -476,24 +476,27 @@ async fn answer_chunk_in_turn(
     done: oneshot::Sender<()>,
 ) -> ChunkAnswers {
     let lines = parse_chunk(&chunk);
+    let answer_bytes = chunk.bytes.len() * 2;
     drop(chunk);
     if let Some(previous) = previous {
         // An error means the earlier chunk's task is gone (it cannot be
         // running calls any more): go on.
         let _ = previous.await;
     }
-    run_in_turn(lines.into_iter(), runner, done).await
+    run_in_turn(lines.into_iter(), runner, done, answer_bytes).await
 }
 
 /// Runs `lines`' calls in order. A call that has to wait takes the rest of
 /// the lines to a task of its own (the answers before it are written in the
 /// meantime); `done` is sent when the last call has finished. The replies
 /// are serialized after `done`, while the next chunk's calls run: only the
-/// calls themselves wait for one another.
+/// calls themselves wait for one another. `answer_bytes` is room for
+/// the answers' bytes (a guess: twice the lines').
 fn run_in_turn(
     mut lines: std::vec::IntoIter<Line>,
     runner: Arc<Runner>,
     done: oneshot::Sender<()>,
+    answer_bytes: usize,
 ) -> Pin<Box<dyn Future<Output = ChunkAnswers> + Send>> {
     Box::pin(async move {
         let mut in_turn = Vec::with_capacity(lines.len());
@@ -513,15 +516,15 @@ fn run_in_turn(
             let rest = async move {
                 let mut answers = ChunkAnswers::default();
                 answers.add(&running.await);
-                answers.append(run_in_turn(lines, runner, done).await);
+                answers.append(run_in_turn(lines, runner, done, answer_bytes).await);
                 answers.finished()
             };
-            let mut answers = ChunkAnswers::serialized(in_turn);
+            let mut answers = ChunkAnswers::serialized(in_turn, answer_bytes);
             answers.push(Answers::Rest(tokio::spawn(rest)));
             return answers.finished();
         }
         let _ = done.send(());
-        ChunkAnswers::serialized(in_turn).finished()
+        ChunkAnswers::serialized(in_turn, answer_bytes).finished()
     })
 }
 
@@ -573,9 +576,9 @@ impl ChunkAnswers {
         }
     }
 
-    /// `in_turn`, serialized in order.
-    fn serialized(in_turn: Vec<InTurn>) -> Self {
-        let mut answers = ChunkAnswers::default();
+    /// `in_turn`, serialized in order, in room for `bytes`.
+    fn serialized(in_turn: Vec<InTurn>, bytes: usize) -> Self {
+        let mut answers = ChunkAnswers::with_capacity(bytes);
         for done in in_turn {
             match done {
                 InTurn::Answer(answer) => answers.add_answer(answer),
