@@ -56,15 +56,17 @@ start_mcp() {
   ADDRESS=$(grep -o 'serving MCP on http://[^/]*' "$log" | head -1 | sed 's|.*http://||')
 }
 
-# start_redis: a redis-server of this check's own on a free loopback port,
-# nothing saved to disk; sets REDIS_URL.
+# start_redis [ARGS...]: a redis-server of this check's own on a free
+# loopback port (REDIS_PORT when set), nothing saved to disk unless ARGS
+# say otherwise; sets REDIS_URL, REDIS_PORT and REDIS_PID.
 start_redis() {
-  local port
-  port=$(free_port)
+  local port=${REDIS_PORT:-$(free_port)}
   mkdir -p "$SCRATCH/redis"
   redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no \
-    --dir "$SCRATCH/redis" --logfile "$SCRATCH/redis/redis.log" &
-  PIDS+=("$!")
+    --dir "$SCRATCH/redis" --logfile "$SCRATCH/redis/redis.log" "$@" &
+  REDIS_PID=$!
+  REDIS_PORT=$port
+  PIDS+=("$REDIS_PID")
   local tries=0
   until redis-cli -p "$port" ping 2>/dev/null | grep -q PONG; do
     tries=$((tries + 1))
@@ -82,4 +84,39 @@ log_of() {
 # http_get URL: the body of a GET, or a failure (no curl needed).
 http_get() {
   "$PY" -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' "$1"
+}
+
+# start_backends KIND ARGS...: three `tool-examples mcp --http` processes
+# named KIND-1 to KIND-3, each given ARGS; sets BACKENDS (nginx's `server`
+# lines) and BACKEND_ADDRESSES (host:port each, in order).
+start_backends() {
+  local kind=$1
+  shift
+  BACKENDS=""
+  BACKEND_ADDRESSES=()
+  BACKEND_PIDS=()
+  for n in 1 2 3; do
+    RUST_LOG=${BACKEND_LOG:-warn,tool_examples=info,tool_mcp=debug} start_mcp "$kind-$n" --http 127.0.0.1:0 "$@"
+    BACKENDS+="server $ADDRESS; "
+    BACKEND_ADDRESSES+=("$ADDRESS")
+    BACKEND_PIDS+=("$SERVER_PID")
+  done
+}
+
+# start_nginx NAME: nginx round robin (interop/nginx/round_robin.conf, no
+# affinity) over $BACKENDS on a free port; sets NGINX_PORT.
+start_nginx() {
+  local name=$1
+  NGINX_PORT=$(free_port)
+  mkdir -p "$SCRATCH/$name"
+  sed -e "s|@SCRATCH@|$SCRATCH/$name|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@BACKENDS@|$BACKENDS|g" \
+    "$ROOT/interop/nginx/round_robin.conf" >"$SCRATCH/$name/nginx.conf"
+  "$NGINX" -c "$SCRATCH/$name/nginx.conf" -e "$SCRATCH/$name/nginx-error.log" &
+  PIDS+=("$!")
+  local tries=0
+  until http_get "http://127.0.0.1:$NGINX_PORT/healthz" >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    [[ $tries -lt 100 ]] || fail "nginx did not start: $(cat "$SCRATCH/$name/nginx-error.log")"
+    sleep 0.05
+  done
 }

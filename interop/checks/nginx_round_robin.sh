@@ -6,37 +6,13 @@
 # and one shared store (--state-url, a redis-server), a 2026-07-28 client's
 # approval (its retry reaching another process than its question) runs the
 # call. Then the same three without
-# --stateless: a legacy client's session lives in one process, so round
-# robin must break it (the other processes answer 404 for its session, and
-# the SDK says "Session terminated"), which is why tool-mcp/README.md says
-# sticky routing is needed there.
+# --stateless and without a shared store: a legacy client's session lives
+# in one process, so round robin must break it (the other processes answer
+# 404 for its session, and the SDK says "Session terminated"), which is why
+# tool-mcp/README.md says such sessions need sticky routing or --state-url
+# (interop/checks/shared_sessions.sh shows the same clients working with
+# the store).
 source "$(dirname "$0")/../lib.sh"
-
-start_backends() {
-  local kind=$1
-  shift
-  BACKENDS=""
-  for n in 1 2 3; do
-    RUST_LOG=warn,tool_examples=info,tool_mcp=debug start_mcp "$kind-$n" --http 127.0.0.1:0 "$@"
-    BACKENDS+="server $ADDRESS; "
-  done
-}
-
-start_nginx() {
-  local name=$1
-  NGINX_PORT=$(free_port)
-  mkdir -p "$SCRATCH/$name"
-  sed -e "s|@SCRATCH@|$SCRATCH/$name|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@BACKENDS@|$BACKENDS|g" \
-    "$ROOT/interop/nginx/round_robin.conf" >"$SCRATCH/$name/nginx.conf"
-  "$NGINX" -c "$SCRATCH/$name/nginx.conf" -e "$SCRATCH/$name/nginx-error.log" &
-  PIDS+=("$!")
-  local tries=0
-  until http_get "http://127.0.0.1:$NGINX_PORT/healthz" >/dev/null 2>&1; do
-    tries=$((tries + 1))
-    [[ $tries -lt 100 ]] || fail "nginx did not start: $(cat "$SCRATCH/$name/nginx-error.log")"
-    sleep 0.05
-  done
-}
 
 calls_served() {
   grep -c 'tool_mcp::handler: answered' "$(log_of "$1")" || true
@@ -73,4 +49,4 @@ if "$PY" "$ROOT/interop/python/calls.py" "$url" legacy >"$SCRATCH/sessions.out" 
 fi
 grep -q -i -E 'session (terminated|not found)' "$SCRATCH/sessions.out" \
   || fail "sessions behind round robin failed, but not for the reason tool-mcp/README.md gives: $(tail -5 "$SCRATCH/sessions.out")"
-echo "as documented: legacy sessions need sticky routing, --stateless does not"
+echo "as documented: legacy sessions in memory need sticky routing; --stateless and --state-url do not"

@@ -112,11 +112,13 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
         }) => {
             let mut tools = rooted_registry(&root)?;
             let runtime = runtime()?;
-            let ledger = runtime.block_on(shared_state::approval_ledger(
+            let store = runtime.block_on(shared_state::connect(&state, "mcp"))?;
+            let ledger = shared_state::approval_ledger(
                 approval_key_file.as_deref(),
+                store.as_ref(),
                 &state,
                 "mcp",
-            ))?;
+            )?;
             // The clients live as long as the server: they hold the upstreams.
             let _clients = runtime.block_on(add_upstreams(
                 &mut tools,
@@ -151,6 +153,12 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 allowed_origins: with_env_list(allowed_origins, ORIGINS_VARIABLE)?,
                 allow_unauthenticated,
                 stateless,
+                shared: store.map(|store| {
+                    let idle = limits
+                        .session_idle_timeout
+                        .unwrap_or(tool_mcp::DEFAULT_SESSION_IDLE_TIMEOUT);
+                    store.mcp_state(idle, shared_state::EVENTS_KEPT_FOR)
+                }),
                 limits,
                 shutdown_grace,
             };
@@ -209,7 +217,8 @@ async fn call_approvals(args: &ApprovalArgs, state: &SharedState) -> std::io::Re
         return Ok(Approvals::ask(|_| async { Decision::Approve }));
     }
     let key_file = args.key_file.as_deref();
-    let ledger = shared_state::approval_ledger(key_file, state, "call").await?;
+    let store = shared_state::connect(state, "call").await?;
+    let ledger = shared_state::approval_ledger(key_file, store.as_ref(), state, "call")?;
     let approvals = Approvals::suspend(call::approval::load_key(key_file)?);
     Ok(match ledger {
         Some(ledger) => approvals.with_ledger(ledger),

@@ -53,6 +53,8 @@ pub struct HttpOptions {
     pub allow_unauthenticated: bool,
     /// `--stateless`.
     pub stateless: bool,
+    /// `--state-url`: sessions in the store every process shares.
+    pub shared: Option<tool_mcp::SharedState>,
     /// The limits given; the library's defaults for the others.
     pub limits: HttpLimits,
     /// How long the calls running may go on once a signal asks to stop.
@@ -146,6 +148,10 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     if options.stateless {
         http = http.stateless();
     }
+    let shared = options.shared.as_ref().map(tool_mcp::SharedState::describe);
+    if let Some(state) = options.shared {
+        http = http.with_shared_state(state);
+    }
     http = http.with_shutdown_grace(options.shutdown_grace);
     // Whoever reaches a non-loopback address without a token may call every
     // tool: that is said as a warning, not as news.
@@ -189,6 +195,11 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     }
     if options.stateless {
         tracing::info!("stateless: no sessions; any process behind a balancer can answer");
+    } else if let Some(store) = shared {
+        tracing::info!(
+            "sessions in the shared store ({store}): any process behind a balancer can answer; \
+             readiness at /readyz"
+        );
     }
     http.run(shutdown_on_signal()).await
 }

@@ -87,8 +87,9 @@ cfg_feature!("server" =>
 cfg_feature!("http" =>
     mod http;
     pub use http::{
-        HEALTH_PATH, HttpServer, MCP_PATH, McpGate, McpGateService, McpHttp, RmcpHttpService,
-        serve_http,
+        DEFAULT_SESSION_IDLE_TIMEOUT, Delivered, EventStore, HEALTH_PATH, HttpServer, MCP_PATH, McpGate, McpGateService, McpHttp,
+        READY_PATH, RmcpHttpService, SessionDirectory, SessionStore, SharedState, StateError,
+        StateFuture, serve_http,
     };
 );
 cfg_feature!("oauth" =>

@@ -24,12 +24,17 @@
 //!
 //! [`SuspensionLedger`]: tool_core::approval::SuspensionLedger
 
+mod events;
 mod ledger;
+mod sessions;
 
+pub use events::{KEPT_PER_STREAM, RedisEvents};
 pub use ledger::RedisLedger;
+pub use sessions::RedisSessions;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long one Redis command may take before it fails (and the ledger,
@@ -45,8 +50,12 @@ const CONNECTION_TIMEOUT: Duration = Duration::from_secs(5);
 /// drops).
 #[derive(Clone)]
 pub struct RedisStore {
+    client: redis::Client,
     connection: ConnectionManager,
     prefix: String,
+    /// The store for people (and logs): its address and database, never
+    /// the URL (which may hold a password).
+    described: Arc<str>,
 }
 
 impl RedisStore {
@@ -54,7 +63,29 @@ impl RedisStore {
     /// this store writes starting with `prefix` and `:`. Fails when the
     /// URL does not parse or the server does not answer.
     pub async fn connect(url: &str, prefix: &str) -> Result<Self, StoreError> {
-        let client = redis::Client::open(url).map_err(|error| StoreError::url(&error))?;
+        Self::connect_with_password(url, None, prefix).await
+    }
+
+    /// [`connect`](Self::connect) with the password given apart from the
+    /// URL (read from a file, say, where a URL on a command line would
+    /// show it to every user of the machine); it replaces any in the URL.
+    /// `rediss://` connects with TLS (feature `tls`), the server's
+    /// certificate checked against the system's roots.
+    pub async fn connect_with_password(
+        url: &str,
+        password: Option<&str>,
+        prefix: &str,
+    ) -> Result<Self, StoreError> {
+        use redis::IntoConnectionInfo;
+        let mut info = url
+            .into_connection_info()
+            .map_err(|error| StoreError::url(&error))?;
+        if let Some(password) = password {
+            let settings = info.redis_settings().clone().set_password(password);
+            info = info.set_redis_settings(settings);
+        }
+        let client = redis::Client::open(info).map_err(|error| StoreError::url(&error))?;
+        let described = describe(&client).into();
         // Reconnects are retried a few times, at most a second apart: a
         // step that still cannot reach the store fails, and the ledger
         // refuses what it was asked (it never guesses).
@@ -68,9 +99,36 @@ impl RedisStore {
             .await
             .map_err(|error| StoreError::unreachable(&client, &error))?;
         Ok(RedisStore {
+            client,
             connection,
             prefix: prefix.to_owned(),
+            described,
         })
+    }
+
+    /// The state tool-mcp's HTTP server keeps here when several processes
+    /// serve one deployment (`McpHttp::with_shared_state`): its sessions,
+    /// their owners and event streams, and the answers to calls running
+    /// in another process. `idle` is the server's session idle timeout (a
+    /// session unused that long ends everywhere); a request's event stream
+    /// is kept for `events_kept_for` after its last event, for a client to
+    /// reconnect to it.
+    pub fn mcp_state(&self, idle: Duration, events_kept_for: Duration) -> tool_mcp::SharedState {
+        let sessions = Arc::new(RedisSessions::new(self.clone(), idle));
+        tool_mcp::SharedState::new(
+            Arc::clone(&sessions) as _,
+            Arc::new(RedisEvents::new(self.clone(), events_kept_for)),
+            sessions,
+        )
+    }
+
+    /// The store for people: `Redis at 127.0.0.1:6379 (database 0)`.
+    pub fn describe(&self) -> String {
+        self.described.to_string()
+    }
+
+    pub(crate) fn client(&self) -> redis::Client {
+        self.client.clone()
     }
 
     /// The approval ledger in this store.
@@ -91,6 +149,7 @@ impl RedisStore {
 impl fmt::Debug for RedisStore {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         out.debug_struct("RedisStore")
+            .field("store", &self.described)
             .field("prefix", &self.prefix)
             .finish_non_exhaustive()
     }
@@ -124,7 +183,19 @@ impl StoreError {
             url_is_wrong: false,
         }
     }
+}
 
+/// `Redis at ADDRESS (database N)`: what a log line names the store by.
+fn describe(client: &redis::Client) -> String {
+    let info = client.get_connection_info();
+    format!(
+        "Redis at {} (database {})",
+        info.addr(),
+        info.redis_settings().db()
+    )
+}
+
+impl StoreError {
     /// Whether the URL itself is wrong (a mistake in how it was given),
     /// rather than the store unreachable.
     pub fn url_is_wrong(&self) -> bool {

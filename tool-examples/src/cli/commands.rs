@@ -3,8 +3,8 @@
 
 use super::format::Format;
 use super::{
-    APPROVAL_KEY_VARIABLE, HTTP_VARIABLE, ROOT_VARIABLE, STATE_URL_VARIABLE, STATELESS_VARIABLE,
-    TOKEN_FILE_VARIABLE,
+    APPROVAL_KEY_VARIABLE, HTTP_VARIABLE, ROOT_VARIABLE, STATE_PASSWORD_VARIABLE,
+    STATE_URL_VARIABLE, STATELESS_VARIABLE, TOKEN_FILE_VARIABLE,
 };
 use crate::upstream::{TokenFile, UpstreamEnv, UpstreamSettings, UpstreamSpec};
 use clap::Args;
@@ -133,7 +133,8 @@ pub struct ApprovalArgs {
 
 /// Where the state several processes share lives (`call` and `mcp`): the
 /// approval ledger, which records each approval resumed (or MCP
-/// `requestState` used) so that it runs its call once.
+/// `requestState` used) so that it runs its call once, and (`mcp --http`)
+/// the sessions every process serves.
 #[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
 #[command(next_help_heading = "Shared state")]
 pub struct SharedState {
@@ -141,9 +142,20 @@ pub struct SharedState {
     ///
     /// Every process given the same --approval-key-file must be given the same store: an approval
     /// then runs its call once across them, and one whose process died is answered interrupted,
-    /// never run again. A URL with a password belongs in the variable, not on the command line.
+    /// never run again. With `mcp --http`, sessions live there too, so any process serves any
+    /// session: no sticky routing. rediss:// for TLS. A password belongs in
+    /// --state-password-file, not on the command line.
     #[arg(long = "state-url", value_name = "URL", env = STATE_URL_VARIABLE, hide_env_values = true)]
     pub url: Option<String>,
+    /// The store's password, read from FILE (it replaces any in the URL)
+    #[arg(
+        long = "state-password-file",
+        value_name = "FILE",
+        requires = "url",
+        env = STATE_PASSWORD_VARIABLE,
+        hide_env_values = true
+    )]
+    pub password_file: Option<PathBuf>,
     /// The prefix of every key written to the store, one per deployment [default: tool-examples]
     #[arg(long = "state-prefix", value_name = "NAME", requires = "url", value_parser = NonEmptyStringValueParser::new())]
     pub prefix: Option<String>,

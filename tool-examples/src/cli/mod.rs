@@ -39,6 +39,9 @@ pub const APPROVAL_KEY_VARIABLE: &str = "TOOL_EXAMPLES_APPROVAL_KEY_FILE";
 /// `--state-url` of `call` and `mcp`: where a deployment names its shared
 /// store (the place for a URL with a password).
 pub const STATE_URL_VARIABLE: &str = "TOOL_EXAMPLES_STATE_URL";
+/// `--state-password-file` of `call` and `mcp`: where a deployment mounts
+/// the store's password.
+pub const STATE_PASSWORD_VARIABLE: &str = "TOOL_EXAMPLES_STATE_PASSWORD_FILE";
 
 /// The whole command line. Without a command, the walkthrough runs, so
 /// that `cargo run -p tool-examples` shows the main job.

@@ -532,6 +532,7 @@ fn defer_all_except_takes_names_repeated_or_comma_separated_in_every_command() {
 fn shared_state_flags_parse_on_call_and_mcp() {
     let state = SharedState {
         url: Some("redis://127.0.0.1:6379/0".into()),
+        password_file: Some("/run/redis-password".into()),
         prefix: Some("staging".into()),
         approval_ledger: None,
     };
@@ -540,6 +541,7 @@ fn shared_state_flags_parse_on_call_and_mcp() {
             "mcp",
             "--approval-key-file=/run/key",
             "--state-url=redis://127.0.0.1:6379/0",
+            "--state-password-file=/run/redis-password",
             "--state-prefix=staging",
         ]),
         Some(Command::Mcp(McpArgs {
@@ -559,6 +561,7 @@ fn shared_state_flags_parse_on_call_and_mcp() {
         ),
         (&["call", "--approval-ledger=file.txt"][..], "invalid value"),
         (&["call", "--state-prefix=p"][..], "--state-url <URL>"),
+        (&["mcp", "--state-password-file=p"][..], "--state-url <URL>"),
         (
             &["call", "--approve-all", "--state-url=redis://h/0"][..],
             "cannot be used with",

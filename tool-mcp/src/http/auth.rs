@@ -13,8 +13,6 @@ use super::owners::Owner;
 use super::watched::Watched;
 use hyper::header::{AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{StatusCode, Uri};
-#[cfg(feature = "oauth")]
-use std::hash::{BuildHasher, RandomState};
 use std::path::Path;
 #[cfg(feature = "oauth")]
 use std::sync::Arc;
@@ -86,10 +84,6 @@ pub(super) struct OAuth {
     pub verifier: Verifier,
     pub metadata: Metadata,
     pub scopes: Arc<ScopeTable>,
-    /// Keys the hash that names a token with neither `sub` nor
-    /// `client_id` as its sessions' owner: random per process, so the
-    /// hash tells nothing of the token.
-    pub token_hasher: RandomState,
 }
 
 #[cfg(feature = "oauth")]
@@ -102,7 +96,7 @@ impl OAuth {
             .and_then(|token| self.verifier.verify(token));
         match verified {
             Ok(caller) => Ok(Grant::Scoped {
-                owner: owner_of(&caller, || self.token_hasher.hash_one(presented)),
+                owner: owner_of(&caller, || token_digest(presented)),
                 caller: Arc::new(caller),
                 scopes: Arc::clone(&self.scopes),
             }),
@@ -206,7 +200,7 @@ impl Auth {
 /// Who an access token's sessions belong to: its subject at its issuer;
 /// without `sub`, its client; without either, the token itself.
 #[cfg(feature = "oauth")]
-fn owner_of(caller: &Caller, token_hash: impl FnOnce() -> u64) -> Owner {
+fn owner_of(caller: &Caller, token_hash: impl FnOnce() -> [u8; 16]) -> Owner {
     let issuer = caller.issuer.clone().unwrap_or_default();
     match (&caller.subject, &caller.client_id) {
         (Some(subject), _) => Owner::Subject {
@@ -219,6 +213,17 @@ fn owner_of(caller: &Caller, token_hash: impl FnOnce() -> u64) -> Owner {
         },
         (None, None) => Owner::Token(token_hash()),
     }
+}
+
+/// The first half of `token`'s SHA-256: the same in every process (a
+/// session in a shared store keeps its owner), and nothing an attacker
+/// reading the store could turn back into the token.
+#[cfg(feature = "oauth")]
+fn token_digest(token: &[u8]) -> [u8; 16] {
+    let digest = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, token);
+    let mut half = [0; 16];
+    half.copy_from_slice(&digest.as_ref()[..16]);
+    half
 }
 
 fn not_valid() -> Refusal {

@@ -10,6 +10,7 @@ use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
 use super::owners::SessionOwners;
+use super::shared::{self, SharedSessions};
 use super::{HttpBody, HttpResponse, Refusal};
 use http_body_util::Full;
 use hyper::body::{Body, Bytes, Frame, SizeHint};
@@ -28,6 +29,9 @@ pub(super) struct Gate {
     /// Who opened each session; `None` when stateless, or when no
     /// credentials are asked (every caller is then the same).
     pub owners: Option<SessionOwners>,
+    /// Sessions in the store every process shares (then `owners` is
+    /// `None`: the store keeps them).
+    pub shared: Option<SharedSessions>,
     /// `None` when stateless: no session is ever opened.
     pub sessions: Option<SessionSlots>,
     pub calls: CallSlots,
@@ -67,6 +71,19 @@ impl Gate {
         .await
     }
 
+    /// Whether the state this gate needs answers: with shared state, the
+    /// store; without, always.
+    pub(super) async fn ready(&self) -> Result<(), String> {
+        let Some(shared) = &self.shared else {
+            return Ok(());
+        };
+        shared
+            .directory
+            .ready()
+            .await
+            .map_err(|error| format!("{}: {error}", shared.directory.describe()))
+    }
+
     /// Whether `path` is one this gate answers itself (the protected
     /// resource metadata), not rmcp.
     pub(super) fn serves_metadata(&self, path: &str) -> bool {
@@ -100,10 +117,13 @@ impl Gate {
         // A session is its opener's: another caller's request naming it
         // gets the answer an unknown session gets.
         let owner = grant.as_ref().map(Grant::owner);
-        if let (Some(owners), Some(owner), Some(session)) =
-            (&self.owners, owner, session_of(request.headers()))
-        {
-            owners.check(session, owner)?;
+        if let Some(session) = session_of(request.headers()) {
+            if let Some(shared) = &self.shared {
+                shared.check(session, owner).await?;
+                check_resumption(session, request.headers())?;
+            } else if let (Some(owners), Some(owner)) = (&self.owners, owner) {
+                owners.check(session, owner)?;
+            }
         }
         let (mut parts, body) = request.into_parts();
         if let Some(grant) = &grant {
@@ -144,6 +164,13 @@ impl Gate {
         }
         let message = peeked.message;
         let session = session_of(&parts.headers);
+        // An answer to a question a call asked, or a call's cancellation:
+        // the call may run in another process, so every process gets it
+        // through the store, and the one running the call takes it.
+        if let (Some(shared), Some(session), true) = (&self.shared, session, peeked.about_a_request) {
+            shared.deliver(session, &body).await?;
+            return Ok(accepted());
+        }
         let opening = match (&self.sessions, session, message) {
             (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
             _ => None,
@@ -158,7 +185,9 @@ impl Gate {
             && let Some(session) = session_of(response.headers())
         {
             tracing::info!(session, "MCP session opened");
-            if let (Some(owners), Some(owner)) = (&self.owners, owner) {
+            if let Some(shared) = &self.shared {
+                shared.opened(session, owner).await?;
+            } else if let (Some(owners), Some(owner)) = (&self.owners, owner) {
                 owners.opened(session, owner.clone()).await;
             }
         }
@@ -170,6 +199,30 @@ impl Gate {
             None => response,
         })
     }
+}
+
+/// A `Last-Event-ID` must not name another session's standing stream
+/// (with shared sessions, any process can replay any stream from the
+/// store): the 404 of an unknown session otherwise.
+fn check_resumption(session: &str, headers: &hyper::HeaderMap) -> Result<(), Refusal> {
+    let Some(last) = headers.get("last-event-id") else {
+        return Ok(());
+    };
+    match last.to_str() {
+        Ok(last) if shared::resumes_own_stream(session, last) => Ok(()),
+        _ => {
+            tracing::warn!("a request resumed another session's stream: answered 404");
+            Err(super::owners::unknown_session())
+        }
+    }
+}
+
+/// 202 Accepted with no body: what rmcp answers a notification or a
+/// response.
+fn accepted() -> HttpResponse {
+    let mut response = hyper::Response::new(HttpBody::new(Full::default()));
+    *response.status_mut() = StatusCode::ACCEPTED;
+    response
 }
 
 /// What `service` answers to `request`, once it is ready.

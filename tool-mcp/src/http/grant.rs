@@ -74,6 +74,6 @@ impl Grant {
     /// What a 2026-07-28 approval asked under this grant is bound to: who
     /// asked, as the credentials say.
     pub(crate) fn binding(&self) -> String {
-        format!("{:?}", self.owner())
+        self.owner().key()
     }
 }

@@ -80,6 +80,15 @@ impl McpGate {
         Vec::new()
     }
 
+    /// Whether this process can serve requests now: `Err` naming the
+    /// shared store ([`McpHttp::with_shared_state`](super::McpHttp::with_shared_state))
+    /// and why when it does not answer. For an application's own readiness
+    /// probe; [`HttpServer`](super::HttpServer) answers
+    /// [`READY_PATH`](super::READY_PATH) with it.
+    pub async fn ready(&self) -> Result<(), String> {
+        self.shared.gate.ready().await
+    }
+
     /// Stops serving: the calls running get up to `grace` to finish (those
     /// still running then are cancelled and answered `cancelled`), their
     /// answers a moment to be sent, then every session and its stream

@@ -33,7 +33,7 @@ impl Default for Limits {
         Limits {
             max_body_bytes: 4 * 1024 * 1024,
             max_sessions: 256,
-            session_idle_timeout: Duration::from_secs(10 * 60),
+            session_idle_timeout: super::DEFAULT_SESSION_IDLE_TIMEOUT,
             max_calls_per_session: 32,
             max_in_flight: 256,
             max_pending_connections: 256,

@@ -29,6 +29,9 @@ pub(super) struct Peeked<'a> {
     /// Read by OAuth's scope check alone.
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub tool: Option<Cow<'a, str>>,
+    /// A response or `notifications/cancelled`: about a request the server
+    /// sent or runs, which with shared sessions may be another process's.
+    pub about_a_request: bool,
 }
 
 /// The fields of a JSON-RPC message the gate reads.
@@ -163,6 +166,7 @@ impl Message {
                 Ok(_) => Ok(Peeked {
                     message: Message::Request,
                     tool: None,
+                    about_a_request: false,
                 }),
                 Err(error) => Err(parse_error(&error)),
             };
@@ -192,7 +196,15 @@ impl Message {
             (Message::Request, Some("tools/call")) => peek.params.and_then(|params| params.name),
             _ => None,
         };
-        Ok(Peeked { message, tool })
+        let about_a_request = match peek.method.as_deref() {
+            None => true,
+            Some(method) => method == "notifications/cancelled" && peek.id.is_none(),
+        };
+        Ok(Peeked {
+            message,
+            tool,
+            about_a_request,
+        })
     }
 }
 
@@ -260,6 +272,22 @@ mod tests {
         let response = r#"{"jsonrpc":"2.0","id":3,"result":{}}"#;
         assert_eq!(accepted(response), Message::Other);
         assert_eq!(accepted(r#" [{"jsonrpc":"2.0"}]"#), Message::Request);
+    }
+
+    #[test]
+    fn answers_and_cancellations_are_about_a_request() {
+        let about = |body: &str| match Message::of(body.as_bytes()) {
+            Ok(peeked) => peeked.about_a_request,
+            Err(Refusal(response)) => panic!("{body} was refused: {}", response.status()),
+        };
+        assert!(about(r#"{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}"#));
+        assert!(about(r#"{"jsonrpc":"2.0","id":3,"error":{"code":-1,"message":"no"}}"#));
+        assert!(about(
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#
+        ));
+        assert!(!about(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#));
+        assert!(!about(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#));
+        assert!(!about(r#"[{"jsonrpc":"2.0","id":3,"result":{}}]"#));
     }
 
     #[test]

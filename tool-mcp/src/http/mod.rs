@@ -16,6 +16,7 @@ mod mount;
 mod oauth;
 mod owners;
 mod serve;
+mod shared;
 mod watched;
 
 pub(crate) use gate::session_of;
@@ -24,7 +25,8 @@ pub use layer::{McpGate, McpGateService};
 pub use mount::{McpHttp, RmcpHttpService};
 #[cfg(feature = "oauth")]
 pub use oauth::OAuthConfig;
-pub use serve::HEALTH_PATH;
+pub use serve::{HEALTH_PATH, READY_PATH};
+pub use shared::{Delivered, EventStore, SessionDirectory, SessionStore, SharedState, StateError, StateFuture};
 
 use crate::McpServer;
 use http_body_util::combinators::BoxBody;
@@ -38,6 +40,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+
+/// How long a session may go unused before it ends, unless
+/// [`HttpServer::with_session_idle_timeout`] says otherwise.
+pub const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
 /// The path the MCP endpoint answers on.
 pub const MCP_PATH: &str = "/mcp";
@@ -214,6 +220,8 @@ impl HttpServer {
         fn with_max_in_flight(requests: usize);
         /// See [`McpHttp::with_body_read_timeout`].
         fn with_body_read_timeout(timeout: Duration);
+        /// See [`McpHttp::with_shared_state`].
+        fn with_shared_state(state: SharedState);
     }
 
     /// How many connections may be open that have not yet sent a request

@@ -13,11 +13,10 @@ use super::limits::{CallSlots, Limits, SessionSlots};
 #[cfg(feature = "oauth")]
 use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier};
 use super::owners::SessionOwners;
+use super::shared::{self, SharedSessions, SharedState};
 use crate::McpServer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
-#[cfg(feature = "oauth")]
-use std::hash::RandomState;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -90,6 +89,7 @@ pub struct McpHttp {
     pub(super) allowed_origins: Vec<String>,
     pub(super) limits: Limits,
     pub(super) stateless: bool,
+    pub(super) shared: Option<SharedState>,
 }
 
 /// What it serves and how, never its token.
@@ -107,6 +107,7 @@ impl std::fmt::Debug for McpHttp {
             .field("allowed_origins", &self.allowed_origins)
             .field("limits", &self.limits)
             .field("stateless", &self.stateless)
+            .field("shared", &self.shared)
             .finish()
     }
 }
@@ -125,7 +126,26 @@ impl McpHttp {
             allowed_origins: Vec::new(),
             limits: Limits::default(),
             stateless: false,
+            shared: None,
         }
+    }
+
+    /// Keeps sessions in `state`, the store every process serving this
+    /// deployment shares, so that none of them needs sticky routing: a
+    /// session opened by one process is served by any other (rmcp
+    /// restores it from its `initialize`), keeps its owner there, resumes
+    /// its streams there (`Last-Event-ID`), and a client's answer to a
+    /// question a call asked (elicitation) or its cancellation reaches the
+    /// process running that call. A session unused for the idle timeout
+    /// ends everywhere at once.
+    ///
+    /// A request that needs the store when it does not answer gets 503
+    /// with `Retry-After` and an error in the logs naming the store: never
+    /// a session served from one process's memory alone. tool-redis gives
+    /// one on Redis. Stateless serving needs none of it.
+    pub fn with_shared_state(mut self, state: SharedState) -> Self {
+        self.shared = Some(state);
+        self
     }
 
     /// Serves clients of every revision without sessions: each request is
@@ -285,8 +305,13 @@ impl McpHttp {
                 .with_legacy_session_mode(false)
                 .with_json_response(true);
         }
+        let shared = self.shared.filter(|_| !self.stateless);
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(limits.session_idle_timeout);
+        if let Some(shared) = &shared {
+            config.session_store = Some(Arc::clone(&shared.sessions));
+            sessions = sessions.with_event_store(Arc::clone(&shared.events));
+        }
         let sessions = Arc::new(sessions);
         let server = if self.stateless {
             self.server.serving_without_sessions()
@@ -298,13 +323,18 @@ impl McpHttp {
             StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
         // With credentials, each session is its opener's alone; without,
         // all callers are one and the same.
-        let owners =
-            (!self.stateless && auth.required()).then(|| SessionOwners::new(Arc::clone(&sessions)));
+        let shared = match shared {
+            Some(state) => Some(shared_sessions(state, &sessions, &limits, auth.required())?),
+            None => None,
+        };
+        let owners = (!self.stateless && auth.required() && shared.is_none())
+            .then(|| SessionOwners::new(Arc::clone(&sessions)));
         let gate = Gate {
             hosts,
             auth,
             limits,
             owners,
+            shared,
             sessions: (!self.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
             calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),
         };
@@ -330,11 +360,33 @@ impl McpHttp {
                         self.server.registry(),
                         self.server.call_options(),
                     )),
-                    token_hasher: RandomState::new(),
                 }),
             },
         })
     }
+}
+
+/// The gate's side of shared sessions, and the task that hands this
+/// process the messages other processes received for its calls. Needs a
+/// tokio runtime (the task runs on it).
+fn shared_sessions(
+    state: SharedState,
+    local: &Arc<LocalSessionManager>,
+    limits: &Limits,
+    owned: bool,
+) -> std::io::Result<SharedSessions> {
+    if tokio::runtime::Handle::try_current().is_err() {
+        return Err(std::io::Error::other(
+            "shared state needs a tokio runtime: build the service inside one",
+        ));
+    }
+    shared::spawn_inbox(&state.directory, Arc::clone(local));
+    Ok(SharedSessions {
+        directory: state.directory,
+        local: Arc::clone(local),
+        idle: limits.session_idle_timeout,
+        owned,
+    })
 }
 
 /// Why a server without credentials is refused: it would let whoever

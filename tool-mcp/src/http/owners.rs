@@ -33,10 +33,32 @@ pub(crate) enum Owner {
     /// An access token without `sub`: its client (`client_id`, or `azp`).
     #[cfg(feature = "oauth")]
     Client { issuer: String, client: String },
-    /// An access token naming neither: that token alone (a keyed hash of
-    /// it, never the token itself).
+    /// An access token naming neither: that token alone (the first half
+    /// of its SHA-256, never the token itself; the same in every process,
+    /// so a session in a shared store keeps its owner).
     #[cfg(feature = "oauth")]
-    Token(u64),
+    Token([u8; 16]),
+}
+
+impl Owner {
+    /// The owner as a shared store keeps it (and an approval is bound to):
+    /// one string per owner, the same in every process, in which no two
+    /// owners meet (a JSON array of its parts).
+    pub(crate) fn key(&self) -> String {
+        let parts: Vec<&str> = match self {
+            Owner::StaticToken => vec!["static"],
+            #[cfg(feature = "oauth")]
+            Owner::Subject { issuer, subject } => vec!["sub", issuer, subject],
+            #[cfg(feature = "oauth")]
+            Owner::Client { issuer, client } => vec!["client", issuer, client],
+            #[cfg(feature = "oauth")]
+            Owner::Token(digest) => {
+                let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+                return serde_json::json!(["token", hex]).to_string();
+            }
+        };
+        serde_json::to_string(&parts).unwrap_or_default()
+    }
 }
 
 impl fmt::Display for Owner {
@@ -122,7 +144,7 @@ impl SessionOwners {
 
 /// rmcp's answer to a request naming a session it does not have
 /// (`StreamableHttpService`, rmcp 3.11: 404, this text, no other header).
-fn unknown_session() -> Refusal {
+pub(super) fn unknown_session() -> Refusal {
     let mut response: HttpResponse =
         Response::new(Full::new(Bytes::from_static(b"Not Found: Session not found")).boxed());
     *response.status_mut() = StatusCode::NOT_FOUND;

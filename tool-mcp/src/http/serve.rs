@@ -22,6 +22,14 @@ use tokio_util::task::TaskTracker;
 /// token and whatever the `Host`.
 pub const HEALTH_PATH: &str = "/healthz";
 
+/// The path a balancer asks whether this process can serve requests now:
+/// 200 `ready`, or 503 naming what it waits for (the shared store, with
+/// [`McpHttp::with_shared_state`](super::McpHttp::with_shared_state)). No
+/// token, any `Host`, as [`HEALTH_PATH`]; that one stays liveness (the
+/// process answers), so an orchestrator does not restart a process whose
+/// store is down.
+pub const READY_PATH: &str = "/readyz";
+
 /// How long the connections get, once the sessions have ended, to send
 /// what they hold before they are dropped.
 const FLUSH: Duration = Duration::from_secs(2);
@@ -128,6 +136,9 @@ async fn route(gate: &McpGate, service: RmcpHttpService, request: Request<Incomi
     if path == HEALTH_PATH {
         return health(request.method());
     }
+    if path == READY_PATH {
+        return readiness(request.method(), gate).await;
+    }
     if path != MCP_PATH && !gate.gate().serves_metadata(path) {
         return *Refusal::new(
             StatusCode::NOT_FOUND,
@@ -136,6 +147,26 @@ async fn route(gate: &McpGate, service: RmcpHttpService, request: Request<Incomi
         .0;
     }
     gate.gate().answer(service, request).await
+}
+
+/// 200 `ready` to GET and HEAD when the gate's state answers, else 503
+/// with `Retry-After` and the reason.
+async fn readiness(method: &Method, gate: &McpGate) -> HttpResponse {
+    let ready = super::document(
+        method,
+        READY_PATH,
+        Bytes::from_static(b"ready\n"),
+        "text/plain; charset=utf-8",
+    );
+    if !ready.status().is_success() {
+        return ready;
+    }
+    match gate.ready().await {
+        Ok(()) => ready,
+        Err(why) => {
+            *super::shared::store_unavailable_because(&why).0
+        }
+    }
 }
 
 /// 200 `ok` to GET and HEAD: it says only that the process answers, so it
