@@ -20,7 +20,8 @@ cleanup() {
   for pid in "${PIDS[@]}"; do
     wait "$pid" 2>/dev/null || true
   done
-  rm -rf "$SCRATCH"
+  # KEEP_SCRATCH=1 keeps the logs of a failed run to read.
+  [[ -n ${KEEP_SCRATCH:-} ]] || rm -rf "$SCRATCH"
 }
 trap cleanup EXIT
 

@@ -7,6 +7,7 @@
 # does not end the session; an event stream broken on one process resumes
 # with Last-Event-ID on another; Redis stopped and started under a running
 # process: 503 with Retry-After meanwhile, then it recovers by itself.
+# Then three more, with limits per caller: the counts hold across them.
 source "$(dirname "$0")/../lib.sh"
 
 # Appended and synced at every write: a restart keeps the sessions, as a
@@ -65,4 +66,11 @@ echo "-- Redis stopped and started under a running process"
 PIDS+=("$(cat "$SCRATCH/redis/redis.pid")")
 grep -q 'the shared store failed to .*Redis at 127.0.0.1' "$(log_of shared-2)" \
   || fail "no error in the log naming the store during its outage"
+
+echo "-- limits per caller, counted in the store, across three processes"
+start_backends limited --root "$root" --state-url "$REDIS_URL" --state-prefix limited \
+  --max-sessions-per-caller 2 --max-in-flight-per-caller 2 --rate-per-caller 20
+start_nginx limited
+(cd "$ROOT/interop/python" && "$PY" quotas.py "http://127.0.0.1:$NGINX_PORT/mcp") \
+  || fail "limits per caller across processes"
 echo "ok"

@@ -159,7 +159,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                         .unwrap_or(tool_mcp::DEFAULT_SESSION_IDLE_TIMEOUT);
                     store.mcp_state(idle, shared_state::EVENTS_KEPT_FOR)
                 }),
-                limits,
+                limits: *limits,
                 shutdown_grace,
             };
             runtime.block_on(serve_http(server, options))

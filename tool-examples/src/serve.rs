@@ -246,7 +246,23 @@ fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
             .with_header_read_timeout(timeout)
             .with_body_read_timeout(timeout);
     }
-    http
+    http.with_caller_limits(caller_limits(limits))
+}
+
+/// The limits per caller the flags set (none by default).
+fn caller_limits(limits: &HttpLimits) -> tool_mcp::CallerLimits {
+    let mut callers = tool_mcp::CallerLimits::new().trusted_proxies(limits.trusted_proxies.clone());
+    if let Some(rate) = limits.rate_per_caller {
+        let burst = limits.burst_per_caller.unwrap_or(rate);
+        callers = callers.rate(rate.get(), burst.get());
+    }
+    if let Some(sessions) = limits.max_sessions_per_caller {
+        callers = callers.sessions(sessions.get());
+    }
+    if let Some(requests) = limits.max_in_flight_per_caller {
+        callers = callers.in_flight(requests.get());
+    }
+    callers
 }
 
 /// Cancels `shutdown` at the first SIGTERM (what an orchestrator sends) or

@@ -87,7 +87,7 @@ cfg_feature!("server" =>
 cfg_feature!("http" =>
     mod http;
     pub use http::{
-        DEFAULT_SESSION_IDLE_TIMEOUT, Delivered, EventStore, HEALTH_PATH, HttpServer, MCP_PATH, McpGate, McpGateService, McpHttp,
+        CallerLimits, ClientAddr, DEFAULT_SESSION_IDLE_TIMEOUT, Delivered, MemoryQuotas, QuotaStore, Rate, EventStore, HEALTH_PATH, HttpServer, MCP_PATH, McpGate, McpGateService, McpHttp,
         READY_PATH, RmcpHttpService, SessionDirectory, SessionStore, SharedState, StateError,
         StateFuture, serve_http,
     };

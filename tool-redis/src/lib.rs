@@ -26,10 +26,12 @@
 
 mod events;
 mod ledger;
+mod quotas;
 mod sessions;
 
 pub use events::{KEPT_PER_STREAM, RedisEvents};
 pub use ledger::RedisLedger;
+pub use quotas::RedisQuotas;
 pub use sessions::RedisSessions;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -108,8 +110,8 @@ impl RedisStore {
 
     /// The state tool-mcp's HTTP server keeps here when several processes
     /// serve one deployment (`McpHttp::with_shared_state`): its sessions,
-    /// their owners and event streams, and the answers to calls running
-    /// in another process. `idle` is the server's session idle timeout (a
+    /// their owners and event streams, the answers to calls running in
+    /// another process, and the counts of the limits per caller. `idle` is the server's session idle timeout (a
     /// session unused that long ends everywhere); a request's event stream
     /// is kept for `events_kept_for` after its last event, for a client to
     /// reconnect to it.
@@ -120,6 +122,7 @@ impl RedisStore {
             Arc::new(RedisEvents::new(self.clone(), events_kept_for)),
             sessions,
         )
+        .with_quotas(Arc::new(RedisQuotas::new(self.clone())))
     }
 
     /// The store for people: `Redis at 127.0.0.1:6379 (database 0)`.

@@ -10,7 +10,7 @@ use crate::upstream::{TokenFile, UpstreamEnv, UpstreamSettings, UpstreamSpec};
 use clap::Args;
 use clap::builder::NonEmptyStringValueParser;
 use std::net::SocketAddr;
-use std::num::NonZeroUsize;
+use std::num::{NonZeroU32, NonZeroUsize};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -277,9 +277,9 @@ pub struct McpArgs {
     /// the limits' own).
     #[command(flatten)]
     pub state: SharedState,
-    /// The HTTP server's limits.
+    /// The HTTP server's limits (boxed, as `oauth`).
     #[command(flatten)]
-    pub limits: HttpLimits,
+    pub limits: Box<HttpLimits>,
     /// OAuth access tokens accepted over HTTP (boxed: rarely set, and
     /// `Command`'s variants stay of a size).
     #[command(flatten)]
@@ -288,7 +288,7 @@ pub struct McpArgs {
 
 /// The HTTP server's limits, each with its variable; the defaults are the
 /// library's (`tool_mcp::HttpServer`).
-#[derive(Args, Clone, Debug, PartialEq, Eq)]
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
 #[command(next_help_heading = "HTTP limits")]
 pub struct HttpLimits {
     /// Sessions open at once; one more initialize gets 503 [default: 256]
@@ -356,6 +356,55 @@ pub struct HttpLimits {
         value_parser = parse_seconds
     )]
     pub read_timeout: Option<Duration>,
+    /// Requests a second per caller (a token's subject, or unauthenticated, an address); more get 429
+    ///
+    /// Counted in the --state-url store when given, so the limit holds across processes.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_RATE_PER_CALLER",
+        hide_env_values = true
+    )]
+    pub rate_per_caller: Option<NonZeroU32>,
+    /// Requests one caller may send at once after a quiet spell [default: the rate]
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "rate_per_caller",
+        env = "TOOL_EXAMPLES_BURST_PER_CALLER",
+        hide_env_values = true
+    )]
+    pub burst_per_caller: Option<NonZeroU32>,
+    /// Sessions one caller may have open at once; one more initialize gets 429
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_SESSIONS_PER_CALLER",
+        hide_env_values = true
+    )]
+    pub max_sessions_per_caller: Option<NonZeroU32>,
+    /// Requests one caller may have in flight at once; one more gets 429
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "http",
+        env = "TOOL_EXAMPLES_MAX_IN_FLIGHT_PER_CALLER",
+        hide_env_values = true
+    )]
+    pub max_in_flight_per_caller: Option<NonZeroU32>,
+    /// A proxy (address or network, as 10.0.0.0/8) whose X-Forwarded-For names the client (repeatable)
+    ///
+    /// Only for the limits per address of unauthenticated callers; from anyone else the header is
+    /// ignored.
+    #[arg(
+        long = "trusted-proxy",
+        value_name = "NET",
+        requires = "http",
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub trusted_proxies: Vec<String>,
 }
 
 /// A number of seconds, such as `30` or `0.5`.

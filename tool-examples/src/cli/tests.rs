@@ -82,15 +82,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         approval_key_file: None,
         state: SharedState::default(),
         repair: false,
-        limits: HttpLimits {
-            max_sessions: None,
-            max_in_flight: None,
-            max_in_flight_per_session: None,
-            max_pending_connections: None,
-            max_body_bytes: None,
-            session_idle_timeout: None,
-            read_timeout: None,
-        },
+        limits: Box::default(),
         oauth: Box::default(),
         shutdown_grace: None,
     }
@@ -365,7 +357,7 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
         allowed_origins: vec!["https://app.example.com".into()],
         stateless: true,
         repair: true,
-        limits: HttpLimits {
+        limits: Box::new(HttpLimits {
             max_sessions: Some(8.try_into().unwrap()),
             max_in_flight: Some(64.try_into().unwrap()),
             max_in_flight_per_session: Some(4.try_into().unwrap()),
@@ -373,7 +365,12 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
             max_body_bytes: Some(1024.try_into().unwrap()),
             session_idle_timeout: Some(std::time::Duration::from_secs(60)),
             read_timeout: Some(std::time::Duration::from_millis(2500)),
-        },
+            rate_per_caller: Some(20.try_into().unwrap()),
+            burst_per_caller: Some(40.try_into().unwrap()),
+            max_sessions_per_caller: Some(3.try_into().unwrap()),
+            max_in_flight_per_caller: Some(6.try_into().unwrap()),
+            trusted_proxies: vec!["10.0.0.0/8".into(), "192.0.2.7".into()],
+        }),
         shutdown_grace: Some(std::time::Duration::ZERO),
         ..mcp_args(".", Some("127.0.0.1:0"))
     };
@@ -393,6 +390,12 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
             "--max-body-bytes=1024",
             "--session-idle-timeout=60",
             "--read-timeout=2.5",
+            "--rate-per-caller=20",
+            "--burst-per-caller=40",
+            "--max-sessions-per-caller=3",
+            "--max-in-flight-per-caller=6",
+            "--trusted-proxy=10.0.0.0/8",
+            "--trusted-proxy=192.0.2.7",
             "--shutdown-grace=0",
         ]),
         Some(Command::Mcp(expected))

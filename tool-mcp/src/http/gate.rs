@@ -9,7 +9,8 @@ use super::grant::Grant;
 use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
-use super::owners::SessionOwners;
+use super::callers::{CallerInFlight, CallerQuotas};
+use super::owners::{Owner, SessionOwners};
 use super::shared::{self, SharedSessions};
 use super::{HttpBody, HttpResponse, Refusal};
 use http_body_util::Full;
@@ -32,6 +33,8 @@ pub(super) struct Gate {
     /// Sessions in the store every process shares (then `owners` is
     /// `None`: the store keeps them).
     pub shared: Option<SharedSessions>,
+    /// The limits per caller, when any is set.
+    pub callers: Option<CallerQuotas>,
     /// `None` when stateless: no session is ever opened.
     pub sessions: Option<SessionSlots>,
     pub calls: CallSlots,
@@ -114,40 +117,22 @@ impl Gate {
         if let Some(admission) = request.extensions().get::<Arc<Admission>>() {
             admission.passed();
         }
-        // A session is its opener's: another caller's request naming it
-        // gets the answer an unknown session gets.
-        let owner = grant.as_ref().map(Grant::owner);
-        if let Some(session) = session_of(request.headers()) {
-            if let Some(shared) = &self.shared {
-                shared.check(session, owner).await?;
-                check_resumption(session, request.headers())?;
-            } else if let (Some(owners), Some(owner)) = (&self.owners, owner) {
-                owners.check(session, owner)?;
-            }
-        }
+        let caller = self.callers.as_ref().map(|callers| {
+            callers.caller(grant.as_ref(), request.extensions(), request.headers())
+        });
+        let caller = Caller {
+            owner: grant.as_ref().map(Grant::owner),
+            quota_key: caller.as_deref(),
+        };
+        self.check_session(request.method(), request.headers(), &caller)
+            .await?;
         let (mut parts, body) = request.into_parts();
         if let Some(grant) = &grant {
             // The handler finds it in the `Parts` rmcp hands it.
             parts.extensions.insert(grant.clone());
         }
         if parts.method != Method::POST {
-            // GET opens a stream, DELETE ends a session: neither has a
-            // body rmcp reads.
-            let closing = parts.method == Method::DELETE;
-            let closed = session_of(&parts.headers)
-                .filter(|_| closing)
-                .map(str::to_owned);
-            let mut response = call(service, Request::from_parts(parts, Full::default())).await;
-            if closing && response.status().is_success() {
-                tracing::info!("MCP session closed by the client");
-                if let (Some(owners), Some(session)) = (&self.owners, &closed) {
-                    owners.closed(session);
-                }
-                // rmcp says 202 Accepted; the session is already gone, and
-                // the Python SDK warns on anything but 200 or 204.
-                *response.status_mut() = StatusCode::OK;
-            }
-            return Ok(response);
+            return self.pass_without_body(service, parts, &caller).await;
         }
         let body = limits::read_body(body, &parts.headers, &self.limits).await?;
         let peeked = Message::of(&body)?;
@@ -162,43 +147,165 @@ impl Gate {
             tracing::debug!(tool = %tool, scope, "refused: insufficient scope");
             return Err(oauth.metadata.challenge.insufficient_scope(scope, tool));
         }
-        let message = peeked.message;
+        let kind = (peeked.message, peeked.about_a_request);
+        self.pass_message(service, parts, body, kind, &caller).await
+    }
+
+    /// A request naming a session may use it: it is its caller's (shared
+    /// or in memory), it resumes only its own streams, and (with a limit
+    /// of sessions per caller) it keeps its caller's place.
+    async fn check_session(
+        &self,
+        method: &Method,
+        headers: &hyper::HeaderMap,
+        caller: &Caller<'_>,
+    ) -> Result<(), Refusal> {
+        let Some(session) = session_of(headers) else {
+            // A request of no session (2026-07-28's, stateless) may still
+            // name a stream to resume, which the shared store would replay
+            // to anyone: never a session's standing one.
+            if self.shared.is_some() {
+                check_resumption("", headers)?;
+            }
+            return Ok(());
+        };
+        if let Some(shared) = &self.shared {
+            shared.check(session, caller.owner).await?;
+            check_resumption(session, headers)?;
+        } else if let (Some(owners), Some(owner)) = (&self.owners, caller.owner) {
+            owners.check(session, owner)?;
+        }
+        if let (Some(callers), Some(key)) = (&self.callers, caller.quota_key)
+            && method != Method::DELETE
+        {
+            callers.hold_session(key, session).await?;
+        }
+        Ok(())
+    }
+
+    /// GET opens a stream, DELETE ends a session: neither has a body rmcp
+    /// reads.
+    async fn pass_without_body<S>(
+        &self,
+        service: S,
+        parts: hyper::http::request::Parts,
+        caller: &Caller<'_>,
+    ) -> Result<HttpResponse, Refusal>
+    where
+        S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
+    {
+        let closing = parts.method == Method::DELETE;
+        if let (Some(callers), Some(key), false) = (&self.callers, caller.quota_key, closing) {
+            callers.admit(key).await?;
+        }
+        let closed = session_of(&parts.headers)
+            .filter(|_| closing)
+            .map(str::to_owned);
+        let mut response = call(service, Request::from_parts(parts, Full::default())).await;
+        if closing && response.status().is_success() {
+            tracing::info!("MCP session closed by the client");
+            if let Some(session) = &closed {
+                if let Some(owners) = &self.owners {
+                    owners.closed(session);
+                }
+                if let (Some(callers), Some(key)) = (&self.callers, caller.quota_key) {
+                    callers.session_closed(key, session).await;
+                }
+            }
+            // rmcp says 202 Accepted; the session is already gone, and
+            // the Python SDK warns on anything but 200 or 204.
+            *response.status_mut() = StatusCode::OK;
+        }
+        Ok(response)
+    }
+
+    /// A POSTed message, past the limits, to rmcp (or, for an answer to a
+    /// call that may run elsewhere, through the shared store).
+    async fn pass_message<S>(
+        &self,
+        service: S,
+        parts: hyper::http::request::Parts,
+        body: Bytes,
+        (message, about_a_request): (Message, bool),
+        caller: &Caller<'_>,
+    ) -> Result<HttpResponse, Refusal>
+    where
+        S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
+    {
         let session = session_of(&parts.headers);
         // An answer to a question a call asked, or a call's cancellation:
         // the call may run in another process, so every process gets it
         // through the store, and the one running the call takes it.
-        if let (Some(shared), Some(session), true) = (&self.shared, session, peeked.about_a_request) {
+        if let (Some(shared), Some(session), true) = (&self.shared, session, about_a_request) {
             shared.deliver(session, &body).await?;
             return Ok(accepted());
         }
+        let requested = matches!(message, Message::Request | Message::Initialize);
+        let caller_in_flight = match (&self.callers, caller.quota_key, requested) {
+            (Some(callers), Some(key), true) => {
+                callers.admit(key).await?;
+                callers.start(key).await?
+            }
+            _ => None,
+        };
         let opening = match (&self.sessions, session, message) {
             (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
             _ => None,
         };
-        let in_flight = match message {
-            Message::Request | Message::Initialize => Some(self.calls.start(session)?),
-            Message::Other => None,
-        };
+        let in_flight = requested.then(|| self.calls.start(session)).transpose()?;
         let response = call(service, Request::from_parts(parts, Full::new(body))).await;
         // Answered: a new session is in rmcp's map now, and counted there.
         if opening.is_some()
             && let Some(session) = session_of(response.headers())
         {
-            tracing::info!(session, "MCP session opened");
-            if let Some(shared) = &self.shared {
-                shared.opened(session, owner).await?;
-            } else if let (Some(owners), Some(owner)) = (&self.owners, owner) {
-                owners.opened(session, owner.clone()).await;
-            }
+            self.opened(session, caller).await?;
         }
         drop(opening);
         Ok(match in_flight {
             // The request stays in flight until its answer has been sent
-            // (or the client has gone): the guard goes with the body.
-            Some(in_flight) => response.map(|body| Guarded::boxed(body, in_flight)),
+            // (or the client has gone): the guards go with the body.
+            Some(in_flight) => {
+                response.map(|body| Guarded::boxed(body, in_flight, caller_in_flight))
+            }
             None => response,
         })
     }
+
+    /// `session` was just opened for `caller`: recorded (shared or in
+    /// memory) and counted among the caller's sessions; when either fails
+    /// it is closed again, and the client told why.
+    async fn opened(&self, session: &str, caller: &Caller<'_>) -> Result<(), Refusal> {
+        tracing::info!(session, "MCP session opened");
+        if let Some(shared) = &self.shared {
+            shared.opened(session, caller.owner).await?;
+        } else if let (Some(owners), Some(owner)) = (&self.owners, caller.owner) {
+            owners.opened(session, owner.clone()).await;
+        }
+        if let (Some(callers), Some(key)) = (&self.callers, caller.quota_key)
+            && let Err(refused) = callers.hold_session(key, session).await
+        {
+            self.abandon(session).await;
+            return Err(refused);
+        }
+        Ok(())
+    }
+
+    /// Closes a session just opened that may not stay open.
+    async fn abandon(&self, session: &str) {
+        if let Some(shared) = &self.shared {
+            shared.abandon(session).await;
+        } else if let Some(sessions) = &self.sessions {
+            sessions.close(session).await;
+        }
+    }
+}
+
+/// Who sent a request, as far as the gate cares: the owner of the
+/// sessions it opens (with credentials), and the key its limits are
+/// counted under (with limits per caller).
+struct Caller<'a> {
+    owner: Option<&'a Owner>,
+    quota_key: Option<&'a str>,
 }
 
 /// A `Last-Event-ID` must not name another session's standing stream
@@ -246,13 +353,19 @@ where
 struct Guarded {
     body: HttpBody,
     _in_flight: InFlight,
+    _caller_in_flight: Option<CallerInFlight>,
 }
 
 impl Guarded {
-    fn boxed(body: HttpBody, in_flight: InFlight) -> HttpBody {
+    fn boxed(
+        body: HttpBody,
+        in_flight: InFlight,
+        caller_in_flight: Option<CallerInFlight>,
+    ) -> HttpBody {
         HttpBody::new(Guarded {
             body,
             _in_flight: in_flight,
+            _caller_in_flight: caller_in_flight,
         })
     }
 }

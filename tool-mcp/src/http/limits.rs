@@ -131,6 +131,12 @@ impl SessionSlots {
         }
     }
 
+    /// Ends `session`, just opened, which may not stay open.
+    pub(super) async fn close(&self, session: &str) {
+        use rmcp::transport::streamable_http_server::session::SessionManager;
+        let _ = self.sessions.close_session(&session.into()).await;
+    }
+
     /// A slot for one more session, or the 503 to answer.
     pub(super) async fn open(&self) -> Result<Opening, Refusal> {
         let _admitting = self.admitting.lock().await;

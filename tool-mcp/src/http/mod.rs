@@ -5,6 +5,7 @@
 //! and limits with plain HTTP answers.
 
 mod auth;
+mod callers;
 mod gate;
 mod grant;
 mod hosts;
@@ -15,6 +16,7 @@ mod mount;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod owners;
+mod quotas;
 mod serve;
 mod shared;
 mod watched;
@@ -26,6 +28,7 @@ pub use mount::{McpHttp, RmcpHttpService};
 #[cfg(feature = "oauth")]
 pub use oauth::OAuthConfig;
 pub use serve::{HEALTH_PATH, READY_PATH};
+pub use quotas::{CallerLimits, ClientAddr, MemoryQuotas, QuotaStore, Rate};
 pub use shared::{Delivered, EventStore, SessionDirectory, SessionStore, SharedState, StateError, StateFuture};
 
 use crate::McpServer;
@@ -222,6 +225,8 @@ impl HttpServer {
         fn with_body_read_timeout(timeout: Duration);
         /// See [`McpHttp::with_shared_state`].
         fn with_shared_state(state: SharedState);
+        /// See [`McpHttp::with_caller_limits`].
+        fn with_caller_limits(limits: CallerLimits);
     }
 
     /// How many connections may be open that have not yet sent a request

@@ -13,7 +13,10 @@ use super::limits::{CallSlots, Limits, SessionSlots};
 #[cfg(feature = "oauth")]
 use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier};
 use super::owners::SessionOwners;
+use super::callers::CallerQuotas;
+use super::quotas::{CallerLimits, MemoryQuotas, Network, QuotaStore};
 use super::shared::{self, SharedSessions, SharedState};
+use std::sync::atomic::AtomicU64;
 use crate::McpServer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -90,6 +93,7 @@ pub struct McpHttp {
     pub(super) limits: Limits,
     pub(super) stateless: bool,
     pub(super) shared: Option<SharedState>,
+    pub(super) caller_limits: CallerLimits,
 }
 
 /// What it serves and how, never its token.
@@ -108,6 +112,7 @@ impl std::fmt::Debug for McpHttp {
             .field("limits", &self.limits)
             .field("stateless", &self.stateless)
             .field("shared", &self.shared)
+            .field("caller_limits", &self.caller_limits)
             .finish()
     }
 }
@@ -127,7 +132,46 @@ impl McpHttp {
             limits: Limits::default(),
             stateless: false,
             shared: None,
+            caller_limits: CallerLimits::default(),
         }
+    }
+
+    /// Limits per caller (none by default): requests per second (GCRA, a
+    /// burst allowed), sessions open and JSON-RPC requests in flight, each
+    /// answered 429 with `Retry-After` when reached. A caller is who the
+    /// credentials name (an access token's subject, or the static token's
+    /// holders as one), or, unauthenticated, the client's address (with
+    /// [`CallerLimits::trusted_proxies`], the one those proxies give in
+    /// `X-Forwarded-For`; a mounted service knows the address only from
+    /// a [`ClientAddr`](super::ClientAddr) in the request's extensions).
+    ///
+    /// Counted in the shared store when [`SharedState::with_quotas`] gave
+    /// one, so that they hold across every process sharing it; else in
+    /// this process's memory ([`MemoryQuotas`](super::MemoryQuotas)).
+    ///
+    /// ```
+    /// use tool_mcp::{CallerLimits, McpHttp};
+    ///
+    /// # fn mount(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+    /// # let _guard = runtime.enter();
+    /// let (gate, service) = McpHttp::new(tools)
+    ///     .with_bearer_token("s3cret-token")
+    ///     .with_caller_limits(
+    ///         CallerLimits::new()
+    ///             .rate(20, 40)
+    ///             .sessions(8)
+    ///             .in_flight(16)
+    ///             .trusted_proxies(["10.0.0.0/8"]),
+    ///     )
+    ///     .build()?;
+    /// # let _ = (gate, service);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_caller_limits(mut self, limits: CallerLimits) -> Self {
+        self.caller_limits = limits;
+        self
     }
 
     /// Keeps sessions in `state`, the store every process serving this
@@ -305,6 +349,11 @@ impl McpHttp {
                 .with_legacy_session_mode(false)
                 .with_json_response(true);
         }
+        let callers = caller_quotas(
+            self.caller_limits,
+            self.shared.as_ref().and_then(|state| state.quotas.clone()),
+            limits.session_idle_timeout,
+        )?;
         let shared = self.shared.filter(|_| !self.stateless);
         let mut sessions = LocalSessionManager::default();
         sessions.session_config.keep_alive = Some(limits.session_idle_timeout);
@@ -335,6 +384,7 @@ impl McpHttp {
             limits,
             owners,
             shared,
+            callers,
             sessions: (!self.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
             calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),
         };
@@ -383,10 +433,48 @@ fn shared_sessions(
     shared::spawn_inbox(&state.directory, Arc::clone(local));
     Ok(SharedSessions {
         directory: state.directory,
+        store: state.sessions,
         local: Arc::clone(local),
         idle: limits.session_idle_timeout,
         owned,
     })
+}
+
+/// The gate's side of the limits per caller, `None` when none is set: in
+/// `store` when given, else in this process's memory. An error names a
+/// trusted proxy that is not an address or network.
+fn caller_quotas(
+    limits: CallerLimits,
+    store: Option<Arc<dyn QuotaStore>>,
+    idle: Duration,
+) -> std::io::Result<Option<CallerQuotas>> {
+    let trusted = limits
+        .trusted_proxies
+        .iter()
+        .map(|proxy| Network::parse(proxy))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
+    if !limits.any() {
+        return Ok(None);
+    }
+    if let Some(rate) = limits.rate
+        && (rate.per_second == 0 || rate.burst == 0)
+    {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a rate per caller of 0 requests a second, or a burst of 0, would refuse every request",
+        ));
+    }
+    let mut process = [0u8; 8];
+    getrandom::fill(&mut process).map_err(std::io::Error::other)?;
+    Ok(Some(CallerQuotas {
+        store: store.unwrap_or_else(|| Arc::new(MemoryQuotas::new())),
+        limits,
+        trusted,
+        idle,
+        process: process.iter().map(|byte| format!("{byte:02x}")).collect(),
+        next: AtomicU64::new(0),
+    }))
 }
 
 /// Why a server without credentials is refused: it would let whoever

@@ -4,6 +4,7 @@
 
 use super::layer::McpGate;
 use super::limits::{Admission, PendingConnections};
+use super::quotas::ClientAddr;
 use super::mount::RmcpHttpService;
 use super::{HttpResponse, HttpServer, MCP_PATH, Refusal};
 use hyper::body::{Bytes, Incoming};
@@ -104,11 +105,16 @@ impl Connection {
             stopping,
         } = self;
         let closed = admission.closed().clone();
+        let peer = stream.peer_addr().ok().map(ClientAddr);
         let handler = service_fn(move |mut request: Request<Incoming>| {
             let service = service.clone();
             let gate = gate.clone();
             // The gate tells it when a request passes the checks.
             request.extensions_mut().insert(Arc::clone(&admission));
+            // Whose request it is, for the limits per client address.
+            if let Some(peer) = peer {
+                request.extensions_mut().insert(peer);
+            }
             async move { Ok::<_, Infallible>(route(&gate, service, request).await) }
         });
         let connection = builder.serve_connection(TokioIo::new(stream), handler);

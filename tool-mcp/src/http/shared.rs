@@ -11,6 +11,7 @@
 
 use super::Refusal;
 use super::owners::Owner;
+use super::quotas::QuotaStore;
 use hyper::StatusCode;
 use hyper::header::{HeaderValue, RETRY_AFTER};
 use rmcp::model::ClientJsonRpcMessage;
@@ -87,6 +88,7 @@ pub struct SharedState {
     pub(super) sessions: Arc<dyn SessionStore>,
     pub(super) events: Arc<dyn EventStore>,
     pub(super) directory: Arc<dyn SessionDirectory>,
+    pub(super) quotas: Option<Arc<dyn QuotaStore>>,
 }
 
 impl SharedState {
@@ -105,7 +107,17 @@ impl SharedState {
             sessions,
             events,
             directory,
+            quotas: None,
         }
+    }
+
+    /// Counts the limits per caller
+    /// ([`McpHttp::with_caller_limits`](super::McpHttp::with_caller_limits))
+    /// in `quotas` too, so that they hold across the processes sharing it
+    /// (without, each process counts its own, in memory).
+    pub fn with_quotas(mut self, quotas: Arc<dyn QuotaStore>) -> Self {
+        self.quotas = Some(quotas);
+        self
     }
 
     /// The store, for people.
@@ -125,6 +137,8 @@ impl fmt::Debug for SharedState {
 /// The gate's view of shared sessions.
 pub(super) struct SharedSessions {
     pub directory: Arc<dyn SessionDirectory>,
+    /// rmcp's store of each session's `initialize`.
+    pub store: Arc<dyn SessionStore>,
     /// rmcp's sessions in this process: a session the store has forgotten
     /// is closed here too, and delivered messages go to those here.
     pub local: Arc<LocalSessionManager>,
@@ -183,6 +197,15 @@ impl SharedSessions {
                 let _ = self.local.close_session(&session.into()).await;
                 Err(self.unavailable("open a session", &error))
             }
+        }
+    }
+
+    /// Closes `session`, just opened, here and in the store: it may not
+    /// stay open (its caller has all the sessions it may have).
+    pub(super) async fn abandon(&self, session: &str) {
+        let _ = self.local.close_session(&session.into()).await;
+        if let Err(error) = self.store.delete(session).await {
+            tracing::warn!(%error, "a session refused at opening stays in the store until its idle time ends");
         }
     }
 

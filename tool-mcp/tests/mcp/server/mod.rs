@@ -15,13 +15,20 @@
 //!   repair, enabled tools, a caller's signal).
 //! - [`search`]: deferred tools behind `tool_search`: the list, the
 //!   search, the call of a found tool, the same bytes in any order.
+//! - [`shared`]: two servers sharing one (fake) store: a session opened on
+//!   one served by the other, its owner, its end, a store that fails, a
+//!   cancellation delivered across, streams resumed only by their own.
+//! - [`callers`]: the limits per caller (rate, sessions, in flight),
+//!   counted in memory.
 
+mod callers;
 mod limits;
 mod mounted;
 mod options;
 mod protocol;
 mod safety;
 mod search;
+mod shared;
 mod shutdown;
 
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};

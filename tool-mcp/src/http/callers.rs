@@ -1,0 +1,163 @@
+//! The gate's side of the limits per caller: who a request's caller is,
+//! and the places it takes (a rate's turn, a session, a request in
+//! flight) in the [`QuotaStore`], answered 429 with `Retry-After` when
+//! there are none, 503 when the store cannot be asked.
+
+use super::grant::Grant;
+use super::quotas::{CallerLimits, ClientAddr, Network, QuotaStore, client_address};
+use super::shared::{StateError, store_unavailable};
+use super::Refusal;
+use hyper::StatusCode;
+use hyper::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// How long a request in flight holds its caller's place when its process
+/// never gives it back (it died): a call running longer stops counting.
+pub(super) const IN_FLIGHT_LEASE: Duration = Duration::from_secs(15 * 60);
+
+pub(super) struct CallerQuotas {
+    pub store: Arc<dyn QuotaStore>,
+    pub limits: CallerLimits,
+    pub trusted: Vec<Network>,
+    /// A session's place lasts as long as the session would, unused.
+    pub idle: Duration,
+    /// Names this process's places in flight apart from other processes'.
+    pub process: String,
+    pub next: AtomicU64,
+}
+
+/// A request's place among its caller's in flight, given back (by a task:
+/// the store may be remote) when dropped with the response body.
+pub(super) struct CallerInFlight {
+    store: Arc<dyn QuotaStore>,
+    key: String,
+    holder: String,
+}
+
+impl Drop for CallerInFlight {
+    fn drop(&mut self) {
+        let store = Arc::clone(&self.store);
+        let key = std::mem::take(&mut self.key);
+        let holder = std::mem::take(&mut self.holder);
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Err(error) = store.release(&key, &holder).await {
+                    tracing::warn!(%error, "a request's place in flight was not given back: it frees when its lease ends");
+                }
+            });
+        }
+    }
+}
+
+impl CallerQuotas {
+    /// Who is calling: the credentials' owner, or without credentials the
+    /// client's address (`unknown` when the server was not told it).
+    pub(super) fn caller(&self, grant: Option<&Grant>, extensions: &hyper::http::Extensions, headers: &HeaderMap) -> String {
+        if let Some(grant) = grant {
+            return grant.owner().key();
+        }
+        let Some(ClientAddr(peer)) = extensions.get::<ClientAddr>() else {
+            return "addr:unknown".to_owned();
+        };
+        let forwarded = headers
+            .get("x-forwarded-for")
+            .and_then(|value| value.to_str().ok());
+        format!("addr:{}", client_address(peer.ip(), forwarded, &self.trusted))
+    }
+
+    /// One more request of `caller` at its rate.
+    pub(super) async fn admit(&self, caller: &str) -> Result<(), Refusal> {
+        let Some(rate) = self.limits.rate else {
+            return Ok(());
+        };
+        match self.store.admit(&format!("rate:{caller}"), rate).await {
+            Ok(None) => Ok(()),
+            Ok(Some(wait)) => Err(too_many(
+                wait,
+                format!(
+                    "Too Many Requests: at most {} requests a second ({} at once) per caller; \
+                     retry after the time Retry-After gives\n",
+                    rate.per_second, rate.burst
+                ),
+            )),
+            Err(error) => Err(self.unavailable("count a request", &error)),
+        }
+    }
+
+    /// A place among `caller`'s requests in flight, or 429.
+    pub(super) async fn start(&self, caller: &str) -> Result<Option<CallerInFlight>, Refusal> {
+        let Some(max) = self.limits.in_flight else {
+            return Ok(None);
+        };
+        let key = format!("calls:{caller}");
+        let holder = format!("{}-{}", self.process, self.next.fetch_add(1, Ordering::Relaxed));
+        match self.store.acquire(&key, &holder, max, IN_FLIGHT_LEASE).await {
+            Ok(true) => Ok(Some(CallerInFlight {
+                store: Arc::clone(&self.store),
+                key,
+                holder,
+            })),
+            Ok(false) => Err(too_many(
+                Duration::from_secs(1),
+                format!(
+                    "Too Many Requests: this caller already has {max} requests in flight, the \
+                     most this server allows; retry when one has been answered\n"
+                ),
+            )),
+            Err(error) => Err(self.unavailable("count a request in flight", &error)),
+        }
+    }
+
+    /// `session` (being opened, or used) holds one of `caller`'s session
+    /// places for the idle time from now; 429 when all are taken.
+    pub(super) async fn hold_session(&self, caller: &str, session: &str) -> Result<(), Refusal> {
+        let Some(max) = self.limits.sessions else {
+            return Ok(());
+        };
+        match self
+            .store
+            .acquire(&format!("sessions:{caller}"), session, max, self.idle)
+            .await
+        {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(too_many(
+                Duration::from_secs(1),
+                format!(
+                    "Too Many Requests: this caller already has {max} sessions open, the most \
+                     this server allows; close one (DELETE with its Mcp-Session-Id) or retry later\n"
+                ),
+            )),
+            Err(error) => Err(self.unavailable("count a session", &error)),
+        }
+    }
+
+    /// `session` was closed: its place is free.
+    pub(super) async fn session_closed(&self, caller: &str, session: &str) {
+        if self.limits.sessions.is_none() {
+            return;
+        }
+        if let Err(error) = self.store.release(&format!("sessions:{caller}"), session).await {
+            tracing::warn!(%error, "a closed session's place was not given back: it frees when its lease ends");
+        }
+    }
+}
+
+/// 429 with `Retry-After` in whole seconds (at least 1).
+fn too_many(wait: Duration, message: String) -> Refusal {
+    let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    Refusal::new(StatusCode::TOO_MANY_REQUESTS, message).with_header(
+        RETRY_AFTER,
+        HeaderValue::from(seconds.max(1)),
+    )
+}
+
+impl CallerQuotas {
+    /// 503, and an error naming the store in the logs.
+    fn unavailable(&self, what: &str, error: &StateError) -> Refusal {
+        let store = self.store.describe();
+        tracing::error!(store, %error, "the shared store failed to {what}: answered 503");
+        store_unavailable()
+    }
+}
