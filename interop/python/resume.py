@@ -61,18 +61,22 @@ def events(lines):
             data.append(line[5:].lstrip())
 
 
-def open_session(client: Client, url: str) -> dict:
-    initialize = {
+def initialize_message(client_name: str) -> dict:
+    """A legacy (2025-11-25) client's `initialize`."""
+    return {
         "jsonrpc": "2.0",
         "id": 0,
         "method": "initialize",
         "params": {
             "protocolVersion": VERSION,
             "capabilities": {},
-            "clientInfo": {"name": "resume-check", "version": "1"},
+            "clientInfo": {"name": client_name, "version": "1"},
         },
     }
-    answer = client.request("POST", url, initialize, HEADERS)
+
+
+def open_session(client: Client, url: str) -> dict:
+    answer = client.request("POST", url, initialize_message("resume-check"), HEADERS)
     assert answer.status_code == 200, (answer.status_code, answer.text)
     session = answer.headers["mcp-session-id"]
     headers = {**HEADERS, "Mcp-Session-Id": session, "MCP-Protocol-Version": VERSION}

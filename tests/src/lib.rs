@@ -36,6 +36,10 @@ mod docs_providers {}
 mod docs_wire_format {}
 
 #[cfg(doctest)]
+#[doc = include_str!("../../docs/deploying.md")]
+mod docs_deploying {}
+
+#[cfg(doctest)]
 #[doc = include_str!("../../tool-core/README.md")]
 mod tool_core_readme {}
 
