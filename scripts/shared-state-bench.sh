@@ -5,11 +5,13 @@
 #
 #   1. `tools/call echo {"value":"x"}` in a session that stays local, on
 #      (a) memory: no store; (b) redis: --state-url (the owner check and
-#      `touch`, the event store's writes); (c) redis+limits: --state-url and
-#      the four limits per caller, set too high ever to refuse. Rounds
-#      interleave the three in blocks of calls; the table gives medians of
-#      the per-round p50/p90, and of the per-round differences from (a) and
-#      ratios (the goal: under 0.3 ms p50 added). Then the Redis
+#      `touch`, the event store's writes); (c) memory+limits: no store, the
+#      four limits per caller set too high ever to refuse, counted in
+#      memory; (d) redis+limits: the same limits counted in Redis. Rounds
+#      interleave the four in blocks of calls; the table gives medians of
+#      the per-round p50/p90, and of the per-round differences (b - a,
+#      d - c: what the store adds) and ratios (the goal: under
+#      0.3 ms p50 added). Then the Redis
 #      commands one call costs on (b) and (c), from INFO commandstats.
 #   2. A fresh session opened on process A, its first call on process B
 #      (restored from Redis: `initialize` replayed), against a fresh
@@ -124,6 +126,8 @@ if wants latency; then
   args+=(--config "memory=http://$ADDRESS/mcp")
   start_mcp redis --http 127.0.0.1:0 --root "$root" --state-url "$shared_url" --state-prefix bench
   args+=(--config "redis=http://$ADDRESS/mcp")
+  start_mcp memory-limits --http 127.0.0.1:0 --root "$root" "${high[@]}"
+  args+=(--config "memory+limits=http://$ADDRESS/mcp")
   start_mcp limits --http 127.0.0.1:0 --root "$root" --state-url "$shared_url" --state-prefix benchlimits "${high[@]}"
   args+=(--config "redis+limits=http://$ADDRESS/mcp" --shared-redis-port "$shared_port")
 fi

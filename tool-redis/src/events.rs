@@ -1,10 +1,19 @@
 //! Resumable event streams on Redis: each SSE stream of a session (rmcp
-//! names them: `SESSION:common`, or a UUID per request) one Redis stream
-//! under `prefix:events:STREAM`, trimmed to about [`KEPT_PER_STREAM`]
+//! names them: `SESSION:common`, or a UUID per request) one list under
+//! `prefix:events:STREAM`, holding about the newest [`KEPT_PER_STREAM`]
 //! events and kept for a while after its last one. An event's id is
-//! `STREAM/ENTRY` (the Redis entry id), unique across every stream and
-//! process, and naming its stream, as rmcp's [`EventStore`] asks: a client
-//! reconnecting with `Last-Event-ID` to any process gets what followed.
+//! `STREAM/N`, N its number in the stream (from 1), unique across every
+//! stream and process and naming its stream, as rmcp's [`EventStore`]
+//! asks: a client reconnecting with `Last-Event-ID` to any process gets
+//! what followed.
+//!
+//! A list, not a Redis stream: a stream preallocates a node of 4 KiB
+//! (`stream-node-max-bytes`), and most of these streams are one call's,
+//! holding one event (measured: 4,784 bytes for a two-event stream, where
+//! the list of the same is about 200). A stream's opening event (rmcp's
+//! priming event: no message, a retry hint) is not stored at all: its id is
+//! `STREAM/0`, and what follows it is the whole stream. That saves a round
+//! trip to Redis on every request.
 
 use crate::RedisStore;
 use crate::sessions::millis;
@@ -14,13 +23,16 @@ use rmcp::transport::common::server_side_http::ServerSseMessage;
 use rmcp::transport::streamable_http_server::session::store::{
     EventId, EventStore, EventStoreError, EventStream,
 };
+use serde::{Deserialize, Serialize};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 static ADD: LazyLock<Script> = LazyLock::new(|| Script::new(include_str!("scripts/event_add.lua")));
+static REPLAY: LazyLock<Script> =
+    LazyLock::new(|| Script::new(include_str!("scripts/event_replay.lua")));
 
-/// About how many events of one stream are kept (Redis trims the oldest,
-/// `MAXLEN ~`): a client that missed more than that resumes with a gap.
+/// How many events of one stream are kept: a client that missed more than
+/// that resumes with a gap.
 pub const KEPT_PER_STREAM: usize = 1000;
 
 /// rmcp's [`EventStore`] in a [`RedisStore`].
@@ -31,9 +43,26 @@ pub struct RedisEvents {
     kept_for: Duration,
 }
 
+/// One event as stored: its message (none for a retry hint alone) and
+/// its retry hint in milliseconds.
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    #[serde(rename = "m", default, skip_serializing_if = "Option::is_none")]
+    message: Option<ServerJsonRpcMessage>,
+    #[serde(rename = "r", default, skip_serializing_if = "Option::is_none")]
+    retry_ms: Option<u64>,
+}
+
 impl RedisEvents {
     pub(crate) fn new(store: RedisStore, kept_for: Duration) -> Self {
         RedisEvents { store, kept_for }
+    }
+
+    /// The stream's list, and the count of the events dropped from it.
+    fn keys(&self, stream_id: &str) -> (String, String) {
+        let list = self.store.key("events", stream_id);
+        let dropped = format!("{list}:dropped");
+        (list, dropped)
     }
 }
 
@@ -44,86 +73,72 @@ impl EventStore for RedisEvents {
         stream_id: &str,
         event: &ServerSseMessage,
     ) -> Result<EventId, EventStoreError> {
-        let message = match &event.message {
-            Some(message) => serde_json::to_string(message.as_ref())?,
-            None => String::new(),
+        let Some(message) = &event.message else {
+            // The opening event: what follows it is the whole stream.
+            return Ok(format!("{stream_id}/0"));
         };
-        let retry = event
-            .retry
-            .map(|retry| millis(retry).to_string())
-            .unwrap_or_default();
+        let stored = serde_json::to_string(&Stored {
+            message: Some(message.as_ref().clone()),
+            retry_ms: event.retry.map(millis),
+        })?;
+        let (list, dropped) = self.keys(stream_id);
         let mut connection = self.store.connection();
-        let entry: String = ADD
-            .key(self.store.key("events", stream_id))
+        let number: u64 = ADD
+            .key(list)
+            .key(dropped)
+            .arg(stored)
             .arg(KEPT_PER_STREAM)
-            .arg(message)
-            .arg(retry)
             .arg(millis(self.kept_for))
             .invoke_async(&mut connection)
             .await?;
-        Ok(format!("{stream_id}/{entry}"))
+        Ok(format!("{stream_id}/{number}"))
     }
 
     async fn replay_events_after(
         &self,
         last_event_id: &str,
     ) -> Result<EventStream, EventStoreError> {
-        let (stream_id, entry) = split_event_id(last_event_id)?;
+        let (stream_id, after) = split_event_id(last_event_id)?;
+        let (list, dropped) = self.keys(stream_id);
         let mut connection = self.store.connection();
-        let entries: Vec<(String, Vec<(String, String)>)> = redis::cmd("XRANGE")
-            .arg(self.store.key("events", stream_id))
-            .arg(format!("({entry}"))
-            .arg("+")
-            .query_async(&mut connection)
+        let answer: Vec<String> = REPLAY
+            .key(list)
+            .key(dropped)
+            .arg(after)
+            .invoke_async(&mut connection)
             .await?;
-        let mut events = Vec::with_capacity(entries.len());
-        for (entry, fields) in entries {
-            events.push(read_event(stream_id, &entry, &fields)?);
-        }
+        let events = read_replay(stream_id, &answer)?;
         Ok(Box::pin(futures_util::stream::iter(events)))
     }
 }
 
-/// `STREAM/ENTRY` as its two parts; the entry must be a Redis stream id
-/// (`MILLIS-SEQ`): anything else is a client's invention.
-fn split_event_id(id: &str) -> Result<(&str, &str), EventStoreError> {
+/// `STREAM/N` as its two parts; N must be a number: anything else is a
+/// client's invention.
+fn split_event_id(id: &str) -> Result<(&str, u64), EventStoreError> {
     let refused = || format!("the event id {id:?} is not one this store gave").into();
-    let (stream, entry) = id.rsplit_once('/').ok_or_else(refused)?;
-    let (time, sequence) = entry.split_once('-').ok_or_else(refused)?;
-    let digits = |part: &str| !part.is_empty() && part.bytes().all(|byte| byte.is_ascii_digit());
-    if stream.is_empty() || !digits(time) || !digits(sequence) {
+    let (stream, number) = id.rsplit_once('/').ok_or_else(refused)?;
+    if stream.is_empty() || number.is_empty() || !number.bytes().all(|byte| byte.is_ascii_digit()) {
         return Err(refused());
     }
-    Ok((stream, entry))
+    Ok((stream, number.parse().map_err(|_| refused())?))
 }
 
-/// One stored entry as the event rmcp sent.
-fn read_event(
-    stream: &str,
-    entry: &str,
-    fields: &[(String, String)],
-) -> Result<ServerSseMessage, EventStoreError> {
-    let field = |name: &str| {
-        fields
-            .iter()
-            .find(|(field, _)| field == name)
-            .map(|(_, value)| value.as_str())
-            .filter(|value| !value.is_empty())
+/// The replay script's answer (the number before the first event, then
+/// the events) as the events rmcp sent, with their ids.
+fn read_replay(stream: &str, answer: &[String]) -> Result<Vec<ServerSseMessage>, EventStoreError> {
+    let Some((before, events)) = answer.split_first() else {
+        return Err("the replay script answered nothing".into());
     };
-    let message = match field("m") {
-        Some(json) => Some(Arc::new(serde_json::from_str::<ServerJsonRpcMessage>(
-            json,
-        )?)),
-        None => None,
-    };
-    let retry = match field("r") {
-        Some(millis) => Some(Duration::from_millis(millis.parse()?)),
-        None => None,
-    };
-    let mut event = ServerSseMessage::priming(format!("{stream}/{entry}"), Duration::ZERO);
-    event.message = message;
-    event.retry = retry;
-    Ok(event)
+    let before: u64 = before.parse()?;
+    let mut replayed = Vec::with_capacity(events.len());
+    for (number, event) in (before + 1..).zip(events) {
+        let stored: Stored = serde_json::from_str(event)?;
+        let mut event = ServerSseMessage::priming(format!("{stream}/{number}"), Duration::ZERO);
+        event.message = stored.message.map(Arc::new);
+        event.retry = stored.retry_ms.map(Duration::from_millis);
+        replayed.push(event);
+    }
+    Ok(replayed)
 }
 
 #[cfg(test)]
@@ -131,51 +146,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn event_ids_name_their_stream_and_entry() {
-        assert_eq!(
-            split_event_id("s1:common/1733580000000-0").unwrap(),
-            ("s1:common", "1733580000000-0")
-        );
-        let uuid = "0b6e8d52-1a51-4b2c-9d51-0d1f7c3c1e22/12-3";
+    fn event_ids_name_their_stream_and_number() {
+        assert_eq!(split_event_id("s1:common/17").unwrap(), ("s1:common", 17));
+        let uuid = "0b6e8d52-1a51-4b2c-9d51-0d1f7c3c1e22/0";
         assert_eq!(
             split_event_id(uuid).unwrap(),
-            ("0b6e8d52-1a51-4b2c-9d51-0d1f7c3c1e22", "12-3")
+            ("0b6e8d52-1a51-4b2c-9d51-0d1f7c3c1e22", 0)
         );
         for invented in [
-            "", "s1", "/1-0", "s1/1", "s1/a-0", "s1/1-", "s1/-1", "s1/1-0 +",
+            "",
+            "s1",
+            "/1",
+            "s1/",
+            "s1/a",
+            "s1/1-0",
+            "s1/-1",
+            "s1/1 ",
+            "s1/99999999999999999999999",
         ] {
             assert!(split_event_id(invented).is_err(), "{invented:?}");
         }
     }
 
     #[test]
-    fn a_stored_event_reads_back_as_sent() {
+    fn a_replay_reads_back_as_sent_with_its_numbers() {
         let message: ServerJsonRpcMessage = serde_json::from_value(serde_json::json!({
             "jsonrpc": "2.0", "method": "notifications/progress",
             "params": {"progressToken": 1, "progress": 2.0}
         }))
         .unwrap();
-        let stored = serde_json::to_string(&message).unwrap();
-        let event = read_event(
-            "s",
-            "5-1",
-            &[("m".into(), stored), ("r".into(), String::new())],
-        )
+        let stored = serde_json::to_string(&Stored {
+            message: Some(message.clone()),
+            retry_ms: None,
+        })
         .unwrap();
-        assert_eq!(event.event_id.as_deref(), Some("s/5-1"));
+        let with_retry = serde_json::to_string(&Stored {
+            message: Some(message.clone()),
+            retry_ms: Some(3000),
+        })
+        .unwrap();
+        let events = read_replay("s", &["4".to_owned(), stored, with_retry]).unwrap();
+        assert_eq!(events.len(), 2);
+        assert_eq!(events[0].event_id.as_deref(), Some("s/5"));
+        assert_eq!(events[1].event_id.as_deref(), Some("s/6"));
         assert_eq!(
-            serde_json::to_value(event.message.unwrap().as_ref()).unwrap(),
+            serde_json::to_value(events[0].message.as_deref().unwrap()).unwrap(),
             serde_json::to_value(&message).unwrap()
         );
-        assert_eq!(event.retry, None);
-
-        let priming = read_event(
-            "s",
-            "6-0",
-            &[("m".into(), String::new()), ("r".into(), "3000".into())],
-        )
-        .unwrap();
-        assert!(priming.message.is_none());
-        assert_eq!(priming.retry, Some(Duration::from_secs(3)));
+        assert_eq!(events[0].retry, None);
+        assert_eq!(events[1].retry, Some(Duration::from_secs(3)));
+        assert!(read_replay("s", &[]).is_err());
+        assert!(read_replay("s", &["x".to_owned()]).is_err());
     }
 }

@@ -9,9 +9,10 @@ use super::shared::{StateError, store_unavailable};
 use super::Refusal;
 use hyper::StatusCode;
 use hyper::header::{HeaderMap, HeaderValue, RETRY_AFTER};
-use std::sync::Arc;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// How long a request in flight holds its caller's place when its process
 /// never gives it back (it died): a call running longer stops counting.
@@ -26,7 +27,13 @@ pub(super) struct CallerQuotas {
     /// Names this process's places in flight apart from other processes'.
     pub process: String,
     pub next: AtomicU64,
+    /// When this process last renewed each session's place.
+    pub renewed: Mutex<HashMap<String, Instant>>,
 }
+
+/// How many sessions' renewals are remembered before the old ones are
+/// swept.
+const RENEWED_SWEEP_AT: usize = 1024;
 
 /// A request's place among its caller's in flight, given back (by a task:
 /// the store may be remote) when dropped with the response body.
@@ -110,15 +117,58 @@ impl CallerQuotas {
         }
     }
 
-    /// `session` (being opened, or used) holds one of `caller`'s session
-    /// places for the idle time from now; 429 when all are taken.
-    pub(super) async fn hold_session(&self, caller: &str, session: &str) -> Result<(), Refusal> {
+    /// `session`, just opened, takes one of `caller`'s session places for
+    /// the idle time from now; 429 when all are taken.
+    pub(super) async fn open_session(&self, caller: &str, session: &str) -> Result<(), Refusal> {
+        if self.limits.sessions.is_none() {
+            return Ok(());
+        }
+        self.hold_session(caller, session).await?;
+        self.renewed(session);
+        Ok(())
+    }
+
+    /// `session` is in use: its place is renewed for the idle time, at
+    /// most once a quarter of it per process (every request would cost
+    /// the shared store a round trip for a lease that has most of its time
+    /// left).
+    pub(super) async fn keep_session(&self, caller: &str, session: &str) -> Result<(), Refusal> {
+        if self.limits.sessions.is_none() || self.recently_renewed(session) {
+            return Ok(());
+        }
+        self.hold_session(caller, session).await?;
+        self.renewed(session);
+        Ok(())
+    }
+
+    fn recently_renewed(&self, session: &str) -> bool {
+        let renewed = self.renewed.lock().unwrap_or_else(PoisonError::into_inner);
+        renewed
+            .get(session)
+            .is_some_and(|at| at.elapsed() < self.idle / 4)
+    }
+
+    /// Notes that `session`'s place was renewed now; entries older than
+    /// the idle time (their sessions' places expired anyway) are dropped
+    /// as the map grows.
+    fn renewed(&self, session: &str) {
+        let mut renewed = self.renewed.lock().unwrap_or_else(PoisonError::into_inner);
+        if renewed.len() >= RENEWED_SWEEP_AT {
+            renewed.retain(|_, at| at.elapsed() < self.idle);
+        }
+        renewed.insert(session.to_owned(), Instant::now());
+    }
+
+    /// Takes (or renews) `session`'s place among `caller`'s.
+    async fn hold_session(&self, caller: &str, session: &str) -> Result<(), Refusal> {
         let Some(max) = self.limits.sessions else {
             return Ok(());
         };
         match self
             .store
-            .acquire(&format!("sessions:{caller}"), session, max, self.idle)
+            // A quarter more than the idle time: renewed at most a quarter
+            // of it apart, the place outlives its session's last use.
+            .acquire(&format!("sessions:{caller}"), session, max, self.idle + self.idle / 4)
             .await
         {
             Ok(true) => Ok(()),

@@ -124,31 +124,78 @@ impl Gate {
             owner: grant.as_ref().map(Grant::owner),
             quota_key: caller.as_deref(),
         };
-        self.check_session(request.method(), request.headers(), &caller)
-            .await?;
         let (mut parts, body) = request.into_parts();
         if let Some(grant) = &grant {
             // The handler finds it in the `Parts` rmcp hands it.
             parts.extensions.insert(grant.clone());
         }
-        if parts.method != Method::POST {
-            return self.pass_without_body(service, parts, &caller).await;
+        let body = match parts.method {
+            Method::POST => Some(limits::read_body(body, &parts.headers, &self.limits).await?),
+            _ => None,
+        };
+        let kind = match &body {
+            Some(body) => Some(self.peek(body, grant.as_ref())?),
+            None => None,
+        };
+        // The session's check and the caller's places are independent:
+        // asked together, they cost a shared store one round trip, not
+        // three (the commands go out at once on one connection).
+        let (checked, places) = tokio::join!(
+            self.check_session(&parts.method, &parts.headers, &caller),
+            self.take_places(&parts.method, kind, &caller),
+        );
+        checked?;
+        let caller_in_flight = places?;
+        match (body, kind) {
+            (Some(body), Some(kind)) => {
+                self.pass_message(service, parts, body, kind, &caller, caller_in_flight)
+                    .await
+            }
+            _ => self.pass_without_body(service, parts, &caller).await,
         }
-        let body = limits::read_body(body, &parts.headers, &self.limits).await?;
-        let peeked = Message::of(&body)?;
+    }
+
+    /// What a POST body carries, or the refusal: a body that is not
+    /// JSON-RPC, or (with OAuth) a call of a tool the token may not call.
+    #[cfg_attr(not(feature = "oauth"), expect(unused_variables))]
+    fn peek(&self, body: &Bytes, grant: Option<&Grant>) -> Result<(Message, bool), Refusal> {
+        let peeked = Message::of(body)?;
         // MCP's scope challenge is an HTTP answer
         // (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#scope-challenge-handling):
         // given here, before rmcp reads the call.
         #[cfg(feature = "oauth")]
-        if let (Some(grant), Some(tool)) = (&grant, &peeked.tool)
+        if let (Some(grant), Some(tool)) = (grant, &peeked.tool)
             && let Some(scope) = grant.missing(tool)
             && let Some(oauth) = &self.auth.oauth
         {
             tracing::debug!(tool = %tool, scope, "refused: insufficient scope");
             return Err(oauth.metadata.challenge.insufficient_scope(scope, tool));
         }
-        let kind = (peeked.message, peeked.about_a_request);
-        self.pass_message(service, parts, body, kind, &caller).await
+        Ok((peeked.message, peeked.about_a_request))
+    }
+
+    /// The caller's turn at its rate and (for a JSON-RPC request) its
+    /// place in flight, when limits per caller are set: requests and the
+    /// GETs of a stream count; notifications and answers never do (a
+    /// cancellation must always get through).
+    async fn take_places(
+        &self,
+        method: &Method,
+        kind: Option<(Message, bool)>,
+        caller: &Caller<'_>,
+    ) -> Result<Option<CallerInFlight>, Refusal> {
+        let (Some(callers), Some(key)) = (&self.callers, caller.quota_key) else {
+            return Ok(None);
+        };
+        match kind {
+            Some((Message::Request | Message::Initialize, _)) => {
+                let (admitted, started) = tokio::join!(callers.admit(key), callers.start(key));
+                admitted?;
+                started
+            }
+            None if method == Method::GET => callers.admit(key).await.map(|()| None),
+            _ => Ok(None),
+        }
     }
 
     /// A request naming a session may use it: it is its caller's (shared
@@ -178,7 +225,7 @@ impl Gate {
         if let (Some(callers), Some(key)) = (&self.callers, caller.quota_key)
             && method != Method::DELETE
         {
-            callers.hold_session(key, session).await?;
+            callers.keep_session(key, session).await?;
         }
         Ok(())
     }
@@ -195,9 +242,6 @@ impl Gate {
         S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
     {
         let closing = parts.method == Method::DELETE;
-        if let (Some(callers), Some(key), false) = (&self.callers, caller.quota_key, closing) {
-            callers.admit(key).await?;
-        }
         let closed = session_of(&parts.headers)
             .filter(|_| closing)
             .map(str::to_owned);
@@ -228,6 +272,7 @@ impl Gate {
         body: Bytes,
         (message, about_a_request): (Message, bool),
         caller: &Caller<'_>,
+        caller_in_flight: Option<CallerInFlight>,
     ) -> Result<HttpResponse, Refusal>
     where
         S: Service<Request<Full<Bytes>>, Response = HttpResponse, Error = Infallible>,
@@ -241,13 +286,6 @@ impl Gate {
             return Ok(accepted());
         }
         let requested = matches!(message, Message::Request | Message::Initialize);
-        let caller_in_flight = match (&self.callers, caller.quota_key, requested) {
-            (Some(callers), Some(key), true) => {
-                callers.admit(key).await?;
-                callers.start(key).await?
-            }
-            _ => None,
-        };
         let opening = match (&self.sessions, session, message) {
             (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
             _ => None,
@@ -282,7 +320,7 @@ impl Gate {
             owners.opened(session, owner.clone()).await;
         }
         if let (Some(callers), Some(key)) = (&self.callers, caller.quota_key)
-            && let Err(refused) = callers.hold_session(key, session).await
+            && let Err(refused) = callers.open_session(key, session).await
         {
             self.abandon(session).await;
             return Err(refused);

@@ -16,6 +16,7 @@ use super::owners::SessionOwners;
 use super::callers::CallerQuotas;
 use super::quotas::{CallerLimits, MemoryQuotas, Network, QuotaStore};
 use super::shared::{self, SharedSessions, SharedState};
+use std::sync::Mutex;
 use std::sync::atomic::AtomicU64;
 use crate::McpServer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -474,6 +475,7 @@ fn caller_quotas(
         idle,
         process: process.iter().map(|byte| format!("{byte:02x}")).collect(),
         next: AtomicU64::new(0),
+        renewed: Mutex::default(),
     }))
 }
 
