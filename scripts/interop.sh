@@ -33,10 +33,12 @@ fi
 step "setup: TypeScript SDK (interop/node/package-lock.json)"
 (cd interop/node && npm ci --silent --no-audit --no-fund)
 
-step "setup: nginx and redis-server"
+step "setup: nginx, redis-server and openssl"
 missing=()
 command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# The certificates of interop/checks/redis_tls.sh.
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 if [[ ${#missing[@]} -gt 0 ]]; then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
@@ -49,6 +51,10 @@ command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || {
 }
 command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 || {
   echo "interop: redis-server is needed and could not be installed" >&2
+  exit 1
+}
+command -v openssl >/dev/null 2>&1 || {
+  echo "interop: openssl is needed and could not be installed" >&2
   exit 1
 }
 

@@ -25,6 +25,8 @@ echo "-- the official clients with sessions, through round robin"
 (cd "$NODE_DIR" && node calls.mjs "$url") || fail "TypeScript SDK (sessions) through round robin"
 "$PY" "$ROOT/interop/python/approval.py" "$url" legacy "$root" \
   || fail "Python SDK (legacy): approval by elicitation through round robin"
+(cd "$NODE_DIR" && node approval.mjs "$url" "$root") \
+  || fail "TypeScript SDK (sessions): approval by elicitation through round robin"
 for n in 1 2 3; do
   served=$(grep -c 'tool_mcp::handler: answered' "$(log_of "shared-$n")" || true)
   echo "backend $n answered $served calls"
