@@ -126,6 +126,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 &upstreams.settings(),
             ))?;
             let tools = deferred(tools, &deferral, "mcp")?;
+            oauth.check_tools(&tools)?;
             let mut server =
                 tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
             if let Some(file) = approval_key_file {

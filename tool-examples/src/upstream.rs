@@ -245,6 +245,7 @@ impl TokenFile {
 /// let settings = UpstreamSettings {
 ///     env: vec![UpstreamEnv::parse("HTTPS_PROXY").unwrap()],
 ///     token_files: vec![TokenFile::parse("docs=/run/secrets/docs-token").unwrap()],
+///     trusted: vec!["docs".to_owned()],
 /// };
 /// assert_ne!(settings, UpstreamSettings::default());
 /// ```
@@ -254,6 +255,9 @@ pub struct UpstreamSettings {
     pub env: Vec<UpstreamEnv>,
     /// At most one per HTTP upstream.
     pub token_files: Vec<TokenFile>,
+    /// The upstreams (by name) whose tools' annotations are taken as
+    /// true; every other upstream's are hints that decide nothing.
+    pub trusted: Vec<String>,
 }
 
 fn is_name(text: &str) -> bool {
@@ -324,9 +328,16 @@ pub async fn add_upstreams(
         prefixes.push(prefix);
     }
     let tokens = tokens(specs, &prefixes, &settings.token_files, upstream_token()?)?;
+    check_trusted(&settings.trusted, &prefixes)?;
     let mut clients = Vec::with_capacity(specs.len());
     for ((spec, prefix), token) in specs.iter().zip(&prefixes).zip(&tokens) {
-        let upstream = spec.upstream(token.as_deref(), &settings.env);
+        let mut upstream = spec.upstream(token.as_deref(), &settings.env);
+        if settings.trusted.contains(prefix) {
+            upstream = upstream.with_trusted_hints();
+            tracing::info!(
+                "upstream {prefix}: its tools' annotations are trusted (--upstream-trust)"
+            );
+        }
         let client = McpClient::connect(upstream)
             .await
             .map_err(|error| io::Error::other(format!("--upstream {prefix}: {error}")))?;
@@ -389,6 +400,25 @@ fn tokens(
             (None, Target::Command(..)) => Ok(None),
         })
         .collect()
+}
+
+/// Every `--upstream-trust` must name an upstream: a misspelt name would
+/// leave the upstream untrusted without a word.
+fn check_trusted(trusted: &[String], prefixes: &[String]) -> io::Result<()> {
+    for name in trusted {
+        if !prefixes.contains(name) {
+            let names = if prefixes.is_empty() {
+                "there is none".to_owned()
+            } else {
+                format!("the upstreams are {}", prefixes.join(", "))
+            };
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("--upstream-trust {name}: no --upstream is named {name} ({names})"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn unique(prefix: &str, taken: &[String]) -> String {

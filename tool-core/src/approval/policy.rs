@@ -54,7 +54,9 @@ impl ApprovalPolicy {
     }
 
     /// Also every tool that may destroy: not marked read-only, and not
-    /// marked `destructive = false` ([`ToolAnnotations::may_destroy`](crate::ToolAnnotations::may_destroy)).
+    /// marked `destructive = false` ([`ToolAnnotations::may_destroy`](crate::ToolAnnotations::may_destroy)),
+    /// or whose marks are a peer's that may not be trusted (an MCP
+    /// server's imported tools: [`RegisteredTool::may_destroy`](crate::registry::RegisteredTool::may_destroy)).
     pub fn may_destroy() -> Self {
         ApprovalPolicy {
             rule: Rule::MayDestroy,
@@ -94,7 +96,7 @@ impl ApprovalPolicy {
     fn picks_tool(&self, tool: &RegisteredTool) -> Option<bool> {
         match &self.rule {
             Rule::Marked => Some(false),
-            Rule::MayDestroy => Some(tool.annotations().may_destroy()),
+            Rule::MayDestroy => Some(tool.may_destroy()),
             Rule::Every => Some(true),
             Rule::When(_) => None,
         }
@@ -310,5 +312,39 @@ impl fmt::Debug for Approvals {
             .field("policy", &self.policy)
             .field("standing", &self.standing)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DynamicTool, ToolAnnotations, ToolOutput, ToolRegistry};
+
+    fn registered(annotations: ToolAnnotations, trusted: bool) -> RegisteredTool {
+        let mut tool = DynamicTool::new("t", "a tool", |_args, _ctx| async {
+            Ok(ToolOutput::text("ok"))
+        })
+        .with_annotations(annotations);
+        if !trusted {
+            tool = tool.with_untrusted_hints();
+        }
+        let mut tools = ToolRegistry::new();
+        tools.register(tool).unwrap();
+        tools.get("t").unwrap().clone()
+    }
+
+    #[test]
+    fn may_destroy_asks_about_every_tool_whose_hints_are_not_trusted() {
+        let policy = ApprovalPolicy::may_destroy();
+        let read_only = ToolAnnotations::new().read_only();
+        let only_adds = ToolAnnotations::new().destructive(false);
+        assert_eq!(policy.picks_tool(&registered(read_only.clone(), true)), Some(false));
+        assert_eq!(policy.picks_tool(&registered(only_adds.clone(), true)), Some(false));
+        assert_eq!(policy.picks_tool(&registered(read_only, false)), Some(true));
+        assert_eq!(policy.picks_tool(&registered(only_adds, false)), Some(true));
+        assert_eq!(
+            policy.picks_tool(&registered(ToolAnnotations::new(), true)),
+            Some(true)
+        );
     }
 }

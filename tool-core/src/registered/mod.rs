@@ -37,6 +37,8 @@ pub struct RegisteredTool {
     retries: Option<u32>,
     exclusive: bool,
     needs_approval: bool,
+    /// [`Tool::hints_trusted`]'s answer.
+    hints_trusted: bool,
     /// [`Tool::check_schema`]'s answer, asked once; a registry refuses the
     /// tool when it is an error.
     schema_error: Option<SchemaError>,
@@ -62,6 +64,7 @@ impl RegisteredTool {
             retries: Tool::retries(&tool),
             exclusive: Tool::exclusive(&tool),
             needs_approval: Tool::needs_approval(&tool),
+            hints_trusted: Tool::hints_trusted(&tool),
             schema_error: Tool::check_schema(&tool).err(),
             tool: Arc::new(tool),
             prepare: None,
@@ -114,6 +117,25 @@ impl RegisteredTool {
     /// ([`Approvals::requires`](crate::approval::Approvals::requires)).
     pub fn needs_approval(&self) -> bool {
         self.needs_approval
+    }
+
+    /// Whether the tool's annotations are its registrant's word
+    /// ([`Tool::hints_trusted`]).
+    pub fn hints_trusted(&self) -> bool {
+        self.hints_trusted
+    }
+
+    /// Whether the tool changes nothing, as far as anything may decide by
+    /// it: its annotations say read-only and they are trusted.
+    pub fn is_read_only(&self) -> bool {
+        self.hints_trusted && self.definition.annotations.read_only == Some(true)
+    }
+
+    /// Whether a call may destroy something, as far as anything may decide
+    /// by it: [`ToolAnnotations::may_destroy`](crate::ToolAnnotations::may_destroy)
+    /// of trusted annotations; always for untrusted ones.
+    pub fn may_destroy(&self) -> bool {
+        !self.hints_trusted || self.definition.annotations.may_destroy()
     }
 
     /// Whether the tool waits for a search before the model is shown it

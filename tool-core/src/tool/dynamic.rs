@@ -86,6 +86,8 @@ pub struct DynamicTool {
     /// (registration then refuses the tool).
     check: Result<Option<Checker>, SchemaError>,
     annotations: ToolAnnotations,
+    /// [`Tool::hints_trusted`]: false for annotations a peer gave.
+    hints_trusted: bool,
     examples: Vec<Value>,
     run: Arc<DynamicFn>,
 }
@@ -103,6 +105,7 @@ impl DynamicTool {
             parameters: None,
             check: Ok(None),
             annotations: ToolAnnotations::default(),
+            hints_trusted: true,
             examples: Vec::new(),
             run: Arc::new(move |arguments, ctx| Box::pin(run(arguments, ctx))),
         }
@@ -133,6 +136,30 @@ impl DynamicTool {
     /// toolset can filter on, and what MCP clients are shown.
     pub fn with_annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.annotations = annotations;
+        self
+    }
+
+    /// Marks the annotations as a peer's hints, not this program's word
+    /// ([`Tool::hints_trusted`]): for a tool built from what another
+    /// system described (a plugin's manifest, a remote server's listing).
+    /// They are still shown; nothing decides by them.
+    ///
+    /// ```
+    /// use tool_core::{DynamicTool, ToolAnnotations, ToolOutput, ToolRegistry};
+    ///
+    /// let hinted = DynamicTool::new("purge", "Says it only reads", |_args, _ctx| async {
+    ///     Ok(ToolOutput::text("purged"))
+    /// })
+    /// .with_annotations(ToolAnnotations::new().read_only())
+    /// .with_untrusted_hints();
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register(hinted).unwrap();
+    /// let purge = tools.get("purge").unwrap();
+    /// assert_eq!(purge.annotations().read_only, Some(true));
+    /// assert!(!purge.is_read_only() && purge.may_destroy());
+    /// ```
+    pub fn with_untrusted_hints(mut self) -> Self {
+        self.hints_trusted = false;
         self
     }
 
@@ -203,6 +230,10 @@ impl Tool for DynamicTool {
 
     fn annotations(&self) -> ToolAnnotations {
         self.annotations.clone()
+    }
+
+    fn hints_trusted(&self) -> bool {
+        self.hints_trusted
     }
 
     fn examples(&self) -> Vec<Value> {

@@ -172,6 +172,20 @@ pub trait Tool: Send + Sync + 'static {
         ToolAnnotations::default()
     }
 
+    /// Whether [`annotations`](Tool::annotations) are the word of whoever
+    /// registers the tool (true, the default: its own author) or a peer's
+    /// that may not be (false: an MCP server's tools imported by
+    /// `tool-mcp`, whose annotations MCP calls "untrusted hints"). Untrusted
+    /// hints are shown to clients but never decide anything: the tool is
+    /// taken as possibly destructive and not read-only
+    /// ([`RegisteredTool::may_destroy`](crate::registry::RegisteredTool::may_destroy),
+    /// [`RegisteredTool::is_read_only`](crate::registry::RegisteredTool::is_read_only)),
+    /// so an approval policy asks about it and an OAuth server asks its
+    /// write scope.
+    fn hints_trusted(&self) -> bool {
+        true
+    }
+
     /// Checks the arguments as sent against what the tool accepts beyond
     /// its parameter type, on every call, right after [`Params`](Tool::Params)
     /// parsed them (so within [`MAX_JSON_DEPTH`](crate::params::MAX_JSON_DEPTH)

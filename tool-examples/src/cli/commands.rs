@@ -50,6 +50,13 @@ pub struct Upstreams {
     /// TOOL_EXAMPLES_UPSTREAM_TOKEN's, if set.
     #[arg(long = "upstream-token-file", value_name = "NAME=FILE", value_parser = TokenFile::parse)]
     pub token_files: Vec<TokenFile>,
+    /// Take the upstream NAME's word for its tools' annotations (repeatable)
+    ///
+    /// Otherwise an upstream's readOnlyHint and destructiveHint are shown to clients but decide
+    /// nothing: each of its tools needs the write scope under OAuth, and counts as possibly
+    /// destructive.
+    #[arg(long = "upstream-trust", value_name = "NAME", value_parser = NonEmptyStringValueParser::new())]
+    pub trusted: Vec<String>,
 }
 
 impl Upstreams {
@@ -58,6 +65,7 @@ impl Upstreams {
         UpstreamSettings {
             env: self.env.clone(),
             token_files: self.token_files.clone(),
+            trusted: self.trusted.clone(),
         }
     }
 }

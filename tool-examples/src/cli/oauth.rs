@@ -2,9 +2,11 @@
 //! (`tool_mcp::OAuthConfig`). The three that say which tokens are accepted
 //! go together: any one alone is a usage error naming the others.
 
+use super::UsageError;
 use clap::Args;
 use clap::builder::NonEmptyStringValueParser;
 use std::path::PathBuf;
+use tool_core::ToolRegistry;
 use tool_mcp::OAuthConfig;
 
 /// `--oauth-issuer`: a deployment sets it once.
@@ -123,6 +125,28 @@ impl OAuthArgs {
             config = config.with_tool_scope(tool, scope);
         }
         Some(config)
+    }
+
+    /// Every `--tool-scope` names one of `tools`: a misspelt one would
+    /// leave the tool it meant at the default scope and advertise a scope
+    /// nothing needs. The usage error lists the tools.
+    pub fn check_tools(&self, tools: &ToolRegistry) -> Result<(), UsageError> {
+        let Some((tool, _)) = self
+            .tool_scopes
+            .iter()
+            .find(|(tool, _)| tools.get(tool).is_none())
+        else {
+            return Ok(());
+        };
+        let mut names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
+        names.sort_unstable();
+        Err(UsageError::new(
+            "mcp",
+            format!(
+                "--tool-scope {tool}=...: no tool is named {tool} (the tools are: {})",
+                names.join(", ")
+            ),
+        ))
     }
 }
 

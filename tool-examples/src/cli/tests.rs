@@ -453,6 +453,7 @@ fn upstreams_take_an_environment_and_token_files_in_call_and_mcp() {
             crate::upstream::UpstreamEnv::parse("GITHUB_TOKEN").unwrap(),
         ],
         token_files: vec![crate::upstream::TokenFile::parse("docs=/run/docs-token").unwrap()],
+        trusted: vec!["docs".into()],
     };
     let flags = [
         "--upstream",
@@ -462,6 +463,8 @@ fn upstreams_take_an_environment_and_token_files_in_call_and_mcp() {
         "--upstream-env=GITHUB_TOKEN",
         "--upstream-token-file",
         "docs=/run/docs-token",
+        "--upstream-trust",
+        "docs",
     ];
     let Some(Command::Call(call)) = command(&[&["call"][..], &flags[..]].concat()) else {
         panic!("call parses");
@@ -472,6 +475,7 @@ fn upstreams_take_an_environment_and_token_files_in_call_and_mcp() {
     };
     assert_eq!(mcp.upstreams, upstreams);
     assert_eq!(mcp.upstreams.settings().token_files, upstreams.token_files);
+    assert_eq!(mcp.upstreams.settings().trusted, ["docs"]);
     for args in [
         &["call", "--upstream-env", "1BAD=x"][..],
         &["call", "--upstream-token-file", "docs"][..],

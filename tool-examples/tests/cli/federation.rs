@@ -506,6 +506,7 @@ async fn upstream_env_reaches_every_stdio_upstream() {
             UpstreamEnv::parse(&format!("TOOL_EXAMPLES_ROOT={root}")).unwrap(),
         ],
         token_files: Vec::new(),
+        trusted: Vec::new(),
     };
     let mut tools = tool_core::ToolRegistry::new();
     let _clients = bounded(
@@ -556,6 +557,7 @@ async fn each_http_upstream_is_sent_the_token_of_its_own_file() {
     let settings = UpstreamSettings {
         env: Vec::new(),
         token_files: vec![token_file("a", &file_a), token_file("b", &file_b)],
+        trusted: Vec::new(),
     };
     let mut tools = tool_core::ToolRegistry::new();
     let _clients = bounded(
@@ -577,6 +579,7 @@ async fn each_http_upstream_is_sent_the_token_of_its_own_file() {
     let swapped = UpstreamSettings {
         env: Vec::new(),
         token_files: vec![token_file("a", &file_b), token_file("b", &file_a)],
+        trusted: Vec::new(),
     };
     let error = bounded(
         "the refusal",
@@ -607,6 +610,7 @@ async fn a_token_file_must_name_one_http_upstream_and_hold_a_token() {
         let settings = UpstreamSettings {
             env: Vec::new(),
             token_files: files,
+            trusted: Vec::new(),
         };
         let error = add_upstreams(&mut tool_core::ToolRegistry::new(), &specs, &settings)
             .await

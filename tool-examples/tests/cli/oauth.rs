@@ -205,6 +205,9 @@ async fn oauth_flags_serve_the_metadata_and_no_token_passes_upstream() {
         .args(["--upstream", &format!("far=http://{proxy}/mcp")])
         .arg("--upstream-token-file")
         .arg(format!("far={}", upstream_token_file.display()))
+        // Its echo's readOnlyHint is taken as true: the read scope may
+        // call it (untrusted, it would need tools:write).
+        .args(["--upstream-trust", "far"])
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -307,4 +310,61 @@ async fn oauth_flags_serve_the_metadata_and_no_token_passes_upstream() {
         );
     }
     stop_upstream.cancel();
+}
+
+/// A `--tool-scope` naming no tool (a misspelling) would leave the tool
+/// meant at the default scope and advertise a scope nothing needs: a usage
+/// error listing the tools. A `--upstream-trust` naming no upstream is
+/// refused the same way (the upstream meant would stay untrusted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_scope_or_a_trust_naming_nothing_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, jwk) = signing_key();
+    let jwks = dir.path().join("jwks.json");
+    std::fs::write(
+        &jwks,
+        serde_json::to_string(&JwkSet { keys: vec![jwk] }).unwrap(),
+    )
+    .unwrap();
+    let misspelt = binary()
+        .args(["mcp", "--http", "127.0.0.1:0", "--root"])
+        .arg(dir.path())
+        .args([
+            "--oauth-issuer",
+            ISSUER,
+            "--audience",
+            AUDIENCE,
+            "--jwks-file",
+        ])
+        .arg(&jwks)
+        .args(["--tool-scope", "wrtie=admin"])
+        .stdin(Stdio::null())
+        .output();
+    let out = bounded("the refusal", misspelt).await.unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "--tool-scope wrtie=...: no tool is named wrtie (the tools are: echo, label, list, \
+             read, upper, wait, write)"
+        ),
+        "{stderr}"
+    );
+
+    let (upstream, stop) = upstream().await;
+    let untrusted = binary()
+        .args(["mcp", "--http", "127.0.0.1:0", "--root"])
+        .arg(dir.path())
+        .args(["--upstream", &format!("far=http://{upstream}/mcp")])
+        .args(["--upstream-trust", "fra"])
+        .stdin(Stdio::null())
+        .output();
+    let out = bounded("the refusal", untrusted).await.unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains("--upstream-trust fra: no --upstream is named fra (the upstreams are far)"),
+        "{stderr}"
+    );
+    stop.cancel();
 }

@@ -153,6 +153,8 @@ pub struct Upstream {
     target: Target,
     timeout: Option<Duration>,
     connect_timeout: Duration,
+    /// Whether its tools' annotations may decide (scopes, approvals).
+    trusted_hints: bool,
 }
 
 #[derive(Clone)]
@@ -217,6 +219,7 @@ impl Upstream {
             target,
             timeout: Some(DEFAULT_CALL_TIMEOUT),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            trusted_hints: false,
         }
     }
 
@@ -321,6 +324,33 @@ impl Upstream {
         self
     }
 
+    /// Takes the server's word for its tools' annotations. By default they
+    /// are hints from a peer that may lie (MCP: "clients MUST consider tool
+    /// annotations to be untrusted unless they come from trusted servers",
+    /// <https://modelcontextprotocol.io/specification/2025-11-25/server/tools#tool-annotations>):
+    /// shown to clients, but each imported tool counts as possibly
+    /// destructive and not read-only wherever something decides by them
+    /// (an OAuth server's scope for it, `ApprovalPolicy::may_destroy`). A
+    /// server of your own, whose `readOnlyHint` you vouch for, may be
+    /// trusted; a tool's scope can also be set by name (`OAuthConfig`'s
+    /// `with_tool_scope`) whatever its hints.
+    ///
+    /// ```
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// let ours = Upstream::http("http://tools.internal:8080/mcp").with_trusted_hints();
+    /// # let _ = ours;
+    /// ```
+    pub fn with_trusted_hints(mut self) -> Self {
+        self.trusted_hints = true;
+        self
+    }
+
+    /// Whether [`with_trusted_hints`](Self::with_trusted_hints) was said.
+    pub fn hints_trusted(&self) -> bool {
+        self.trusted_hints
+    }
+
     /// How long starting (or reaching) the server and MCP's `initialize`
     /// may take; [`DEFAULT_CONNECT_TIMEOUT`] by default.
     pub fn with_connect_timeout(mut self, timeout: Duration) -> Self {
@@ -393,6 +423,7 @@ impl fmt::Debug for Upstream {
         debug
             .field("timeout", &self.timeout)
             .field("connect_timeout", &self.connect_timeout)
+            .field("trusted_hints", &self.trusted_hints)
             .finish()
     }
 }

@@ -21,6 +21,8 @@ pub(crate) struct RemoteTool {
     parameters: Value,
     output_schema: Option<Value>,
     annotations: ToolAnnotations,
+    /// Whether the operator vouched for the server's annotations.
+    hints_trusted: bool,
     timeout: Option<Duration>,
 }
 
@@ -47,6 +49,7 @@ impl RemoteTool {
         }
         RemoteTool {
             timeout: connection.upstream().timeout,
+            hints_trusted: connection.upstream().trusted_hints,
             connection,
             name,
             remote_name,
@@ -83,6 +86,12 @@ impl Tool for RemoteTool {
 
     fn annotations(&self) -> ToolAnnotations {
         self.annotations.clone()
+    }
+
+    /// The server's word, unless the operator vouched for it
+    /// ([`Upstream::with_trusted_hints`](super::Upstream::with_trusted_hints)).
+    fn hints_trusted(&self) -> bool {
+        self.hints_trusted
     }
 
     fn timeout(&self) -> Option<Duration> {

@@ -10,6 +10,8 @@ use hyper::header::{HOST, HeaderMap, ORIGIN};
 use hyper::http::uri::Authority;
 use std::fmt::Write as _;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
 /// Host names every server accepts: nothing but this machine can be
 /// reached by them, and no web page can make a browser send them for a
@@ -68,7 +70,14 @@ pub(super) struct HostPolicy {
     /// Origins accepted besides those whose host is accepted, lowercase,
     /// without a trailing slash.
     origins: Vec<String>,
+    /// When a refusal was last logged as a warning (at most one a minute:
+    /// anyone who reaches the port can send refused requests).
+    warned: Mutex<Option<Instant>>,
 }
+
+/// How often a refused `Host` or `Origin` is logged as a warning; the rest
+/// are logged at debug.
+const WARN_EVERY: Duration = Duration::from_secs(60);
 
 impl HostPolicy {
     /// The loopback names, the address bound (unless it is every interface's),
@@ -127,6 +136,7 @@ impl HostPolicy {
                 .iter()
                 .map(|origin| origin.trim().trim_end_matches('/').to_ascii_lowercase())
                 .collect(),
+            warned: Mutex::default(),
         })
     }
 
@@ -161,14 +171,13 @@ impl HostPolicy {
                 .and_then(Name::parse)
                 .is_some_and(|name| self.accepts(&name, true));
         if !accepted {
-            let shown = host.map_or_else(|| "(none)".to_owned(), |host| format!("'{host}'"));
+            let shown = host.map_or_else(|| "(none)".to_owned(), |host| format!("{host:?}"));
+            self.log_refusal(&format!("Host {shown}"));
+            // The accepted names are the operator's to read in the log, not
+            // a stranger's to learn (they may be internal names).
             return Err(Refusal::new(
                 StatusCode::FORBIDDEN,
-                format!(
-                    "Forbidden: Host {shown} is not accepted by this server; \
-                     accepted hosts: {}\n",
-                    self.describe()
-                ),
+                format!("Forbidden: Host {shown} is not accepted by this server\n"),
             ));
         }
         let Some(origin) = headers.get(ORIGIN) else {
@@ -180,16 +189,34 @@ impl HostPolicy {
         if self.accepts_origin(origin) {
             return Ok(());
         }
-        let mut message = format!(
-            "Forbidden: Origin '{origin}' is not accepted by this server; \
-             an Origin must name one of the accepted hosts ({})",
-            self.describe()
-        );
-        if !self.origins.is_empty() {
-            let _ = write!(message, " or be one of: {}", self.origins.join(", "));
+        self.log_refusal(&format!("Origin {origin:?}"));
+        Err(Refusal::new(
+            StatusCode::FORBIDDEN,
+            format!("Forbidden: Origin {origin:?} is not accepted by this server\n"),
+        ))
+    }
+
+    /// A refused `Host` or `Origin` in the log, with what is accepted: a
+    /// warning at most once a minute (a misconfigured client or balancer
+    /// shows at the default level), debug otherwise.
+    fn log_refusal(&self, what: &str) {
+        let accepted = self.describe();
+        let origins = self.origins.join(", ");
+        let now = Instant::now();
+        let mut warned = self.warned.lock().unwrap_or_else(PoisonError::into_inner);
+        if warned.is_none_or(|at| now.duration_since(at) >= WARN_EVERY) {
+            *warned = Some(now);
+            drop(warned);
+            tracing::warn!(
+                accepted_hosts = accepted,
+                allowed_origins = origins,
+                "refused {what}: not an accepted host (name it with --allowed-host or \
+                 --allowed-origin); further refusals this minute are logged at debug"
+            );
+        } else {
+            drop(warned);
+            tracing::debug!(accepted_hosts = accepted, "refused {what}");
         }
-        message.push('\n');
-        Err(Refusal::new(StatusCode::FORBIDDEN, message))
     }
 
     fn accepts(&self, name: &Name, with_port: bool) -> bool {

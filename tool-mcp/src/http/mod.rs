@@ -74,8 +74,11 @@ type HttpResponse = Response<HttpBody>;
 /// What every request meets, in order:
 ///
 /// 1. `GET /healthz` is answered 200 `ok` at once, whatever the `Host` and
-///    with no token: it tells only that the process serves.
-/// 2. `Host` must be an accepted host, else 403 naming the accepted ones:
+///    with no token: it tells only that the process serves. `GET /readyz`
+///    answers 200 `ready`, or 503 while the shared store
+///    ([`with_shared_state`](Self::with_shared_state)) does not answer.
+/// 2. `Host` must be an accepted host, else 403 (the accepted ones are
+///    logged, not told):
 ///    `localhost`, `127.0.0.1` and `[::1]` always; the address bound, unless
 ///    it is every interface's (`0.0.0.0`, `::`); the hosts named with
 ///    [`with_allowed_hosts`](Self::with_allowed_hosts); and, bound to every

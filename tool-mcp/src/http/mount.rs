@@ -11,7 +11,7 @@ use super::hosts::HostPolicy;
 use super::layer::McpGate;
 use super::limits::{CallSlots, Limits, SessionSlots};
 #[cfg(feature = "oauth")]
-use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier};
+use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier, check_tool_scopes};
 use super::owners::SessionOwners;
 use super::callers::CallerQuotas;
 use super::quotas::{CallerLimits, MemoryQuotas, Network, QuotaStore};
@@ -403,15 +403,18 @@ impl McpHttp {
             #[cfg(feature = "oauth")]
             oauth: match &self.oauth {
                 None => None,
-                Some(config) => Some(OAuth {
-                    metadata: Metadata::new(config)?,
-                    verifier: Verifier::new(config)?,
-                    scopes: Arc::new(ScopeTable::new(
-                        config,
-                        self.server.registry(),
-                        self.server.call_options(),
-                    )),
-                }),
+                Some(config) => {
+                    check_tool_scopes(config, self.server.registry())?;
+                    Some(OAuth {
+                        metadata: Metadata::new(config)?,
+                        verifier: Verifier::new(config)?,
+                        scopes: Arc::new(ScopeTable::new(
+                            config,
+                            self.server.registry(),
+                            self.server.call_options(),
+                        )),
+                    })
+                }
             },
         })
     }

@@ -14,7 +14,7 @@ mod scopes;
 mod token;
 
 pub(super) use metadata::Metadata;
-pub(crate) use scopes::ScopeTable;
+pub(crate) use scopes::{ScopeTable, check_tool_scopes};
 pub(super) use token::Verifier;
 
 use std::collections::BTreeMap;
@@ -66,7 +66,12 @@ use std::time::Duration;
 ///
 /// A tool whose annotations say it is read-only needs the read scope
 /// (`tools:read`), any other the write scope (`tools:write`), unless
-/// [`with_tool_scope`](Self::with_tool_scope) names its own. The write
+/// [`with_tool_scope`](Self::with_tool_scope) names its own. A tool
+/// imported from another MCP server needs the write scope whatever its
+/// annotations say: they are that server's hints, which MCP says not to
+/// trust unless the server is (`Upstream::with_trusted_hints`, or the
+/// binary's `--upstream-trust NAME`, take its word; or name the tool's
+/// scope). The write
 /// scope includes the read scope (the specification asks servers to honour
 /// such hierarchies): a token with `tools:write` may call read-only tools
 /// too. `tools/list` shows a token only the tools it may call; calling

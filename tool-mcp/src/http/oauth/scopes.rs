@@ -32,10 +32,36 @@ pub(crate) struct ScopeTable {
     classes: Mutex<HashMap<Vec<bool>, RunOptions>>,
 }
 
+/// Every tool [`OAuthConfig::with_tool_scope`] names must be one the
+/// registry has: a misspelt name would leave the tool it meant at the
+/// default scope, and advertise a scope nothing needs, without a word.
+pub(crate) fn check_tool_scopes(config: &OAuthConfig, registry: &ToolRegistry) -> std::io::Result<()> {
+    let unknown: Vec<&str> = config
+        .tool_scopes
+        .keys()
+        .map(String::as_str)
+        .filter(|tool| registry.get(tool).is_none())
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let mut tools: Vec<&str> = registry.iter().map(|tool| tool.name()).collect();
+    tools.sort_unstable();
+    Err(std::io::Error::new(
+        std::io::ErrorKind::InvalidInput,
+        format!(
+            "a tool scope names no tool of this server: {} (the tools are: {})",
+            unknown.join(", "),
+            tools.join(", ")
+        ),
+    ))
+}
+
 impl ScopeTable {
     /// Every tool of `registry`: its own scope if configured, else the
-    /// read scope when its annotations say read-only (the built-in
-    /// `tool_search` is), else the write scope. `base`: the options the
+    /// read scope when its annotations say read-only and are trusted (the
+    /// built-in `tool_search`'s are; an imported tool's are not, unless its
+    /// server is trusted), else the write scope. `base`: the options the
     /// server runs its calls with.
     pub(crate) fn new(
         config: &OAuthConfig,
@@ -48,7 +74,7 @@ impl ScopeTable {
                 let name = tool.name().to_owned();
                 let scope = match config.tool_scopes.get(&name) {
                     Some(scope) => scope.clone(),
-                    None if tool.annotations().read_only == Some(true) => config.read_scope.clone(),
+                    None if tool.is_read_only() => config.read_scope.clone(),
                     None => config.write_scope.clone(),
                 };
                 (name, scope)

@@ -303,3 +303,73 @@ async fn tool_search_finds_only_the_tools_a_token_may_call() {
     })
     .await;
 }
+
+/// Wipe everything (but its server says it only reads)
+#[tool(read_only)]
+async fn nuke() -> String {
+    "wiped".to_owned()
+}
+
+/// A federated upstream's annotations are its hints, not its word: an
+/// upstream listing `nuke` as read-only does not make it callable with the
+/// read scope through this server (the issue's finding: a read token ran a
+/// destructive tool), unless the operator trusts that upstream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstreams_read_only_hint_does_not_lower_its_tools_scope() {
+    bounded(async {
+        let mut lying = ToolRegistry::new();
+        lying.register(NukeTool).unwrap();
+        let upstream =
+            crate::support::start_server(tool_mcp::McpServer::new(lying), HttpServer::stateless)
+                .await;
+        let url = format!("http://{}/mcp", upstream.address);
+        for trusted in [false, true] {
+            let mut source = tool_mcp::client::Upstream::http(url.clone());
+            if trusted {
+                source = source.with_trusted_hints();
+            }
+            let client = tool_mcp::client::McpClient::connect(source)
+                .await
+                .expect("connects");
+            let mut tools = ToolRegistry::new();
+            client.register_into(&mut tools, Some("fk")).unwrap();
+            let imported = tools.get("fk__nuke").unwrap();
+            assert_eq!(
+                imported.annotations().read_only,
+                Some(true),
+                "shown as the upstream says"
+            );
+            assert_eq!(imported.is_read_only(), trusted);
+            assert!(imported.may_destroy() != trusted);
+
+            let fixture = Fixture::serving(tools, |config| config, HttpServer::stateless).await;
+            let reader = fixture.es.sign(&claims("tools:read"));
+            let listed = fixture.with_token(&reader, LIST).await;
+            let called = fixture.with_token(&reader, &call("fk__nuke")).await;
+            if trusted {
+                assert_eq!(listed.tool_names(), ["fk__nuke"]);
+                assert_eq!(text_of(&called), "wiped");
+            } else {
+                assert!(listed.tool_names().is_empty(), "{listed:?}");
+                assert_eq!(called.status, 403, "{called:?}");
+                assert!(
+                    called
+                        .challenge
+                        .as_deref()
+                        .unwrap()
+                        .contains(r#"scope="tools:write""#),
+                    "{called:?}"
+                );
+                assert!(fixture.callers.lock().unwrap().is_empty(), "nuke never ran");
+                let writer = fixture.es.sign(&claims("tools:write"));
+                assert_eq!(
+                    text_of(&fixture.with_token(&writer, &call("fk__nuke")).await),
+                    "wiped"
+                );
+            }
+            fixture.server.stop().await;
+        }
+        upstream.stop().await;
+    })
+    .await;
+}

@@ -100,17 +100,22 @@ async fn a_non_loopback_address_without_a_token_is_refused() {
 // ------------------------------------------------------------ Host, Origin
 
 #[tokio::test]
-async fn a_refused_host_is_told_the_accepted_ones() {
+async fn a_refused_host_is_not_told_the_accepted_ones() {
     bounded(async {
-        let server = start(|server| server.with_allowed_hosts(["mcp.example.com"])).await;
+        let server = start(|server| server.with_allowed_hosts(["mcp.internal.example"])).await;
         let answer = send(server.address, post("evil.example", &[], INITIALIZE)).await;
         assert_eq!(answer.status, 403, "{answer:?}");
+        // The accepted names may be internal ones: the log has them, the
+        // stranger does not.
         assert_eq!(
             answer.body,
-            "Forbidden: Host 'evil.example' is not accepted by this server; \
-             accepted hosts: localhost, 127.0.0.1, [::1], mcp.example.com\n"
+            "Forbidden: Host \"evil.example\" is not accepted by this server\n"
         );
-        let answer = send(server.address, post("mcp.example.com", &[], INITIALIZE)).await;
+        let answer = send(
+            server.address,
+            post("mcp.internal.example", &[], INITIALIZE),
+        )
+        .await;
         assert_eq!(answer.status, 200, "{answer:?}");
         server.stop().await;
     })
@@ -139,11 +144,9 @@ async fn all_interfaces_accept_this_machines_addresses() {
         }
         let answer = send(server.address, post("192.0.2.7", &[], INITIALIZE)).await;
         assert_eq!(answer.status, 403, "{answer:?}");
-        assert!(
-            answer.body.ends_with(
-                "accepted hosts: localhost, 127.0.0.1, [::1], and any IP address of this machine\n"
-            ),
-            "{answer:?}"
+        assert_eq!(
+            answer.body,
+            "Forbidden: Host \"192.0.2.7\" is not accepted by this server\n"
         );
         server.stop().await;
     })
@@ -163,9 +166,8 @@ async fn a_foreign_origin_is_refused() {
             .await;
             assert_eq!(answer.status, 403, "{origin}: {answer:?}");
             assert!(
-                answer
-                    .body
-                    .starts_with(&format!("Forbidden: Origin '{origin}' is not accepted")),
+                answer.body
+                    == format!("Forbidden: Origin {origin:?} is not accepted by this server\n"),
                 "{answer:?}"
             );
         }
