@@ -34,6 +34,19 @@ fn signing_key() -> (EncodingKey, Jwk) {
     (key, jwk)
 }
 
+/// A signing key, its public half written as the JWKS file `jwks.json` in
+/// `dir` (the file's path given back).
+fn key_in_jwks_file(dir: &std::path::Path) -> (EncodingKey, std::path::PathBuf) {
+    let (key, jwk) = signing_key();
+    let jwks = dir.join("jwks.json");
+    std::fs::write(
+        &jwks,
+        serde_json::to_string(&JwkSet { keys: vec![jwk] }).unwrap(),
+    )
+    .unwrap();
+    (key, jwks)
+}
+
 fn token(key: &EncodingKey, scope: &str) -> String {
     let now = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -167,13 +180,7 @@ fn call(name: &str, arguments: Value) -> Value {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn oauth_flags_serve_the_metadata_and_no_token_passes_upstream() {
     let dir = tempfile::tempdir().unwrap();
-    let (key, jwk) = signing_key();
-    let jwks = dir.path().join("jwks.json");
-    std::fs::write(
-        &jwks,
-        serde_json::to_string(&JwkSet { keys: vec![jwk] }).unwrap(),
-    )
-    .unwrap();
+    let (key, jwks) = key_in_jwks_file(dir.path());
     let secret_file = |name: &str, text: &str| {
         let path = dir.path().join(name);
         std::fs::write(&path, text).unwrap();
@@ -319,13 +326,7 @@ async fn oauth_flags_serve_the_metadata_and_no_token_passes_upstream() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tool_scope_or_a_trust_naming_nothing_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let (_, jwk) = signing_key();
-    let jwks = dir.path().join("jwks.json");
-    std::fs::write(
-        &jwks,
-        serde_json::to_string(&JwkSet { keys: vec![jwk] }).unwrap(),
-    )
-    .unwrap();
+    let (_, jwks) = key_in_jwks_file(dir.path());
     let misspelt = binary()
         .args(["mcp", "--http", "127.0.0.1:0", "--root"])
         .arg(dir.path())
