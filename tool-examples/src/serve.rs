@@ -246,6 +246,9 @@ fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
             .with_header_read_timeout(timeout)
             .with_body_read_timeout(timeout);
     }
+    if let Some(limit) = limits.credential_stale_limit {
+        http = http.with_credential_stale_limit(limit);
+    }
     http.with_caller_limits(caller_limits(limits))
 }
 

@@ -211,7 +211,8 @@ pub struct McpArgs {
     /// Require `Authorization: Bearer <token>`, the token read from PATH
     ///
     /// Surrounding whitespace is ignored; the file is read again when it changes, so the token
-    /// rotates without a restart. Without it, the token is TOOL_EXAMPLES_TOKEN's, if set.
+    /// rotates without a restart, and emptied or deleted it accepts no token (revocation).
+    /// Without it, the token is TOOL_EXAMPLES_TOKEN's, if set.
     /// The token itself is never accepted on the command line, where other users can see it.
     #[arg(
         long,
@@ -364,6 +365,18 @@ pub struct HttpLimits {
         value_parser = parse_seconds
     )]
     pub read_timeout: Option<Duration>,
+    /// How long an unreadable or invalid token or JWKS file keeps its last good value [default: 300]
+    ///
+    /// With a warning each minute; then nothing it held is accepted until a good file is back.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "http",
+        env = "TOOL_EXAMPLES_CREDENTIAL_STALE_LIMIT",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub credential_stale_limit: Option<Duration>,
     /// Requests a second per caller (a token's subject, or unauthenticated, an address); more get 429
     ///
     /// Counted in the --state-url store when given, so the limit holds across processes.

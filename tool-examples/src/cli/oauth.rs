@@ -54,7 +54,8 @@ pub struct OAuthArgs {
     ///
     /// Tokens must be signed by one of its keys (RS256, ES256 and the other asymmetric
     /// algorithms; never HMAC or none). Keys rotate without a restart: the file is looked at,
-    /// at most once a second; one that becomes invalid keeps the last good keys.
+    /// at most once a second. A set with no keys, or a deleted file, accepts no token; one that
+    /// becomes invalid keeps the last good keys for --credential-stale-limit, then none.
     #[arg(
         long = "jwks-file",
         value_name = "FILE",

@@ -14,6 +14,7 @@ use super::watched::Watched;
 use hyper::header::{AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{StatusCode, Uri};
 use std::path::Path;
+use std::time::Duration;
 #[cfg(feature = "oauth")]
 use std::sync::Arc;
 #[cfg(feature = "oauth")]
@@ -30,9 +31,15 @@ impl BearerToken {
     }
 
     /// The token in a file's bytes, without surrounding whitespace.
-    fn of_file(bytes: &[u8]) -> Result<Self, String> {
+    /// A token file's token; `None` for an empty file (the operator's
+    /// word that no static token is good now).
+    fn of_file(bytes: &[u8]) -> Result<Option<Self>, String> {
         let text = std::str::from_utf8(bytes).map_err(|_| "the token is not UTF-8".to_owned())?;
-        Self::checked(text.trim().to_owned())
+        let token = text.trim();
+        if token.is_empty() {
+            return Ok(None);
+        }
+        Self::checked(token.to_owned()).map(Some)
     }
 
     fn checked(token: String) -> Result<Self, String> {
@@ -62,18 +69,21 @@ pub(super) enum StaticToken {
 impl StaticToken {
     /// The token in the file at `path`; an error naming the file when it
     /// cannot be read or holds no usable token.
-    pub(super) fn file(path: &Path) -> std::io::Result<StaticToken> {
+    pub(super) fn file(path: &Path, stale_limit: Duration) -> std::io::Result<StaticToken> {
         Ok(StaticToken::File(Watched::open(
             path,
             "the bearer token file",
             BearerToken::of_file,
+            stale_limit,
         )?))
     }
 
     fn matches(&self, presented: &[u8]) -> bool {
         match self {
             StaticToken::Fixed(token) => token.matches(presented),
-            StaticToken::File(watched) => watched.current().matches(presented),
+            StaticToken::File(watched) => watched
+                .current()
+                .is_some_and(|token| token.matches(presented)),
         }
     }
 }

@@ -26,6 +26,7 @@ pub(super) struct Limits {
     pub header_read_timeout: Duration,
     pub body_read_timeout: Duration,
     pub shutdown_grace: Duration,
+    pub credential_stale_limit: Duration,
 }
 
 impl Default for Limits {
@@ -40,6 +41,7 @@ impl Default for Limits {
             header_read_timeout: Duration::from_secs(30),
             body_read_timeout: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(30),
+            credential_stale_limit: Duration::from_secs(5 * 60),
         }
     }
 }

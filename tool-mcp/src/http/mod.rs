@@ -230,6 +230,8 @@ impl HttpServer {
         fn with_shared_state(state: SharedState);
         /// See [`McpHttp::with_caller_limits`].
         fn with_caller_limits(limits: CallerLimits);
+        /// See [`McpHttp::with_credential_stale_limit`].
+        fn with_credential_stale_limit(limit: Duration);
     }
 
     /// How many connections may be open that have not yet sent a request

@@ -221,9 +221,12 @@ impl McpHttp {
     /// file at `path` (surrounding whitespace is not part of it), read
     /// again when the file changes: the file is looked at, at most once a
     /// second, as requests arrive, so a new token takes over without a
-    /// restart and the old one stops working. A file that becomes
-    /// unreadable or empty keeps the last token, with a warning in the
-    /// logs. Building fails if the file cannot be read then.
+    /// restart and the old one stops working. The file decides: emptied
+    /// or deleted, no static token is accepted (that is how it is revoked);
+    /// unreadable or invalid, the last token is kept for
+    /// [`with_credential_stale_limit`](Self::with_credential_stale_limit)
+    /// at most, with a warning each minute. Building fails if the file
+    /// cannot be read then, or holds no token.
     pub fn with_bearer_token_file(mut self, path: impl Into<PathBuf>) -> Self {
         self.token = Some(TokenSource::File(path.into()));
         self
@@ -260,6 +263,17 @@ impl McpHttp {
     ) -> Self {
         self.allowed_origins
             .extend(origins.into_iter().map(Into::into));
+        self
+    }
+
+    /// How long a credential file (the token file, the JWKS file) that
+    /// cannot be read or is not valid keeps its last good value (default
+    /// 5 minutes), with a warning each minute; then nothing it held is
+    /// accepted until a good file is back. A file emptied (a token file
+    /// with no token, a key set with no keys) or deleted accepts nothing
+    /// at once: writing the file is how a credential is revoked.
+    pub fn with_credential_stale_limit(mut self, limit: Duration) -> Self {
+        self.limits.credential_stale_limit = limit;
         self
     }
 
@@ -396,7 +410,9 @@ impl McpHttp {
         let token = match self.token.clone() {
             None => None,
             Some(TokenSource::Value(token)) => Some(StaticToken::Fixed(BearerToken::new(token)?)),
-            Some(TokenSource::File(path)) => Some(StaticToken::file(&path)?),
+            Some(TokenSource::File(path)) => {
+                Some(StaticToken::file(&path, self.limits.credential_stale_limit)?)
+            }
         };
         Ok(Auth {
             token,
@@ -407,7 +423,7 @@ impl McpHttp {
                     check_tool_scopes(config, self.server.registry())?;
                     Some(OAuth {
                         metadata: Metadata::new(config)?,
-                        verifier: Verifier::new(config)?,
+                        verifier: Verifier::new(config, self.limits.credential_stale_limit)?,
                         scopes: Arc::new(ScopeTable::new(
                             config,
                             self.server.registry(),

@@ -23,7 +23,11 @@ pub(super) struct KeySet {
 impl KeySet {
     /// Reads a JWKS document: at least one usable key, or an error saying
     /// why none is.
-    pub(super) fn parse(bytes: &[u8]) -> Result<KeySet, String> {
+    /// The usable keys of a JWKS document; `None` for a set with no keys
+    /// at all (the issuer's word that no key is good now: nothing is
+    /// accepted), an error for a document that is not a key set or whose
+    /// keys are all unusable (a mistake, not a revocation).
+    pub(super) fn parse(bytes: &[u8]) -> Result<Option<KeySet>, String> {
         let document: Value = serde_json::from_slice(bytes)
             .map_err(|error| format!("not a JWKS document (not JSON: {error})"))?;
         let Some(entries) = document.get("keys").and_then(Value::as_array) else {
@@ -37,17 +41,16 @@ impl KeySet {
                 Err(why) => skipped.push(format!("keys[{index}]: {why}")),
             }
         }
+        if entries.is_empty() {
+            return Ok(None);
+        }
         if keys.is_empty() {
-            return Err(if skipped.is_empty() {
-                "the JWKS document has no keys".to_owned()
-            } else {
-                format!("no usable signing key ({})", skipped.join("; "))
-            });
+            return Err(format!("no usable signing key ({})", skipped.join("; ")));
         }
         for why in skipped {
             tracing::warn!("JWKS key left out: {why}");
         }
-        Ok(KeySet { keys })
+        Ok(Some(KeySet { keys }))
     }
 }
 
@@ -160,7 +163,7 @@ mod tests {
         let mut declared = ec("b");
         declared["alg"] = json!("ES256");
         let set = json!({"keys": [ec("a"), declared]});
-        let keys = KeySet::parse(set.to_string().as_bytes()).unwrap();
+        let keys = KeySet::parse(set.to_string().as_bytes()).unwrap().unwrap();
         assert_eq!(keys.keys.len(), 2);
         assert_eq!(keys.keys[0].kid.as_deref(), Some("a"));
         assert_eq!(keys.keys[0].algorithms, [Algorithm::ES256]);
@@ -179,7 +182,7 @@ mod tests {
             {"kty": "XYZ"},
             ec("good"),
         ]});
-        let keys = KeySet::parse(set.to_string().as_bytes()).unwrap();
+        let keys = KeySet::parse(set.to_string().as_bytes()).unwrap().unwrap();
         assert_eq!(keys.keys.len(), 1);
         assert_eq!(keys.keys[0].kid.as_deref(), Some("good"));
 
@@ -202,7 +205,7 @@ mod tests {
         );
         let no_keys = KeySet::parse(b"{\"kid\": 1}").err().unwrap();
         assert_eq!(no_keys, "not a JWKS document: no \"keys\" array");
-        let empty = KeySet::parse(b"{\"keys\": []}").err().unwrap();
-        assert_eq!(empty, "the JWKS document has no keys");
+        // No keys at all: readable, and accepting nothing.
+        assert!(KeySet::parse(b"{\"keys\": []}").unwrap().is_none());
     }
 }

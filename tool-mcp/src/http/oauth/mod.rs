@@ -58,9 +58,12 @@ use std::time::Duration;
 /// The JWKS file is looked at again at most once a second as requests
 /// arrive, and read again when it changed, so keys rotate without a
 /// restart: write the new set (old and new keys) before the issuer signs
-/// with the new key, and drop the old key once its tokens have expired. A
-/// file that becomes unreadable or invalid keeps the last good set, with a
-/// warning in the logs.
+/// with the new key, and drop the old key once its tokens have expired.
+/// The file decides: a set with no keys (`{"keys": []}`) or a file deleted
+/// accepts no token, at once (how a leaked key is revoked); a file that
+/// becomes unreadable or invalid keeps the last good set for the stale
+/// limit (5 minutes; `HttpServer::with_credential_stale_limit`), with a
+/// warning each minute, then accepts no token until a good file is back.
 ///
 /// ## Scopes
 ///

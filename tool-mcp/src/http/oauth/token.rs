@@ -55,12 +55,15 @@ enum Scopes {
 impl Verifier {
     /// Reads the JWKS file (an error when it has no usable key) and sets
     /// up the checks.
-    pub(in crate::http) fn new(config: &OAuthConfig) -> std::io::Result<Verifier> {
+    pub(in crate::http) fn new(
+        config: &OAuthConfig,
+        stale_limit: std::time::Duration,
+    ) -> std::io::Result<Verifier> {
         // jsonwebtoken picks its crypto from its features, and panics at
         // the first token if two backends were both compiled in (another
         // crate of the application may ask for the other): say which.
         let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
-        let keys = Watched::open(&config.jwks_file, "the JWKS file", KeySet::parse)?;
+        let keys = Watched::open(&config.jwks_file, "the JWKS file", KeySet::parse, stale_limit)?;
         // Every asymmetric algorithm a key of the set may verify.
         let validations = RSA
             .into_iter()
@@ -93,7 +96,10 @@ impl Verifier {
         if header.alg.family() == jsonwebtoken::AlgorithmFamily::Hmac {
             return Err("HMAC-signed tokens (HS256, HS384, HS512) are not accepted");
         }
-        let keys = self.keys.current();
+        let Some(keys) = self.keys.current() else {
+            return Err("the authorization server's key set accepts no key now (the JWKS file \
+                 is empty, gone, or unreadable for too long)");
+        };
         let candidates = keys.keys.iter().filter(|key| match &header.kid {
             Some(kid) => key.kid.as_deref() == Some(kid.as_str()),
             None => true,

@@ -192,7 +192,7 @@ async fn a_static_token_stands_beside_oauth_with_every_scope() {
 }
 
 #[tokio::test]
-async fn a_token_file_is_read_again_when_it_changes() {
+async fn a_token_file_is_read_again_when_it_changes_and_revokes_when_emptied_or_deleted() {
     bounded(async {
         let dir = super::signer::TempDir::new("token-file");
         let path = dir.join("token");
@@ -209,10 +209,18 @@ async fn a_token_file_is_read_again_when_it_changes() {
         assert_eq!(fixture.with_token("second-token", LIST).await.status, 200);
         assert_eq!(fixture.with_token("first-token", LIST).await.status, 401);
 
-        // Emptied by mistake: the last token holds, with a warning.
+        // Emptied: the file's word is that no static token is good now
+        // (revocation without a restart).
         std::fs::write(&path, "\n").unwrap();
         tokio::time::sleep(Duration::from_millis(1100)).await;
-        assert_eq!(fixture.with_token("second-token", LIST).await.status, 200);
+        assert_eq!(fixture.with_token("second-token", LIST).await.status, 401);
+        std::fs::write(&path, "third-token\n").unwrap();
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        assert_eq!(fixture.with_token("third-token", LIST).await.status, 200);
+        // Deleted: the same.
+        std::fs::remove_file(&path).unwrap();
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        assert_eq!(fixture.with_token("third-token", LIST).await.status, 401);
         // OAuth tokens work all along.
         let reader = fixture.es.sign(&claims("tools:read"));
         assert_eq!(fixture.with_token(&reader, LIST).await.status, 200);

@@ -216,11 +216,68 @@ async fn a_rotated_key_set_is_used_without_a_restart() {
         let answer = fixture.with_token(&old, LIST).await;
         assert_eq!(answer.status, 401, "the old key is gone: {answer:?}");
 
-        // A broken file keeps the last good set.
+        // A broken file keeps the last good set (within the stale limit).
         std::fs::write(&fixture.jwks, "{\"keys\": [").unwrap();
         tokio::time::sleep(Duration::from_millis(1100)).await;
         let answer = fixture.with_token(&new, LIST).await;
         assert_eq!(answer.status, 200, "{answer:?}");
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+/// The key set decides: emptied (`{"keys":[]}`) or deleted, no token is
+/// accepted, at once (revoking a leaked key needs no restart); a broken
+/// file keeps the last good set for the stale limit only, then accepts
+/// nothing; a good file is read again.
+#[tokio::test]
+async fn an_emptied_deleted_or_long_broken_key_set_accepts_nothing() {
+    bounded(async {
+        let fixture = Fixture::start(
+            |config| config,
+            |http| {
+                http.stateless()
+                    .with_credential_stale_limit(Duration::from_millis(1500))
+            },
+        )
+        .await;
+        let token = fixture.es.sign(&claims("tools:read"));
+        let look = || fixture.with_token(&token, LIST);
+        let after_a_look = || tokio::time::sleep(Duration::from_millis(1100));
+        assert_eq!(look().await.status, 200);
+
+        std::fs::write(&fixture.jwks, r#"{"keys": []}"#).unwrap();
+        after_a_look().await;
+        let refused = look().await;
+        assert_eq!(refused.status, 401, "{refused:?}");
+        assert!(
+            refused
+                .challenge
+                .as_deref()
+                .unwrap_or_default()
+                .contains("accepts no key now"),
+            "{refused:?}"
+        );
+
+        write_jwks(&fixture.jwks, &[&fixture.es, &fixture.rs]);
+        after_a_look().await;
+        assert_eq!(look().await.status, 200, "a good file is read again");
+
+        std::fs::remove_file(&fixture.jwks).unwrap();
+        after_a_look().await;
+        assert_eq!(look().await.status, 401, "deleted");
+
+        write_jwks(&fixture.jwks, &[&fixture.es, &fixture.rs]);
+        after_a_look().await;
+        assert_eq!(look().await.status, 200);
+
+        // Broken: kept for the stale limit (1.5 s here), then nothing.
+        std::fs::write(&fixture.jwks, "{\"keys\": [").unwrap();
+        after_a_look().await;
+        assert_eq!(look().await.status, 200, "within the stale limit");
+        tokio::time::sleep(Duration::from_millis(1600)).await;
+        let stale = look().await;
+        assert_eq!(stale.status, 401, "past the stale limit: {stale:?}");
         fixture.server.stop().await;
     })
     .await;
