@@ -88,6 +88,29 @@ pub struct OAuthArgs {
         value_parser = parse_tool_scope
     )]
     pub tool_scopes: Vec<(String, String)>,
+    /// Accept access tokens whose JWT typ is TYPE, instead of at+jwt alone (repeatable; any: every
+    /// type, or none)
+    ///
+    /// RFC 9068 has resource servers refuse every JWT but an access token (typ at+jwt); for an
+    /// authorization server that issues access tokens as JWT, say --token-type at+jwt --token-type
+    /// JWT.
+    #[arg(
+        long = "token-type",
+        value_name = "TYPE",
+        requires = "issuer",
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub token_types: Vec<String>,
+    /// Require the claim NAME to be VALUE (or, an array, to hold it), before scopes (repeatable)
+    ///
+    /// Such as azp=the-one-client or groups=mcp-users; a token without it is refused.
+    #[arg(
+        long = "require-claim",
+        value_name = "NAME=VALUE",
+        requires = "issuer",
+        value_parser = parse_required_claim
+    )]
+    pub required_claims: Vec<(String, String)>,
 }
 
 impl OAuthArgs {
@@ -125,6 +148,14 @@ impl OAuthArgs {
         for (tool, scope) in &self.tool_scopes {
             config = config.with_tool_scope(tool, scope);
         }
+        if self.token_types.iter().any(|typ| typ == "any") {
+            config = config.with_any_token_type();
+        } else if !self.token_types.is_empty() {
+            config = config.with_token_types(&self.token_types);
+        }
+        for (name, value) in &self.required_claims {
+            config = config.with_required_claim(name, value);
+        }
         Some(config)
     }
 
@@ -153,12 +184,20 @@ impl OAuthArgs {
 
 /// `TOOL=SCOPE`, both non-empty.
 fn parse_tool_scope(text: &str) -> Result<(String, String), String> {
+    pair(text, "TOOL=SCOPE, such as write=files:write")
+}
+
+/// `NAME=VALUE`, both non-empty.
+fn parse_required_claim(text: &str) -> Result<(String, String), String> {
+    pair(text, "NAME=VALUE, such as azp=agent-7")
+}
+
+/// `LEFT=RIGHT`, both non-empty once trimmed; else says it is not `shape`.
+fn pair(text: &str, shape: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
-        Some((tool, scope)) if !tool.trim().is_empty() && !scope.trim().is_empty() => {
-            Ok((tool.trim().to_owned(), scope.trim().to_owned()))
+        Some((left, right)) if !left.trim().is_empty() && !right.trim().is_empty() => {
+            Ok((left.trim().to_owned(), right.trim().to_owned()))
         }
-        _ => Err(format!(
-            "'{text}' is not TOOL=SCOPE, such as write=files:write"
-        )),
+        _ => Err(format!("'{text}' is not {shape}")),
     }
 }

@@ -296,6 +296,35 @@ fn the_oauth_issuer_audience_and_key_file_come_together() {
         malformed.contains("'write' is not TOOL=SCOPE"),
         "{malformed}"
     );
+    let claims = [
+        &all[..9],
+        &[
+            "--token-type",
+            "JWT",
+            "--token-type=at+jwt",
+            "--require-claim",
+            "azp=agent-7",
+            "--require-claim=groups=mcp-users",
+        ],
+    ]
+    .concat();
+    let Some(Command::Mcp(args)) = command(&claims) else {
+        panic!("not mcp");
+    };
+    assert_eq!(args.oauth.token_types, ["JWT", "at+jwt"]);
+    assert_eq!(
+        args.oauth.required_claims,
+        [
+            ("azp".to_owned(), "agent-7".to_owned()),
+            ("groups".to_owned(), "mcp-users".to_owned())
+        ]
+    );
+    assert!(args.oauth.config().is_some());
+    let malformed = error(&[&all[..9], &["--require-claim", "azp"]].concat()).to_string();
+    assert!(
+        malformed.contains("'azp' is not NAME=VALUE, such as azp=agent-7"),
+        "{malformed}"
+    );
 }
 
 #[test]

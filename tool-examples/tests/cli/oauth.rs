@@ -53,6 +53,7 @@ fn token(key: &EncodingKey, scope: &str) -> String {
         .unwrap()
         .as_secs();
     let mut header = Header::new(Algorithm::ES256);
+    header.typ = Some("at+jwt".to_owned());
     header.kid = Some("test-1".to_owned());
     let claims = json!({"iss": ISSUER, "aud": AUDIENCE, "sub": "alice",
                         "scope": scope, "exp": now + 300});

@@ -94,6 +94,17 @@ pub struct OAuthConfig {
     pub(crate) write_scope: String,
     pub(crate) tool_scopes: BTreeMap<String, String>,
     pub(crate) leeway: Duration,
+    /// The JWT header `typ` values accepted (lowercase, without
+    /// `application/`); `None`: any, or none at all.
+    pub(crate) token_types: Option<Vec<String>>,
+    /// Claims a token must carry with these values, checked before scopes.
+    pub(crate) required_claims: Vec<(String, String)>,
+}
+
+/// A `typ` as compared: lowercase, without `application/`.
+pub(crate) fn token_type(typ: &str) -> String {
+    let typ = typ.trim().to_ascii_lowercase();
+    typ.strip_prefix("application/").map_or(typ.clone(), str::to_owned)
 }
 
 impl OAuthConfig {
@@ -124,7 +135,44 @@ impl OAuthConfig {
             write_scope: Self::DEFAULT_WRITE_SCOPE.to_owned(),
             tool_scopes: BTreeMap::new(),
             leeway: Self::DEFAULT_LEEWAY,
+            token_types: Some(vec![Self::ACCESS_TOKEN_TYPE.to_owned()]),
+            required_claims: Vec::new(),
         }
+    }
+
+    /// The JWT `typ` of an access token (RFC 9068, section 2.1: "Resource
+    /// servers MUST verify that the typ header value is at+jwt or
+    /// application/at+jwt and reject tokens carrying any other value"),
+    /// which is all that is accepted by default: an ID token or any other
+    /// JWT the issuer signs is not an access token for this server.
+    pub const ACCESS_TOKEN_TYPE: &str = "at+jwt";
+
+    /// Accepts these JWT `typ` values instead of `at+jwt` alone, for an
+    /// authorization server that does not follow RFC 9068 (some issue
+    /// access tokens as `JWT`). Compared as RFC 8725 asks: without case,
+    /// `application/` optional. Prefer keeping `at+jwt` among them, and
+    /// an audience only access tokens carry.
+    pub fn with_token_types(mut self, types: impl IntoIterator<Item = impl Into<String>>) -> Self {
+        self.token_types = Some(types.into_iter().map(|typ| token_type(&typ.into())).collect());
+        self
+    }
+
+    /// Accepts a token whatever its `typ`, or none: for an authorization
+    /// server that sets none. Then only the audience tells an access token
+    /// from the issuer's other JWTs (ID tokens carry the client as theirs).
+    pub fn with_any_token_type(mut self) -> Self {
+        self.token_types = None;
+        self
+    }
+
+    /// Requires the claim `name` to be `value` (a string equal to it, or an
+    /// array holding it, as `groups` is), checked before the scopes: a
+    /// token without it is refused as not valid for this server. For an
+    /// `azp` or `client_id` naming the one client allowed, a `groups`
+    /// entry, a tenant. Repeat for more; all must hold.
+    pub fn with_required_claim(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.required_claims.push((name.into(), value.into()));
+        self
     }
 
     /// The scope read-only tools need (default `tools:read`).

@@ -5,7 +5,7 @@
 //! the audience as RFC 8707 binds it, which MCP requires:
 //! <https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#token-handling>).
 
-use super::OAuthConfig;
+use super::{OAuthConfig, token_type};
 use super::keys::{CURVES, Key, KeySet, RSA};
 use crate::http::watched::Watched;
 use jsonwebtoken::errors::ErrorKind;
@@ -20,6 +20,10 @@ pub(in crate::http) struct Verifier {
     /// once, as each request needs one (issuer, audience and required
     /// claims are heap-allocated sets).
     validations: Vec<(Algorithm, Validation)>,
+    /// The `typ` values accepted (compared as [`token_type`] writes
+    /// them); `None`: any.
+    token_types: Option<Vec<String>>,
+    required_claims: Vec<(String, String)>,
 }
 
 /// The claims read from a valid token (the checked ones, `iss`, `aud`,
@@ -36,13 +40,17 @@ struct Claims {
     /// not given.
     #[serde(default)]
     azp: Option<String>,
-    /// RFC 9068 section 2.2.3: space-separated.
+    /// RFC 9068 section 2.2.3: space-separated; some servers send a list,
+    /// which is read the same.
     #[serde(default)]
-    scope: Option<String>,
+    scope: Option<Scopes>,
     /// What some servers (Okta, Microsoft Entra) send instead: a list, or
     /// a space-separated string.
     #[serde(default)]
     scp: Option<Scopes>,
+    /// Every other claim, for the required ones (kept only when some are).
+    #[serde(flatten)]
+    rest: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -78,7 +86,12 @@ impl Verifier {
                 (algorithm, validation)
             })
             .collect();
-        Ok(Verifier { keys, validations })
+        Ok(Verifier {
+            keys,
+            validations,
+            token_types: config.token_types.clone(),
+            required_claims: config.required_claims.clone(),
+        })
     }
 
     /// The caller a token names, or why it is not accepted: a description
@@ -96,6 +109,14 @@ impl Verifier {
         if header.alg.family() == jsonwebtoken::AlgorithmFamily::Hmac {
             return Err("HMAC-signed tokens (HS256, HS384, HS512) are not accepted");
         }
+        if let Some(types) = &self.token_types
+            && !header
+                .typ
+                .as_deref()
+                .is_some_and(|typ| types.contains(&token_type(typ)))
+        {
+            return Err("the token is not an access token (its typ is not at+jwt, RFC 9068)");
+        }
         let Some(keys) = self.keys.current() else {
             return Err("the authorization server's key set accepts no key now (the JWKS file \
                  is empty, gone, or unreadable for too long)");
@@ -110,7 +131,10 @@ impl Verifier {
                 why = "the token's alg is not one its key verifies";
             }
             match self.verify_with(token, &header, key) {
-                Ok(claims) => return Ok(caller(claims)),
+                Ok(claims) => {
+                    self.check_required(&claims)?;
+                    return Ok(caller(claims));
+                }
                 // Another key without a kid may be the one.
                 Err(error)
                     if matches!(
@@ -129,6 +153,36 @@ impl Verifier {
             }
         }
         Err(why)
+    }
+
+    /// Every required claim holds: a string equal to its value, or an
+    /// array holding it.
+    fn check_required(&self, claims: &Claims) -> Result<(), &'static str> {
+        let holds = |name: &str, value: &str| {
+            let found = match name {
+                "iss" => claims.iss.as_deref().map(|iss| iss == value),
+                "sub" => claims.sub.as_deref().map(|sub| sub == value),
+                "client_id" => claims.client_id.as_deref().map(|id| id == value),
+                "azp" => claims.azp.as_deref().map(|azp| azp == value),
+                _ => None,
+            };
+            found.unwrap_or_else(|| match claims.rest.get(name) {
+                Some(serde_json::Value::String(text)) => text == value,
+                Some(serde_json::Value::Array(items)) => {
+                    items.iter().any(|item| item.as_str() == Some(value))
+                }
+                _ => false,
+            })
+        };
+        if self
+            .required_claims
+            .iter()
+            .all(|(name, value)| holds(name, value))
+        {
+            Ok(())
+        } else {
+            Err("the token lacks a claim this server requires")
+        }
     }
 
     fn verify_with(
@@ -168,21 +222,25 @@ fn description(kind: &ErrorKind) -> &'static str {
     }
 }
 
-fn caller(claims: Claims) -> Caller {
-    let mut scopes: Vec<String> = claims
-        .scope
-        .iter()
-        .flat_map(|scope| scope.split(' '))
-        .filter(|scope| !scope.is_empty())
-        .map(str::to_owned)
-        .collect();
-    match claims.scp {
-        Some(Scopes::List(list)) => scopes.extend(list),
-        Some(Scopes::Text(text)) => {
-            scopes.extend(text.split(' ').filter(|s| !s.is_empty()).map(str::to_owned));
+impl Scopes {
+    fn into_names(self) -> Vec<String> {
+        match self {
+            Scopes::List(list) => list,
+            Scopes::Text(text) => text
+                .split(' ')
+                .filter(|scope| !scope.is_empty())
+                .map(str::to_owned)
+                .collect(),
         }
-        None => {}
     }
+}
+
+fn caller(claims: Claims) -> Caller {
+    let scopes: Vec<String> = [claims.scope, claims.scp]
+        .into_iter()
+        .flatten()
+        .flat_map(Scopes::into_names)
+        .collect();
     let mut caller = Caller::new().with_scopes(scopes);
     caller.subject = claims.sub;
     caller.client_id = claims.client_id.or(claims.azp);

@@ -52,10 +52,12 @@ impl SigningKey {
         self.jwk.common.key_id.as_deref().unwrap()
     }
 
-    /// `claims` signed, with this key's `kid` in the header.
+    /// `claims` signed as an access token (RFC 9068's `typ: at+jwt`), with
+    /// this key's `kid` in the header.
     pub(crate) fn sign(&self, claims: &Value) -> String {
         let mut header = Header::new(self.alg);
         header.kid = Some(self.kid().to_owned());
+        header.typ = Some("at+jwt".to_owned());
         self.sign_with(header, claims)
     }
 

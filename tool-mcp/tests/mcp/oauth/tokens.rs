@@ -99,9 +99,9 @@ async fn valid_es256_and_rs256_tokens_are_accepted_within_the_leeway() {
         let answer = fixture.with_token(&fixture.rs.sign(&listed), LIST).await;
         assert_eq!(answer.status, 200, "{answer:?}");
         // No kid: any key of the set may have signed it.
-        let unnamed = fixture
-            .es
-            .sign_with(Header::new(Algorithm::ES256), &claims("tools:read"));
+        let mut no_kid = Header::new(Algorithm::ES256);
+        no_kid.typ = Some("at+jwt".to_owned());
+        let unnamed = fixture.es.sign_with(no_kid, &claims("tools:read"));
         let answer = fixture.with_token(&unnamed, LIST).await;
         assert_eq!(answer.status, 200, "{answer:?}");
         fixture.server.stop().await;
@@ -339,6 +339,136 @@ async fn a_configuration_that_cannot_work_is_refused_at_start() {
                 .starts_with("the audience \"mcp.example.com\""),
             "{error}"
         );
+    })
+    .await;
+}
+
+/// RFC 9068, section 2.1: a resource server refuses a JWT whose `typ` is
+/// not `at+jwt` (an ID token signed by the same issuer is not an access
+/// token), unless configured for an issuer that does not follow it.
+#[tokio::test]
+async fn only_access_tokens_are_accepted_unless_configured() {
+    bounded(async {
+        let fixture = Fixture::default().await;
+        let with_typ = |typ: Option<&str>| {
+            let mut header = Header::new(Algorithm::ES256);
+            header.kid = Some(fixture.es.kid().to_owned());
+            header.typ = typ.map(str::to_owned);
+            fixture.es.sign_with(header, &claims("tools:read"))
+        };
+        for typ in [Some("JWT"), None, Some("id+jwt")] {
+            let refused = fixture.with_token(&with_typ(typ), LIST).await;
+            assert_eq!(refused.status, 401, "{typ:?}: {refused:?}");
+            assert!(
+                refused
+                    .challenge
+                    .as_deref()
+                    .unwrap()
+                    .contains("not an access token"),
+                "{refused:?}"
+            );
+        }
+        for typ in ["at+jwt", "application/at+JWT"] {
+            assert_eq!(
+                fixture.with_token(&with_typ(Some(typ)), LIST).await.status,
+                200,
+                "{typ}"
+            );
+        }
+        fixture.server.stop().await;
+
+        let lenient = Fixture::start(
+            |config| config.with_token_types(["at+jwt", "JWT"]),
+            tool_mcp::HttpServer::stateless,
+        )
+        .await;
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(lenient.es.kid().to_owned());
+        let jwt = lenient.es.sign_with(header.clone(), &claims("tools:read"));
+        assert_eq!(
+            lenient.with_token(&jwt, LIST).await.status,
+            200,
+            "typ JWT configured"
+        );
+        header.typ = None;
+        let untyped = lenient.es.sign_with(header, &claims("tools:read"));
+        assert_eq!(
+            lenient.with_token(&untyped, LIST).await.status,
+            401,
+            "no typ"
+        );
+        lenient.server.stop().await;
+
+        let any = Fixture::start(
+            |config| config.with_any_token_type(),
+            tool_mcp::HttpServer::stateless,
+        )
+        .await;
+        assert_eq!(
+            any.with_token(&untyped_for(&any), LIST).await.status,
+            200,
+            "any type"
+        );
+        any.server.stop().await;
+    })
+    .await;
+}
+
+fn untyped_for(fixture: &Fixture) -> String {
+    let mut header = Header::new(Algorithm::ES256);
+    header.kid = Some(fixture.es.kid().to_owned());
+    header.typ = None;
+    fixture.es.sign_with(header, &claims("tools:read"))
+}
+
+/// `scope` as a JSON array (some servers send one) is read as the string
+/// form is, not a reason to refuse the whole token; a required claim is
+/// checked before the scopes (a string equal to it, or an array holding
+/// it), and a token without it is refused.
+#[tokio::test]
+async fn scopes_as_an_array_and_required_claims() {
+    bounded(async {
+        let fixture = Fixture::start(
+            |config| {
+                config
+                    .with_required_claim("azp", "agent-7")
+                    .with_required_claim("groups", "mcp-users")
+            },
+            tool_mcp::HttpServer::stateless,
+        )
+        .await;
+        let mut token = claims("");
+        token["scope"] = json!(["tools:read", "tools:write"]);
+        token["azp"] = json!("agent-7");
+        token["groups"] = json!(["staff", "mcp-users"]);
+        let answer = fixture.with_token(&fixture.es.sign(&token), LIST).await;
+        assert_eq!(answer.status, 200, "{answer:?}");
+        assert_eq!(
+            answer.tool_names(),
+            ["change", "look"],
+            "both scopes read from the array"
+        );
+
+        for (name, value) in [
+            ("azp", json!("agent-8")),
+            ("groups", json!(["staff"])),
+            ("groups", json!("staff")),
+            ("azp", json!(null)),
+        ] {
+            let mut lacking = token.clone();
+            lacking[name] = value.clone();
+            let refused = fixture.with_token(&fixture.es.sign(&lacking), LIST).await;
+            assert_eq!(refused.status, 401, "{name}={value}: {refused:?}");
+            assert!(
+                refused
+                    .challenge
+                    .as_deref()
+                    .unwrap()
+                    .contains("the token lacks a claim this server requires"),
+                "{refused:?}"
+            );
+        }
+        fixture.server.stop().await;
     })
     .await;
 }
