@@ -66,17 +66,19 @@ async fn a_caller_has_at_most_its_requests_in_flight() {
         let address = server.address;
         let nap = tokio::spawn(send(
             address,
-            post(&host, &[], &call(1, "nap", r#"{"ms":1500}"#)),
+            post(&host, &[LEGACY], &call(1, "nap", r#"{"ms":4000}"#)),
         ));
-        // The nap holds the caller's one place until it is answered.
+        // The nap holds the caller's one place until it is answered: a
+        // request sent meanwhile (once the nap has reached the server) is
+        // refused, however long the machine takes to get there.
         let mut refused = None;
-        for _ in 0..100 {
+        while refused.is_none() && !nap.is_finished() {
             let answer = send(address, post(&host, &[LEGACY], PING)).await;
             if answer.status == 429 {
                 refused = Some(answer);
-                break;
+            } else {
+                tokio::time::sleep(Duration::from_millis(10)).await;
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
         }
         let refused = refused.expect("a second request in flight was refused");
         assert_too_many(&refused, "already has 1 requests in flight");
