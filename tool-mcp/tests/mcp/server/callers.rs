@@ -65,9 +65,9 @@ async fn a_caller_has_at_most_its_requests_in_flight() {
         let host = server.host();
         let address = server.address;
         // The nap holds the caller's one place until it is answered: a
-        // request sent meanwhile is refused. A ping that reaches the server
-        // first takes the place itself and the nap is the one refused: then
-        // the nap is sent again.
+        // request sent meanwhile is refused. Should the nap arrive while a
+        // ping still holds the place (a slow machine), the nap is the one
+        // refused: it is sent again.
         let mut refused = None;
         let mut rested = None;
         for _ in 0..5 {
@@ -75,6 +75,9 @@ async fn a_caller_has_at_most_its_requests_in_flight() {
                 address,
                 post(&host, &[LEGACY], &call(1, "nap", r#"{"ms":3000}"#)),
             ));
+            // The last ping's place is given back by a task, just after
+            // its answer: let it go, and the nap arrive, first.
+            tokio::time::sleep(Duration::from_millis(200)).await;
             while refused.is_none() && !nap.is_finished() {
                 let answer = send(address, post(&host, &[LEGACY], PING)).await;
                 if answer.status == 429 {
