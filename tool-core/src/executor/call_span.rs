@@ -220,15 +220,25 @@ fn result_content(result: &ToolResultMessage, max: usize) -> String {
 }
 
 /// `value`'s compact JSON text, bounded as [`Bounded`] says; the text is
-/// written once and only its first `max` bytes are kept.
+/// written once and only its first `max` bytes are kept. Whole, it is the
+/// JSON itself; cut, it is a JSON string holding the piece kept and the
+/// marker, so that whoever parses the attribute as JSON gets a value that
+/// says what it is (a piece of JSON, so much cut) rather than a parse
+/// error.
 fn bounded_json<T: serde::Serialize + ?Sized>(value: &T, max: usize) -> String {
     let (head, total) = json_head(value, max);
-    Bounded {
+    let total = usize::try_from(total).unwrap_or(usize::MAX);
+    let bounded = Bounded {
         kept: head,
-        total: usize::try_from(total).unwrap_or(usize::MAX),
+        total,
         max,
     }
-    .finish()
+    .finish();
+    if total <= max {
+        return bounded;
+    }
+    // A string always serializes.
+    serde_json::to_string(&bounded).unwrap_or_default()
 }
 
 /// Text bounded for the span: its first `max` bytes at most, cut on a
@@ -308,13 +318,14 @@ mod tests {
     }
 
     #[test]
-    fn json_is_cut_the_same_way() {
+    fn json_cut_stays_json_a_string_of_the_piece_kept() {
         let value = json!({"text": "x".repeat(100)});
         let text = value.to_string();
         let bounded = bounded_json(&value, 10);
+        let parsed: serde_json::Value = serde_json::from_str(&bounded).expect("valid JSON");
         assert_eq!(
-            bounded,
-            format!("{}…[{} bytes cut]", &text[..10], text.len() - 10)
+            parsed,
+            json!(format!("{}…[{} bytes cut]", &text[..10], text.len() - 10))
         );
         assert_eq!(bounded_json(&json!({"a": 1}), 10), r#"{"a":1}"#);
     }

@@ -351,7 +351,9 @@ impl RunOptions {
     /// `gen_ai.tool.call.result` of OpenTelemetry's GenAI conventions, which
     /// leave them to the application to opt in to, as they may hold
     /// sensitive data), each cut to at most `max_bytes` bytes of its text,
-    /// on a character boundary, then `…[N bytes cut]`.
+    /// on a character boundary, then `…[N bytes cut]`; JSON that was cut
+    /// is recorded as a JSON string of that piece, so the attribute still
+    /// parses.
     ///
     /// The arguments are the ones the tool was given, as JSON (after repair
     /// and rewrites), or, for a call that failed before they parsed, the
