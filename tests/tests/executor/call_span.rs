@@ -271,7 +271,7 @@ fn content_is_bounded_to_the_limit_and_says_how_much_was_cut() {
 
     // Cut JSON stays JSON: a string holding the piece kept and the marker.
     let arguments = span.expect("gen_ai.tool.call.arguments");
-    let arguments: String = serde_json::from_str(&arguments).expect("a JSON string");
+    let arguments: String = serde_json::from_str(arguments).expect("a JSON string");
     let marker = format!("…[{} bytes cut]", whole.len() - 1024);
     assert!(arguments.ends_with(&marker), "{}", &arguments[1000..]);
     assert_eq!(arguments.len(), 1024 + marker.len());
