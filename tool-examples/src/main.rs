@@ -13,8 +13,8 @@ use tool_examples::cli::{
     Root, SharedState, UsageError,
 };
 use tool_examples::serve::{
-    DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE, bearer_token,
-    serve_http, serve_stdio, with_env_list,
+    DEFAULT_DRAIN_DELAY, DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE,
+    bearer_token, serve_http, serve_stdio, with_env_list,
 };
 use tool_examples::telemetry::{Endpoints, Telemetry};
 use tool_examples::upstream::add_upstreams;
@@ -107,6 +107,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             state,
             repair,
             shutdown_grace,
+            drain_delay,
             limits,
             oauth,
         }) => {
@@ -162,6 +163,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 }),
                 limits: *limits,
                 shutdown_grace,
+                drain_delay: drain_delay.unwrap_or(DEFAULT_DRAIN_DELAY),
             };
             runtime.block_on(serve_http(server, options))
         }

@@ -59,6 +59,8 @@ pub struct HttpOptions {
     pub limits: HttpLimits,
     /// How long the calls running may go on once a signal asks to stop.
     pub shutdown_grace: Duration,
+    /// How long readiness answers 503 before the listener closes.
+    pub drain_delay: Duration,
 }
 
 /// The bearer token: from `--token-file` when given, else from
@@ -152,7 +154,11 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
     if let Some(state) = options.shared {
         http = http.with_shared_state(state);
     }
-    http = http.with_shutdown_grace(options.shutdown_grace);
+    let signals = Signals::watch();
+    http = http
+        .with_shutdown_grace(options.shutdown_grace)
+        .with_drain_delay(options.drain_delay)
+        .with_stop_now(signals.again.clone());
     // Whoever reaches a non-loopback address without a token may call every
     // tool: that is said as a warning, not as news.
     let mut accepted = Vec::new();
@@ -201,7 +207,7 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
              readiness at /readyz"
         );
     }
-    http.run(shutdown_on_signal()).await
+    http.run(signals.first).await
 }
 
 /// Serves over stdio until the client closes stdin, or until SIGTERM or
@@ -214,6 +220,35 @@ pub async fn serve_stdio(server: McpServer, grace: Duration) -> io::Result<()> {
 /// The grace period when none is given: as long as an orchestrator
 /// commonly waits between SIGTERM and SIGKILL.
 pub const DEFAULT_SHUTDOWN_GRACE: Duration = Duration::from_secs(30);
+
+/// The drain when none is given: a few periods of a common readiness
+/// check (Kubernetes' default `periodSeconds` is 10; balancers' health
+/// checks are often 2 to 5 s apart), short beside the grace.
+pub const DEFAULT_DRAIN_DELAY: Duration = Duration::from_secs(5);
+
+/// The stop signals, as tokens: the first SIGTERM or SIGINT, and a
+/// second one after it (which ends the drain and the grace at once).
+struct Signals {
+    first: CancellationToken,
+    again: CancellationToken,
+}
+
+impl Signals {
+    fn watch() -> Signals {
+        let signals = Signals {
+            first: CancellationToken::new(),
+            again: CancellationToken::new(),
+        };
+        let (first, again) = (signals.first.clone(), signals.again.clone());
+        tokio::spawn(async move {
+            cancel_on_signal(first).await;
+            let signal = stop_signal().await;
+            tracing::info!("{signal} again: stopping now");
+            again.cancel();
+        });
+        signals
+    }
+}
 
 /// A token cancelled at the first SIGTERM or SIGINT.
 fn shutdown_on_signal() -> CancellationToken {

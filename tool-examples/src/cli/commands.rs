@@ -281,6 +281,20 @@ pub struct McpArgs {
         value_parser = parse_seconds
     )]
     pub shutdown_grace: Option<Duration>,
+    /// On SIGTERM or SIGINT over HTTP, time /readyz answers 503 while requests are still served [default: 5]
+    ///
+    /// So a balancer's readiness check takes the process out of rotation before it stops
+    /// accepting connections. A second signal ends the drain and the grace at once: the calls
+    /// still running are cancelled, and answered so.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "http",
+        env = "TOOL_EXAMPLES_DRAIN_DELAY",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub drain_delay: Option<Duration>,
     /// Where the state several processes share lives (after the flags
     /// without a heading: its heading holds every flag after it, up to
     /// the limits' own).

@@ -85,6 +85,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         limits: Box::default(),
         oauth: Box::default(),
         shutdown_grace: None,
+        drain_delay: None,
     }
 }
 
@@ -402,6 +403,7 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
             trusted_proxies: vec!["10.0.0.0/8".into(), "192.0.2.7".into()],
         }),
         shutdown_grace: Some(std::time::Duration::ZERO),
+        drain_delay: Some(std::time::Duration::from_millis(1500)),
         ..mcp_args(".", Some("127.0.0.1:0"))
     };
     assert_eq!(
@@ -428,6 +430,7 @@ fn mcp_over_http_takes_every_limit_stateless_origins_and_repair() {
             "--trusted-proxy=10.0.0.0/8",
             "--trusted-proxy=192.0.2.7",
             "--shutdown-grace=0",
+            "--drain-delay=1.5",
         ]),
         Some(Command::Mcp(expected))
     );

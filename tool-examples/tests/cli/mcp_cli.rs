@@ -454,6 +454,45 @@ async fn calls_past_the_shutdown_grace_are_answered_cancelled() {
     drop(client);
 }
 
+/// The first SIGTERM drains (readiness 503 while still serving, for
+/// --drain-delay); a second one ends the drain and the 30 s grace at once:
+/// the call still running is answered cancelled, and the process exits 0.
+#[cfg(unix)]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_sigterm_stops_at_once() {
+    let (mut child, address, stderr) = serve_http_child(&["--drain-delay", "10"]).await;
+    let transport = StreamableHttpClientTransport::from_uri(format!("http://{address}/mcp"));
+    let client: Client = bounded("initialize", client_info("mcp-cli-test").serve(transport))
+        .await
+        .expect("initialize succeeds");
+    let waiting = wait_in_flight(&client, 20_000).await;
+
+    let started = std::time::Instant::now();
+    terminate(&child);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let ready = reqwest::get(format!("http://{address}/readyz"))
+        .await
+        .unwrap();
+    assert_eq!(ready.status().as_u16(), 503, "draining");
+    assert!(ready.text().await.unwrap().contains("draining"));
+    terminate(&child);
+    let result = bounded("the call in flight is answered", waiting)
+        .await
+        .unwrap();
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    let status = wait_for_exit(&mut child).await;
+    assert!(status.success(), "{status}");
+    // Neither the 10 s drain nor the 30 s grace was waited out.
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    let stderr = bounded("stderr closes", stderr).await.unwrap();
+    assert!(stderr.contains("SIGTERM again: stopping now"), "{stderr}");
+    drop(client);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_repair_repairs_the_calls_it_serves() {
     for (args, repaired) in [(&[][..], false), (&["--repair"][..], true)] {

@@ -35,6 +35,8 @@ pub(super) struct Gate {
     pub shared: Option<SharedSessions>,
     /// The limits per caller, when any is set.
     pub callers: Option<CallerQuotas>,
+    /// Set when the server is stopping: readiness answers 503.
+    pub draining: std::sync::atomic::AtomicBool,
     /// `None` when stateless: no session is ever opened.
     pub sessions: Option<SessionSlots>,
     pub calls: CallSlots,
@@ -77,6 +79,9 @@ impl Gate {
     /// Whether the state this gate needs answers: with shared state, the
     /// store; without, always.
     pub(super) async fn ready(&self) -> Result<(), String> {
+        if self.draining.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err("draining: this process is stopping".to_owned());
+        }
         let Some(shared) = &self.shared else {
             return Ok(());
         };

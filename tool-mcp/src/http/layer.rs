@@ -89,6 +89,17 @@ impl McpGate {
         self.shared.gate.ready().await
     }
 
+    /// Marks the process as stopping: [`ready`](Self::ready) answers
+    /// `Err` from now on, while requests are still served. Call it first
+    /// when stopping, and give the balancer's readiness check time to see
+    /// it before the server stops accepting.
+    pub fn start_draining(&self) {
+        self.shared
+            .gate
+            .draining
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// Stops serving: the calls running get up to `grace` to finish (those
     /// still running then are cancelled and answered `cancelled`), their
     /// answers a moment to be sent, then every session and its stream

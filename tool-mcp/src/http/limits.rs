@@ -27,6 +27,7 @@ pub(super) struct Limits {
     pub body_read_timeout: Duration,
     pub shutdown_grace: Duration,
     pub credential_stale_limit: Duration,
+    pub drain_delay: Duration,
 }
 
 impl Default for Limits {
@@ -42,6 +43,7 @@ impl Default for Limits {
             body_read_timeout: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(30),
             credential_stale_limit: Duration::from_secs(5 * 60),
+            drain_delay: Duration::ZERO,
         }
     }
 }

@@ -139,7 +139,10 @@ type HttpResponse = Response<HttpBody>;
 ///
 /// ## Stopping
 ///
-/// When `shutdown` is cancelled the server stops accepting connections,
+/// When `shutdown` is cancelled the server first drains, if
+/// [`with_drain_delay`](Self::with_drain_delay) says so: [`READY_PATH`]
+/// answers 503 while everything is still served. Then it stops accepting
+/// connections,
 /// lets the requests in flight finish for up to the grace period (30 s;
 /// [`with_shutdown_grace`](Self::with_shutdown_grace)), then cancels the
 /// calls still running, which are answered `cancelled`, ends the sessions
@@ -147,6 +150,9 @@ type HttpResponse = Response<HttpBody>;
 pub struct HttpServer {
     listener: TcpListener,
     http: McpHttp,
+    /// Cancelled by a second request to stop: the drain and the grace end
+    /// at once.
+    stop_now: CancellationToken,
 }
 
 /// What it serves and how, never its token.
@@ -179,6 +185,7 @@ impl HttpServer {
         Ok(HttpServer {
             listener: TcpListener::bind(address).await?,
             http: McpHttp::new(server),
+            stop_now: CancellationToken::new(),
         })
     }
 
@@ -242,6 +249,25 @@ impl HttpServer {
     /// keep spare connections.
     pub fn with_max_pending_connections(mut self, connections: usize) -> Self {
         self.http.limits.max_pending_connections = connections;
+        self
+    }
+
+    /// How long the server keeps serving once `shutdown` is cancelled,
+    /// with [`READY_PATH`] answering 503 (default none): time for a
+    /// balancer's readiness check to take the process out of rotation
+    /// before it stops accepting connections, so no request is sent to a
+    /// closed port. Then it stops as [`with_shutdown_grace`](Self::with_shutdown_grace)
+    /// says.
+    pub fn with_drain_delay(mut self, delay: Duration) -> Self {
+        self.http.limits.drain_delay = delay;
+        self
+    }
+
+    /// A second request to stop (an operator's second signal): when
+    /// `now` is cancelled during the drain or the grace, both end at once,
+    /// and the calls still running are cancelled (and answered so).
+    pub fn with_stop_now(mut self, now: CancellationToken) -> Self {
+        self.stop_now = now;
         self
     }
 

@@ -400,6 +400,7 @@ impl McpHttp {
             owners,
             shared,
             callers,
+            draining: std::sync::atomic::AtomicBool::new(false),
             sessions: (!self.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
             calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),
         };

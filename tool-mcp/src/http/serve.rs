@@ -15,7 +15,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpStream;
+use tokio::net::{TcpListener, TcpStream};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -36,7 +36,11 @@ pub const READY_PATH: &str = "/readyz";
 const FLUSH: Duration = Duration::from_secs(2);
 
 pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::io::Result<()> {
-    let HttpServer { listener, http } = http;
+    let HttpServer {
+        listener,
+        http,
+        stop_now,
+    } = http;
     let address = listener.local_addr()?;
     let limits = http.limits;
     let (gate, service) = http.assemble(Some(address))?;
@@ -48,19 +52,7 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
     let tracker = TaskTracker::new();
     let stopping = CancellationToken::new();
 
-    loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                // Out of file descriptors and the like: the listener
-                // itself is fine, and others may still be served.
-                Err(_) => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-            () = shutdown.cancelled() => break,
-        };
+    let accept = |stream: TcpStream| {
         let connection = Connection {
             service: service.clone(),
             gate: gate.clone(),
@@ -69,17 +61,69 @@ pub(super) async fn run(http: HttpServer, shutdown: CancellationToken) -> std::i
             stopping: stopping.clone(),
         };
         tracker.spawn(connection.serve(stream));
+    };
+    // Serving, until asked to stop.
+    while let Some(stream) = next_connection(&listener, &shutdown).await {
+        accept(stream);
+    }
+    // Draining: readiness says 503 while requests are still served, so a
+    // balancer takes this process out of rotation before it stops
+    // accepting (requests already on their way still land).
+    if !limits.drain_delay.is_zero() {
+        gate.start_draining();
+        tracing::info!(
+            "draining: {} answers 503 for {} s while requests are still served",
+            READY_PATH,
+            limits.drain_delay.as_secs_f64()
+        );
+        let drained = tokio::time::sleep(limits.drain_delay);
+        tokio::pin!(drained);
+        let now = CancellationToken::new();
+        loop {
+            tokio::select! {
+                () = &mut drained => break,
+                () = stop_now.cancelled() => break,
+                next = next_connection(&listener, &now) => match next {
+                    Some(stream) => accept(stream),
+                    None => break,
+                },
+            }
+        }
     }
 
     // No new connections: a balancer's next attempt goes elsewhere.
     drop(listener);
     tracing::info!("stopping: no new connections");
     stopping.cancel();
-    gate.stop(limits.shutdown_grace).await;
+    // A second request to stop cuts the grace short: the calls running are
+    // cancelled (and answered so) at once.
+    tokio::select! {
+        () = gate.stop(limits.shutdown_grace) => {}
+        () = stop_now.cancelled() => {
+            tracing::info!("stopping now: the calls running are cancelled");
+            gate.stop(Duration::ZERO).await;
+        }
+    }
     tracker.close();
     let _ = tokio::time::timeout(FLUSH, tracker.wait()).await;
     tracing::info!("stopped");
     Ok(())
+}
+
+/// The next connection accepted, or `None` once `shutdown` is cancelled.
+/// A failed accept (out of file descriptors and the like) waits a moment
+/// and tries again: the listener itself is fine, and others may still be
+/// served.
+async fn next_connection(listener: &TcpListener, shutdown: &CancellationToken) -> Option<TcpStream> {
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => return Some(stream),
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            },
+            () = shutdown.cancelled() => return None,
+        }
+    }
 }
 
 /// One accepted connection and what its requests need.

@@ -94,3 +94,83 @@ async fn calls_still_running_after_the_grace_are_cancelled_and_answered() {
     })
     .await;
 }
+
+/// A GET of a path, answered whole, on a new connection.
+fn get(server: &Running, path: &str) -> Vec<u8> {
+    format!(
+        "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        server.host()
+    )
+    .into_bytes()
+}
+
+/// With a drain delay, stopping first turns readiness to 503 while
+/// requests are still served (a balancer takes the process out of
+/// rotation), then stops accepting; a second request to stop (`stop_now`)
+/// ends the grace at once, the call still running answered cancelled.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn draining_says_not_ready_while_serving_and_a_second_stop_is_at_once() {
+    bounded(async {
+        let now = tokio_util::sync::CancellationToken::new();
+        let server = start_with(tools(), {
+            let now = now.clone();
+            move |server| {
+                server
+                    .with_drain_delay(Duration::from_millis(1500))
+                    .with_shutdown_grace(Duration::from_secs(30))
+                    .with_stop_now(now)
+            }
+        })
+        .await;
+        let ready = send(server.address, get(&server, "/readyz")).await;
+        assert_eq!((ready.status, ready.body.as_str()), (200, "ready\n"));
+        let session = open_session(&server, &[]).await;
+        let watching = call_in_flight(&server, &session, "vigil", "{}").await;
+
+        server.shutdown.cancel();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let draining = send(server.address, get(&server, "/readyz")).await;
+        assert_eq!(draining.status, 503, "{draining:?}");
+        assert!(draining.body.contains("draining"), "{draining:?}");
+        // Still served while draining, new connections included.
+        let echoed = send(
+            server.address,
+            post(
+                &server.host(),
+                &[("Mcp-Session-Id", &session)],
+                &call(8, "echo", r#"{"value":"still here"}"#),
+            ),
+        )
+        .await;
+        assert_eq!(
+            answer_json(&echoed)["result"]["content"][0]["text"],
+            "still here",
+            "{echoed:?}"
+        );
+
+        // After the delay: no new connections.
+        tokio::time::sleep(Duration::from_millis(1700)).await;
+        let address = server.address;
+        let refused = tokio::task::spawn_blocking(move || TcpStream::connect(address))
+            .await
+            .unwrap();
+        assert!(
+            refused.is_err(),
+            "after the drain, no connection is accepted"
+        );
+
+        // The vigil would hold the 30 s grace; a second stop ends it now.
+        let started = Instant::now();
+        now.cancel();
+        let answer = watching.await.unwrap();
+        // The vigil ends when its call is cancelled, and says so.
+        assert_eq!(
+            answer_json(&answer)["result"]["content"][0]["text"],
+            "relieved",
+            "the call still running was cancelled and answered: {answer:?}"
+        );
+        server.task.await.unwrap().expect("run returns Ok");
+        assert!(started.elapsed() < Duration::from_secs(10));
+    })
+    .await;
+}
