@@ -93,7 +93,7 @@ cfg_feature!("http" =>
     };
 );
 cfg_feature!("oauth" =>
-    pub use http::OAuthConfig;
+    pub use http::{OAuthConfig, UnknownTool};
 );
 cfg_feature!("client" =>
     pub mod client;

@@ -193,7 +193,15 @@ async fn listen(
     pubsub.psubscribe(pattern).await?;
     tracing::debug!(pattern, "subscribed to the sessions' deliveries");
     let mut messages = pubsub.on_message();
-    while let Some(message) = messages.next().await {
+    loop {
+        let message = tokio::select! {
+            message = messages.next() => message,
+            // The gate is gone: nothing to hand messages to.
+            () = sender.closed() => return Ok(()),
+        };
+        let Some(message) = message else {
+            break;
+        };
         let Some(session) = message.get_channel_name().strip_prefix(prefix) else {
             continue;
         };

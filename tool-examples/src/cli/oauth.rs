@@ -163,22 +163,15 @@ impl OAuthArgs {
     /// leave the tool it meant at the default scope and advertise a scope
     /// nothing needs. The usage error lists the tools.
     pub fn check_tools(&self, tools: &ToolRegistry) -> Result<(), UsageError> {
-        let Some((tool, _)) = self
-            .tool_scopes
-            .iter()
-            .find(|(tool, _)| tools.get(tool).is_none())
-        else {
+        let Some(config) = self.config() else {
             return Ok(());
         };
-        let mut names: Vec<&str> = tools.iter().map(|tool| tool.name()).collect();
-        names.sort_unstable();
-        Err(UsageError::new(
-            "mcp",
-            format!(
-                "--tool-scope {tool}=...: no tool is named {tool} (the tools are: {})",
-                names.join(", ")
-            ),
-        ))
+        config.check_tool_scopes(tools).map_err(|unknown| {
+            UsageError::new(
+                "mcp",
+                format!("--tool-scope {}=...: {unknown}", unknown.name),
+            )
+        })
     }
 }
 

@@ -5,11 +5,12 @@
 
 use super::grant::Grant;
 use super::quotas::{CallerLimits, ClientAddr, Network, QuotaStore, client_address};
-use super::shared::{StateError, store_unavailable};
+use super::shared::{StateError, store_failed};
 use super::Refusal;
 use hyper::StatusCode;
 use hyper::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -44,17 +45,31 @@ pub(super) struct CallerInFlight {
 }
 
 impl Drop for CallerInFlight {
+    /// Gives the place back: at once when the store answers at once (in
+    /// memory), else on a task, since a remote store's answer must not
+    /// hold the response body's drop.
     fn drop(&mut self) {
         let store = Arc::clone(&self.store);
         let key = std::mem::take(&mut self.key);
         let holder = std::mem::take(&mut self.holder);
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(async move {
-                if let Err(error) = store.release(&key, &holder).await {
-                    tracing::warn!(%error, "a request's place in flight was not given back: it frees when its lease ends");
+        let mut release = Box::pin(async move { store.release(&key, &holder).await });
+        let mut now = std::task::Context::from_waker(std::task::Waker::noop());
+        let released = match release.as_mut().poll(&mut now) {
+            std::task::Poll::Ready(released) => released,
+            std::task::Poll::Pending => {
+                if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                    runtime.spawn(async move { log_unreleased(release.await) });
                 }
-            });
-        }
+                return;
+            }
+        };
+        log_unreleased(released);
+    }
+}
+
+fn log_unreleased(released: Result<(), StateError>) {
+    if let Err(error) = released {
+        tracing::warn!(%error, "a request's place in flight was not given back: it frees when its lease ends");
     }
 }
 
@@ -206,8 +221,6 @@ fn too_many(wait: Duration, message: String) -> Refusal {
 impl CallerQuotas {
     /// 503, and an error naming the store in the logs.
     fn unavailable(&self, what: &str, error: &StateError) -> Refusal {
-        let store = self.store.describe();
-        tracing::error!(store, %error, "the shared store failed to {what}: answered 503");
-        store_unavailable()
+        store_failed(&self.store.describe(), what, error)
     }
 }

@@ -89,7 +89,12 @@ impl Gate {
             .directory
             .ready()
             .await
-            .map_err(|error| format!("{}: {error}", shared.directory.describe()))
+            .map_err(|error| {
+                format!(
+                    "the shared store does not answer: {}: {error}",
+                    shared.directory.describe()
+                )
+            })
     }
 
     /// Whether `path` is one this gate answers itself (the protected
@@ -163,7 +168,7 @@ impl Gate {
     /// What a POST body carries, or the refusal: a body that is not
     /// JSON-RPC, or (with OAuth) a call of a tool the token may not call.
     #[cfg_attr(not(feature = "oauth"), expect(unused_variables))]
-    fn peek(&self, body: &Bytes, grant: Option<&Grant>) -> Result<(Message, bool), Refusal> {
+    fn peek(&self, body: &Bytes, grant: Option<&Grant>) -> Result<Message, Refusal> {
         let peeked = Message::of(body)?;
         // MCP's scope challenge is an HTTP answer
         // (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#scope-challenge-handling):
@@ -176,7 +181,7 @@ impl Gate {
             tracing::debug!(tool = %tool, scope, "refused: insufficient scope");
             return Err(oauth.metadata.challenge.insufficient_scope(scope, tool));
         }
-        Ok((peeked.message, peeked.about_a_request))
+        Ok(peeked.message)
     }
 
     /// The caller's turn at its rate and (for a JSON-RPC request) its
@@ -186,14 +191,14 @@ impl Gate {
     async fn take_places(
         &self,
         method: &Method,
-        kind: Option<(Message, bool)>,
+        kind: Option<Message>,
         caller: &Caller<'_>,
     ) -> Result<Option<CallerInFlight>, Refusal> {
         let (Some(callers), Some(key)) = (&self.callers, caller.quota_key) else {
             return Ok(None);
         };
         match kind {
-            Some((Message::Request | Message::Initialize, _)) => {
+            Some(message) if message.is_request() => {
                 let (admitted, started) = tokio::join!(callers.admit(key), callers.start(key));
                 admitted?;
                 started
@@ -275,7 +280,7 @@ impl Gate {
         service: S,
         parts: hyper::http::request::Parts,
         body: Bytes,
-        (message, about_a_request): (Message, bool),
+        message: Message,
         caller: &Caller<'_>,
         caller_in_flight: Option<CallerInFlight>,
     ) -> Result<HttpResponse, Refusal>
@@ -286,11 +291,11 @@ impl Gate {
         // An answer to a question a call asked, or a call's cancellation:
         // the call may run in another process, so every process gets it
         // through the store, and the one running the call takes it.
-        if let (Some(shared), Some(session), true) = (&self.shared, session, about_a_request) {
+        if let (Some(shared), Some(session), Message::Answer) = (&self.shared, session, message) {
             shared.deliver(session, &body).await?;
             return Ok(accepted());
         }
-        let requested = matches!(message, Message::Request | Message::Initialize);
+        let requested = message.is_request();
         let opening = match (&self.sessions, session, message) {
             (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
             _ => None,

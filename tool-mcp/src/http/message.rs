@@ -16,9 +16,19 @@ pub(super) enum Message {
     Initialize,
     /// A JSON-RPC request other than `initialize`, or a batch.
     Request,
-    /// A notification or a response: never limited (a cancellation must
-    /// always get through).
-    Other,
+    /// A response or `notifications/cancelled`: about a request the server
+    /// sent or runs, which with shared sessions may be another process's.
+    /// Never limited (a cancellation must always get through).
+    Answer,
+    /// Any other notification: never limited either.
+    Notification,
+}
+
+impl Message {
+    /// A JSON-RPC request (`initialize` included): what the limits count.
+    pub(super) fn is_request(self) -> bool {
+        matches!(self, Message::Initialize | Message::Request)
+    }
 }
 
 /// What a POST carries, and the tool a `tools/call` names (the gate checks
@@ -29,9 +39,6 @@ pub(super) struct Peeked<'a> {
     /// Read by OAuth's scope check alone.
     #[cfg_attr(not(feature = "oauth"), allow(dead_code))]
     pub tool: Option<Cow<'a, str>>,
-    /// A response or `notifications/cancelled`: about a request the server
-    /// sent or runs, which with shared sessions may be another process's.
-    pub about_a_request: bool,
 }
 
 /// The fields of a JSON-RPC message the gate reads.
@@ -166,7 +173,6 @@ impl Message {
                 Ok(_) => Ok(Peeked {
                     message: Message::Request,
                     tool: None,
-                    about_a_request: false,
                 }),
                 Err(error) => Err(parse_error(&error)),
             };
@@ -184,8 +190,9 @@ impl Message {
         let message = match (peek.method.as_deref(), peek.id.is_some()) {
             (Some("initialize"), true) => Message::Initialize,
             (Some(_), true) => Message::Request,
-            (Some(_), false) => Message::Other,
-            (None, _) if peek.result.is_some() || peek.error.is_some() => Message::Other,
+            (Some("notifications/cancelled"), false) => Message::Answer,
+            (Some(_), false) => Message::Notification,
+            (None, _) if peek.result.is_some() || peek.error.is_some() => Message::Answer,
             (None, _) => {
                 return Err(invalid_request(
                     "the message has no method, and is not a response (no result or error)",
@@ -196,15 +203,7 @@ impl Message {
             (Message::Request, Some("tools/call")) => peek.params.and_then(|params| params.name),
             _ => None,
         };
-        let about_a_request = match peek.method.as_deref() {
-            None => true,
-            Some(method) => method == "notifications/cancelled" && peek.id.is_none(),
-        };
-        Ok(Peeked {
-            message,
-            tool,
-            about_a_request,
-        })
+        Ok(Peeked { message, tool })
     }
 }
 
@@ -268,16 +267,16 @@ mod tests {
         let call = r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"arguments":{"x":[1,{"y":null}]}}}"#;
         assert_eq!(accepted(call), Message::Request);
         let cancelled = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{}}"#;
-        assert_eq!(accepted(cancelled), Message::Other);
+        assert_eq!(accepted(cancelled), Message::Answer);
         let response = r#"{"jsonrpc":"2.0","id":3,"result":{}}"#;
-        assert_eq!(accepted(response), Message::Other);
+        assert_eq!(accepted(response), Message::Answer);
         assert_eq!(accepted(r#" [{"jsonrpc":"2.0"}]"#), Message::Request);
     }
 
     #[test]
     fn answers_and_cancellations_are_about_a_request() {
         let about = |body: &str| match Message::of(body.as_bytes()) {
-            Ok(peeked) => peeked.about_a_request,
+            Ok(peeked) => peeked.message == Message::Answer,
             Err(Refusal(response)) => panic!("{body} was refused: {}", response.status()),
         };
         assert!(about(r#"{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}"#));

@@ -26,7 +26,7 @@ pub(crate) use grant::Grant;
 pub use layer::{McpGate, McpGateService};
 pub use mount::{McpHttp, RmcpHttpService};
 #[cfg(feature = "oauth")]
-pub use oauth::OAuthConfig;
+pub use oauth::{OAuthConfig, UnknownTool};
 pub use serve::{HEALTH_PATH, READY_PATH};
 pub use quotas::{CallerLimits, ClientAddr, MemoryQuotas, QuotaStore, Rate};
 pub use shared::{Delivered, EventStore, SessionDirectory, SessionStore, SharedState, StateError, StateFuture};

@@ -388,7 +388,13 @@ impl McpHttp {
         // With credentials, each session is its opener's alone; without,
         // all callers are one and the same.
         let shared = match shared {
-            Some(state) => Some(shared_sessions(state, &sessions, &limits, auth.required())?),
+            Some(state) => Some(shared_sessions(
+                state,
+                &sessions,
+                &limits,
+                auth.required(),
+                sessions_end.clone(),
+            )?),
             None => None,
         };
         let owners = (!self.stateless && auth.required() && shared.is_none())
@@ -445,13 +451,14 @@ fn shared_sessions(
     local: &Arc<LocalSessionManager>,
     limits: &Limits,
     owned: bool,
+    sessions_end: CancellationToken,
 ) -> std::io::Result<SharedSessions> {
     if tokio::runtime::Handle::try_current().is_err() {
         return Err(std::io::Error::other(
             "shared state needs a tokio runtime: build the service inside one",
         ));
     }
-    shared::spawn_inbox(&state.directory, Arc::clone(local));
+    shared::spawn_inbox(&state.directory, local, sessions_end);
     Ok(SharedSessions {
         directory: state.directory,
         store: state.sessions,

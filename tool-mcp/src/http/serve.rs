@@ -213,9 +213,7 @@ async fn readiness(method: &Method, gate: &McpGate) -> HttpResponse {
     }
     match gate.ready().await {
         Ok(()) => ready,
-        Err(why) => {
-            *super::shared::store_unavailable_because(&why).0
-        }
+        Err(why) => *super::shared::not_ready(&why).0,
     }
 }
 

@@ -23,6 +23,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
+use tokio_util::sync::CancellationToken;
 
 /// Why the shared store could not do what was asked: the request that
 /// needed it is answered 503, never served from this process's memory
@@ -68,7 +69,8 @@ pub trait SessionDirectory: Send + Sync + 'static {
     fn deliver<'a>(&'a self, session: &'a str, message: &'a [u8]) -> StateFuture<'a, ()>;
 
     /// The messages [`deliver`](Self::deliver)ed by any process, for as
-    /// long as the receiver lives. The implementation keeps the
+    /// long as the receiver lives (the implementation ends its
+    /// subscription when the receiver is dropped). It keeps the
     /// subscription up (reconnecting when the store comes back); a message
     /// sent while it is down is lost, as a request whose process died is.
     fn subscribe(&self) -> tokio::sync::mpsc::Receiver<Delivered>;
@@ -218,33 +220,32 @@ impl SharedSessions {
             .map_err(|error| self.unavailable("deliver a message", &error))
     }
 
-    /// 503 with `Retry-After`, and an error naming the store in the logs
-    /// (a store that is down is the operator's to see, at any level).
     fn unavailable(&self, what: &str, error: &StateError) -> Refusal {
-        let store = self.directory.describe();
-        tracing::error!(store, %error, "the shared store failed to {what}: answered 503");
-        store_unavailable()
+        store_failed(&self.directory.describe(), what, error)
     }
 }
 
-/// The answer when the shared store cannot be reached: never a guess from
-/// this process's memory.
-pub(super) fn store_unavailable() -> Refusal {
-    Refusal::new(
-        StatusCode::SERVICE_UNAVAILABLE,
+/// The answer when the shared store (`store`, as it describes itself)
+/// failed to do `what`: 503 with `Retry-After`, never a guess from this
+/// process's memory, and an error naming the store in the logs (a store
+/// that is down is the operator's to see, at any level).
+pub(super) fn store_failed(store: &str, what: &str, error: &StateError) -> Refusal {
+    tracing::error!(store, %error, "the shared store failed to {what}: answered 503");
+    retry_shortly(
         "Service Unavailable: the shared session store does not answer; retry shortly\n"
             .to_owned(),
     )
-    .with_header(RETRY_AFTER, HeaderValue::from_static("1"))
 }
 
-/// The readiness probe's 503: the store named, with why.
-pub(super) fn store_unavailable_because(why: &str) -> Refusal {
-    Refusal::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        format!("not ready: the shared store does not answer: {why}\n"),
-    )
-    .with_header(RETRY_AFTER, HeaderValue::from_static("1"))
+/// The readiness probe's 503, saying why.
+pub(super) fn not_ready(why: &str) -> Refusal {
+    retry_shortly(format!("not ready: {why}\n"))
+}
+
+/// 503 saying `text`, with `Retry-After: 1`.
+fn retry_shortly(text: String) -> Refusal {
+    Refusal::new(StatusCode::SERVICE_UNAVAILABLE, text)
+        .with_header(RETRY_AFTER, HeaderValue::from_static("1"))
 }
 
 /// Whether a `Last-Event-ID` may be resumed by `session`: an id naming a
@@ -261,27 +262,46 @@ pub(super) fn resumes_own_stream(session: &str, last_event_id: &str) -> bool {
 
 /// Hands each message delivered through the store to this process's copy
 /// of its session, if there is one (the request it answers may be running
-/// here), until the gate is dropped.
-pub(super) fn spawn_inbox(directory: &Arc<dyn SessionDirectory>, local: Arc<LocalSessionManager>) {
+/// here), until the sessions end (`ended`: the gate's stop) or are dropped
+/// (the server is gone): then the receiver is dropped, and the store's
+/// subscription, seeing it closed, ends too.
+pub(super) fn spawn_inbox(
+    directory: &Arc<dyn SessionDirectory>,
+    local: &Arc<LocalSessionManager>,
+    ended: CancellationToken,
+) {
     let mut inbox = directory.subscribe();
+    let local = Arc::downgrade(local);
     tokio::spawn(async move {
-        while let Some(delivered) = inbox.recv().await {
-            let id = delivered.session.as_str().into();
-            if !local.sessions.read().await.contains_key(&id) {
-                continue;
-            }
-            let message: ClientJsonRpcMessage = match serde_json::from_slice(&delivered.message) {
-                Ok(message) => message,
-                Err(error) => {
-                    tracing::debug!(%error, "a delivered message that is not JSON-RPC: dropped");
-                    continue;
-                }
+        loop {
+            let delivered = tokio::select! {
+                delivered = inbox.recv() => delivered,
+                () = ended.cancelled() => None,
             };
-            if let Err(error) = local.accept_message(&id, message).await {
-                tracing::debug!(session = delivered.session, %error, "a delivered message was not taken");
-            }
+            let (Some(delivered), Some(local)) = (delivered, local.upgrade()) else {
+                return;
+            };
+            deliver_here(&local, delivered).await;
         }
     });
+}
+
+/// One delivered message to this process's copy of its session.
+async fn deliver_here(local: &LocalSessionManager, delivered: Delivered) {
+    let id = delivered.session.as_str().into();
+    if !local.sessions.read().await.contains_key(&id) {
+        return;
+    }
+    let message: ClientJsonRpcMessage = match serde_json::from_slice(&delivered.message) {
+        Ok(message) => message,
+        Err(error) => {
+            tracing::debug!(%error, "a delivered message that is not JSON-RPC: dropped");
+            return;
+        }
+    };
+    if let Err(error) = local.accept_message(&id, message).await {
+        tracing::debug!(session = delivered.session, %error, "a delivered message was not taken");
+    }
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod token;
 
 pub(super) use metadata::Metadata;
 pub(crate) use scopes::{ScopeTable, check_tool_scopes};
+pub use scopes::UnknownTool;
 pub(super) use token::Verifier;
 
 use std::collections::BTreeMap;

@@ -32,29 +32,60 @@ pub(crate) struct ScopeTable {
     classes: Mutex<HashMap<Vec<bool>, RunOptions>>,
 }
 
-/// Every tool [`OAuthConfig::with_tool_scope`] names must be one the
-/// registry has: a misspelt name would leave the tool it meant at the
-/// default scope, and advertise a scope nothing needs, without a word.
-pub(crate) fn check_tool_scopes(config: &OAuthConfig, registry: &ToolRegistry) -> std::io::Result<()> {
-    let unknown: Vec<&str> = config
-        .tool_scopes
-        .keys()
-        .map(String::as_str)
-        .filter(|tool| registry.get(tool).is_none())
-        .collect();
-    if unknown.is_empty() {
-        return Ok(());
+/// A tool [`OAuthConfig::with_tool_scope`] names that the server does not
+/// have (a misspelling, most likely), and the tools it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownTool {
+    /// The name given.
+    pub name: String,
+    /// The server's tools, sorted.
+    pub tools: Vec<String>,
+}
+
+impl std::fmt::Display for UnknownTool {
+    fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            out,
+            "no tool is named {} (the tools are: {})",
+            self.name,
+            self.tools.join(", ")
+        )
     }
-    let mut tools: Vec<&str> = registry.iter().map(|tool| tool.name()).collect();
-    tools.sort_unstable();
-    Err(std::io::Error::new(
-        std::io::ErrorKind::InvalidInput,
-        format!(
-            "a tool scope names no tool of this server: {} (the tools are: {})",
-            unknown.join(", "),
-            tools.join(", ")
-        ),
-    ))
+}
+
+impl std::error::Error for UnknownTool {}
+
+impl OAuthConfig {
+    /// Whether every tool [`with_tool_scope`](Self::with_tool_scope) names
+    /// is one of `registry`'s: a misspelt name would leave the tool it
+    /// meant at the default scope, and advertise a scope nothing needs,
+    /// without a word. The server refuses to start on the first that is
+    /// not; an application checks first to say so its own way.
+    pub fn check_tool_scopes(&self, registry: &ToolRegistry) -> Result<(), UnknownTool> {
+        let Some(name) = self
+            .tool_scopes
+            .keys()
+            .find(|tool| registry.get(tool).is_none())
+        else {
+            return Ok(());
+        };
+        let mut tools: Vec<String> = registry.iter().map(|tool| tool.name().to_owned()).collect();
+        tools.sort_unstable();
+        Err(UnknownTool {
+            name: name.clone(),
+            tools,
+        })
+    }
+}
+
+/// [`OAuthConfig::check_tool_scopes`] as the server's start refuses it.
+pub(crate) fn check_tool_scopes(config: &OAuthConfig, registry: &ToolRegistry) -> std::io::Result<()> {
+    config.check_tool_scopes(registry).map_err(|unknown| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("OAuthConfig::with_tool_scope: {unknown}"),
+        )
+    })
 }
 
 impl ScopeTable {

@@ -381,3 +381,34 @@ async fn an_upstreams_read_only_hint_does_not_lower_its_tools_scope() {
     })
     .await;
 }
+
+/// A tool scope naming no tool of the server (a misspelling) refuses to
+/// start, naming it and the tools there are.
+#[tokio::test]
+async fn a_tool_scope_naming_no_tool_refuses_to_start() {
+    let dir = super::signer::TempDir::new("unknown-tool");
+    let jwks = dir.join("jwks.json");
+    super::signer::write_jwks(&jwks, &[&super::signer::SigningKey::es256("k")]);
+    let mut tools = ToolRegistry::new();
+    tools.register(LookTool).unwrap();
+    tools.register(ChangeTool).unwrap();
+    let config = tool_mcp::OAuthConfig::new(super::signer::ISSUER, super::signer::AUDIENCE, &jwks)
+        .with_tool_scope("chnage", "admin");
+    assert_eq!(
+        config.check_tool_scopes(&tools).unwrap_err().to_string(),
+        "no tool is named chnage (the tools are: change, look)"
+    );
+    let server = HttpServer::bind(tools, "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap()
+        .with_oauth(config);
+    let error = server
+        .run(tokio_util::sync::CancellationToken::new())
+        .await
+        .unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput);
+    assert_eq!(
+        error.to_string(),
+        "OAuthConfig::with_tool_scope: no tool is named chnage (the tools are: change, look)"
+    );
+}
