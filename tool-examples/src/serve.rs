@@ -137,8 +137,8 @@ pub async fn serve_http(server: McpServer, options: HttpOptions) -> io::Result<(
                 "refusing to serve MCP on {address} without a token: that address can be \
                  reached from other machines, and whoever reaches it could call every tool. \
                  Give a token with --token-file PATH or {TOKEN_VARIABLE}, or OAuth with \
-                 --oauth-issuer, --audience and --jwks-file, or pass \
-                 --allow-unauthenticated if that is meant"
+                 --oauth-issuer and --audience, or pass --allow-unauthenticated if that \
+                 is meant"
             ),
         ));
     }
@@ -284,12 +284,13 @@ fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
     if let Some(limit) = limits.credential_stale_limit {
         http = http.with_credential_stale_limit(limit);
     }
-    http.with_caller_limits(caller_limits(limits))
+    http.with_trusted_proxies(limits.trusted_proxies.clone())
+        .with_caller_limits(caller_limits(limits))
 }
 
 /// The limits per caller the flags set (none by default).
 fn caller_limits(limits: &HttpLimits) -> tool_mcp::CallerLimits {
-    let mut callers = tool_mcp::CallerLimits::new().trusted_proxies(limits.trusted_proxies.clone());
+    let mut callers = tool_mcp::CallerLimits::new();
     if let Some(rate) = limits.rate_per_caller {
         let burst = limits.burst_per_caller.unwrap_or(rate);
         callers = callers.rate(rate.get(), burst.get());

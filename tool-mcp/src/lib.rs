@@ -60,7 +60,7 @@
 //! | --- | --- | --- |
 //! | `server` (default) | [`McpServer`], [`serve_stdio`], [`serve_stdio_until`]: `tools/list`, `tools/call`, progress, cancellation, stopping, approvals asked of the client (tool-core's `approval-state` for the `requestState` ledger), results checked against each tool's `outputSchema` (jsonschema) | `server` alone: 121 |
 //! | `http` (default, with `server`) | [`HttpServer`], [`serve_http`], [`MCP_PATH`], [`HEALTH_PATH`], and [`McpHttp`] / [`McpGate`] to mount it in a router of your own: streamable HTTP with a static bearer token, the `Host` and `Origin` checks, the limits, stateless mode, each session its opener's (hyper, tower's two traits) | the defaults: 136 |
-//! | `oauth` (with `http`) | [`OAuthConfig`], [`HttpServer::with_oauth`]: the OAuth resource server, its RFC 9728 metadata, JWTs checked against a JWKS file, a scope per tool (jsonwebtoken, aws-lc-rs) | `http` + `oauth`: 142 |
+//! | `oauth` (with `http`) | [`OAuthConfig`], [`HttpServer::with_oauth`]: the OAuth resource server, its RFC 9728 metadata, JWTs checked against the issuer's keys (fetched from its metadata, or a JWKS file), opaque tokens introspected (RFC 7662), a scope per tool (jsonwebtoken, aws-lc-rs, reqwest) | `http` + `oauth`: 188 |
 //! | `client` | [`client`]: another server's tools in a registry, over a child process's stdio or streamable HTTP (reqwest, rustls), arguments checked against its `inputSchema` (tool-core's `schema-check`) | `client` alone: 167 |
 //! | `otel` | a call's trace context in `_meta`, sent by the client and read by the server, whichever of them is built | +6 |
 //!
@@ -78,6 +78,7 @@ mod macros;
 
 cfg_feature!("server" =>
     mod approval;
+    mod audit;
     mod handler;
     mod idle;
     mod stdio;

@@ -379,9 +379,10 @@ pub struct HttpLimits {
         value_parser = parse_seconds
     )]
     pub read_timeout: Option<Duration>,
-    /// How long an unreadable or invalid token or JWKS file keeps its last good value [default: 300]
+    /// How long an unreadable or invalid token or JWKS file, or an unreachable issuer, keeps its last good value [default: 300]
     ///
-    /// With a warning each minute; then nothing it held is accepted until a good file is back.
+    /// With a warning each minute; then nothing it held is accepted until a good file (or the
+    /// issuer) is back.
     #[arg(
         long,
         value_name = "SECONDS",
@@ -431,8 +432,8 @@ pub struct HttpLimits {
     pub max_in_flight_per_caller: Option<NonZeroU32>,
     /// A proxy (address or network, as 10.0.0.0/8) whose X-Forwarded-For names the client (repeatable)
     ///
-    /// Only for the limits per address of unauthenticated callers; from anyone else the header is
-    /// ignored.
+    /// The address the audit log (target tool_mcp::audit) names, and the one the limits per caller
+    /// count an unauthenticated caller by; from anyone else the header is ignored.
     #[arg(
         long = "trusted-proxy",
         value_name = "NET",

@@ -1,6 +1,9 @@
 //! `mcp --http`'s OAuth flags: the server as an OAuth resource server
-//! (`tool_mcp::OAuthConfig`). The three that say which tokens are accepted
-//! go together: any one alone is a usage error naming the others.
+//! (`tool_mcp::OAuthConfig`). The issuer and the audience go together:
+//! either alone is a usage error naming the other. The keys come from the
+//! issuer's metadata, or from `--jwks-file` where the issuer cannot be
+//! reached; opaque tokens are introspected with `--introspection-url` and
+//! `--introspection-credentials-file`, which also go together.
 
 use super::UsageError;
 use clap::Args;
@@ -15,21 +18,33 @@ pub const OAUTH_ISSUER_VARIABLE: &str = "TOOL_EXAMPLES_OAUTH_ISSUER";
 pub const AUDIENCE_VARIABLE: &str = "TOOL_EXAMPLES_AUDIENCE";
 /// `--jwks-file`: where a deployment mounts the issuer's keys.
 pub const JWKS_FILE_VARIABLE: &str = "TOOL_EXAMPLES_JWKS_FILE";
+/// `--introspection-url`.
+const INTROSPECTION_URL_VARIABLE: &str = "TOOL_EXAMPLES_INTROSPECTION_URL";
+/// `--introspection-credentials-file`: where a deployment mounts the
+/// server's client credentials.
+const INTROSPECTION_CREDENTIALS_VARIABLE: &str = "TOOL_EXAMPLES_INTROSPECTION_CREDENTIALS_FILE";
 
 /// Accept OAuth access tokens (JWTs) besides, or instead of, the static token.
 #[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
 #[command(next_help_heading = "OAuth")]
 pub struct OAuthArgs {
     #[allow(rustdoc::bare_urls)]
-    /// Accept OAuth access tokens issued by URL, their `iss` (with --audience and --jwks-file)
+    /// Accept OAuth access tokens issued by URL, their `iss` (with --audience)
     ///
     /// The server then serves its protected resource metadata (RFC 9728) at
     /// /.well-known/oauth-protected-resource, naming URL as its authorization server, and
     /// every 401 points there. A static token (--token-file) is still accepted beside them.
+    ///
+    /// The keys that sign tokens are fetched from the issuer: its metadata
+    /// (/.well-known/oauth-authorization-server, or openid-configuration) names its jwks_uri.
+    /// URL must be https (http only to a loopback address). The keys are kept as their
+    /// Cache-Control says (at least 30 s, at most an hour), fetched again for a token naming a
+    /// new kid (at most every 30 s), and kept while the issuer is unreachable for at most
+    /// --credential-stale-limit; a set with no keys accepts no token.
     #[arg(
         long = "oauth-issuer",
         value_name = "URL",
-        requires_all = ["audience", "jwks_file"],
+        requires = "audience",
         requires = "http",
         env = OAUTH_ISSUER_VARIABLE,
         hide_env_values = true,
@@ -44,26 +59,56 @@ pub struct OAuthArgs {
     #[arg(
         long,
         value_name = "URI",
-        requires_all = ["issuer", "jwks_file"],
+        requires = "issuer",
         env = AUDIENCE_VARIABLE,
         hide_env_values = true,
         value_parser = NonEmptyStringValueParser::new()
     )]
     pub audience: Option<String>,
-    /// The issuer's public keys, a JWKS document, read again when the file changes
+    /// Read the issuer's public keys from FILE, a JWKS document, instead of fetching them
     ///
-    /// Tokens must be signed by one of its keys (RS256, ES256 and the other asymmetric
+    /// For a server that cannot reach its issuer (air-gapped), or whose deployment writes the
+    /// keys. Tokens must be signed by one of its keys (RS256, ES256 and the other asymmetric
     /// algorithms; never HMAC or none). Keys rotate without a restart: the file is looked at,
     /// at most once a second. A set with no keys, or a deleted file, accepts no token; one that
     /// becomes invalid keeps the last good keys for --credential-stale-limit, then none.
     #[arg(
         long = "jwks-file",
         value_name = "FILE",
-        requires_all = ["issuer", "audience"],
+        requires = "issuer",
         env = JWKS_FILE_VARIABLE,
         hide_env_values = true
     )]
     pub jwks_file: Option<PathBuf>,
+    /// Introspect opaque access tokens (not JWTs) at URL, the issuer's RFC 7662 endpoint (with
+    /// --introspection-credentials-file)
+    ///
+    /// A token is accepted if the answer is active, names --audience in its aud, and its exp,
+    /// iss and required claims hold. Each answer is kept until the token expires, at most 60 s,
+    /// so a token revoked at the issuer is refused within a minute. URL must be https (http
+    /// only to a loopback address). JWTs are still checked against the keys.
+    #[arg(
+        long = "introspection-url",
+        value_name = "URL",
+        requires_all = ["issuer", "introspection_credentials_file"],
+        env = INTROSPECTION_URL_VARIABLE,
+        hide_env_values = true,
+        value_parser = NonEmptyStringValueParser::new()
+    )]
+    pub introspection_url: Option<String>,
+    /// This server's client credentials at the issuer, for introspection: FILE holds
+    /// CLIENT_ID:CLIENT_SECRET on one line
+    ///
+    /// Sent with HTTP Basic. The file is read again when it changes; emptied, no opaque token
+    /// is accepted.
+    #[arg(
+        long = "introspection-credentials-file",
+        value_name = "FILE",
+        requires = "introspection_url",
+        env = INTROSPECTION_CREDENTIALS_VARIABLE,
+        hide_env_values = true
+    )]
+    pub introspection_credentials_file: Option<PathBuf>,
     /// The scope read-only tools need [default: tools:read]
     #[arg(
         long = "read-scope",
@@ -115,8 +160,8 @@ pub struct OAuthArgs {
 
 impl OAuthArgs {
     /// The library's configuration, when OAuth was asked for (clap has
-    /// already checked that the issuer, the audience and the JWKS file come
-    /// together).
+    /// already checked that the issuer and the audience come together):
+    /// keys from the issuer, or from the JWKS file when one is named.
     ///
     /// ```
     /// use tool_examples::cli::OAuthArgs;
@@ -125,20 +170,27 @@ impl OAuthArgs {
     /// let args = OAuthArgs {
     ///     issuer: Some("https://auth.example.com".into()),
     ///     audience: Some("https://mcp.example.com/mcp".into()),
-    ///     jwks_file: Some("/etc/mcp/jwks.json".into()),
     ///     read_scope: Some("files:read".into()),
     ///     ..OAuthArgs::default()
     /// };
     /// let config = args.config().unwrap();
     /// assert_eq!(config.scopes_supported(), ["files:read", "tools:write"]);
+    /// assert_eq!(config.jwks_file(), None, "fetched from the issuer");
     /// ```
     pub fn config(&self) -> Option<OAuthConfig> {
-        let (Some(issuer), Some(audience), Some(jwks)) =
-            (&self.issuer, &self.audience, &self.jwks_file)
-        else {
+        let (Some(issuer), Some(audience)) = (&self.issuer, &self.audience) else {
             return None;
         };
-        let mut config = OAuthConfig::new(issuer, audience, jwks);
+        let mut config = match &self.jwks_file {
+            Some(jwks) => OAuthConfig::new(issuer, audience, jwks),
+            None => OAuthConfig::from_issuer(issuer, audience),
+        };
+        if let (Some(url), Some(credentials)) = (
+            &self.introspection_url,
+            &self.introspection_credentials_file,
+        ) {
+            config = config.with_introspection(url, credentials);
+        }
         if let Some(scope) = &self.read_scope {
             config = config.with_read_scope(scope);
         }
@@ -192,5 +244,132 @@ fn pair(text: &str, shape: &str) -> Result<(String, String), String> {
             Ok((left.trim().to_owned(), right.trim().to_owned()))
         }
         _ => Err(format!("'{text}' is not {shape}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+    use clap::error::ErrorKind;
+
+    /// The OAuth flags alone, as `mcp --http` has them.
+    #[derive(Parser, Debug)]
+    struct Flags {
+        #[command(flatten)]
+        oauth: OAuthArgs,
+        /// What `requires = "http"` names.
+        #[arg(long)]
+        http: Option<String>,
+    }
+
+    const ISSUER: [&str; 6] = [
+        "mcp",
+        "--http",
+        "0.0.0.0:8080",
+        "--oauth-issuer",
+        "https://auth.example.com",
+        "--audience",
+    ];
+
+    fn parse(args: &[&str]) -> Result<OAuthArgs, clap::Error> {
+        Flags::try_parse_from(args).map(|flags| flags.oauth)
+    }
+
+    /// The issuer and the audience, then `more`.
+    fn with<'a>(more: &[&'a str]) -> Vec<&'a str> {
+        let mut args = ISSUER.to_vec();
+        args.push("https://mcp.example.com/mcp");
+        args.extend(more);
+        args
+    }
+
+    #[test]
+    fn the_issuer_and_audience_alone_fetch_the_keys_from_the_issuer() {
+        let config = parse(&with(&[]))
+            .unwrap()
+            .config()
+            .expect("OAuth configured");
+        assert_eq!(config.issuer(), "https://auth.example.com");
+        assert_eq!(config.audience(), "https://mcp.example.com/mcp");
+        assert_eq!(config.jwks_file(), None);
+
+        let air_gapped = parse(&with(&["--jwks-file", "/etc/mcp/jwks.json"])).unwrap();
+        let config = air_gapped.config().unwrap();
+        assert_eq!(
+            config.jwks_file(),
+            Some(std::path::Path::new("/etc/mcp/jwks.json"))
+        );
+
+        // Either of the issuer and the audience alone names the other.
+        let error = parse(&ISSUER[..5]).unwrap_err();
+        assert_eq!(error.kind(), ErrorKind::MissingRequiredArgument);
+        assert!(error.to_string().contains("--audience <URI>"), "{error}");
+        let error = parse(&[
+            "mcp",
+            "--http",
+            "x",
+            "--audience",
+            "https://mcp.example.com/mcp",
+        ])
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("--oauth-issuer <URL>"),
+            "{error}"
+        );
+        let error = parse(&["mcp", "--http", "x", "--jwks-file", "/k"]).unwrap_err();
+        assert!(
+            error.to_string().contains("--oauth-issuer <URL>"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn introspection_needs_its_url_and_credentials_together() {
+        let both = parse(&with(&[
+            "--introspection-url",
+            "https://auth.example.com/introspect",
+            "--introspection-credentials-file",
+            "/run/secrets/introspection",
+        ]))
+        .unwrap();
+        assert_eq!(
+            both.introspection_url.as_deref(),
+            Some("https://auth.example.com/introspect")
+        );
+        assert!(both.config().is_some());
+        for (alone, missing) in [
+            (
+                ["--introspection-url", "https://auth.example.com/introspect"],
+                "--introspection-credentials-file <FILE>",
+            ),
+            (
+                [
+                    "--introspection-credentials-file",
+                    "/run/secrets/introspection",
+                ],
+                "--introspection-url <URL>",
+            ),
+        ] {
+            let error = parse(&with(&alone)).unwrap_err();
+            assert_eq!(
+                error.kind(),
+                ErrorKind::MissingRequiredArgument,
+                "{alone:?}"
+            );
+            assert!(error.to_string().contains(missing), "{alone:?}: {error}");
+        }
+        let no_issuer = parse(&[
+            "mcp",
+            "--introspection-url",
+            "https://auth.example.com/introspect",
+            "--introspection-credentials-file",
+            "/run/secrets/introspection",
+        ])
+        .unwrap_err();
+        assert!(
+            no_issuer.to_string().contains("--oauth-issuer <URL>"),
+            "{no_issuer}"
+        );
     }
 }

@@ -245,7 +245,7 @@ fn mcp_over_http_takes_a_token_file_hosts_and_an_explicit_no_token() {
 }
 
 #[test]
-fn the_oauth_issuer_audience_and_key_file_come_together() {
+fn the_oauth_issuer_and_audience_come_together() {
     assert_no_deployment_variables();
     let all = [
         "mcp",
@@ -271,12 +271,14 @@ fn the_oauth_issuer_audience_and_key_file_come_together() {
         ["tools:read", "tools:write", "files:admin"]
     );
     assert_eq!(command(&all[..3]), mcp(".", Some("0.0.0.0:8080")));
-    // Any one or two of the three alone: a usage error naming the others.
+    // The issuer without the audience, or the reverse (the key file is
+    // optional: the keys are fetched from the issuer without it): a usage
+    // error naming the other.
     for (args, missing) in [
-        (&all[..5], &["--audience <URI>", "--jwks-file <FILE>"][..]),
+        (&all[..5], &["--audience <URI>"][..]),
         (
             &[&all[..3], &all[5..7]].concat()[..],
-            &["--oauth-issuer <URL>", "--jwks-file <FILE>"][..],
+            &["--oauth-issuer <URL>"][..],
         ),
         (
             &[&all[..5], &all[7..9]].concat()[..],

@@ -884,8 +884,8 @@ fn mcp_refuses_a_non_loopback_address_without_a_token() {
         stderr,
         "error: refusing to serve MCP on 0.0.0.0:0 without a token: that address can be \
          reached from other machines, and whoever reaches it could call every tool. Give a \
-         token with --token-file PATH or TOOL_EXAMPLES_TOKEN, or OAuth with --oauth-issuer, \
-         --audience and --jwks-file, or pass --allow-unauthenticated if that is meant\n"
+         token with --token-file PATH or TOOL_EXAMPLES_TOKEN, or OAuth with --oauth-issuer \
+         and --audience, or pass --allow-unauthenticated if that is meant\n"
     );
     // IPv6's all-interfaces address too.
     let (status, _, stderr) = run_mcp_http(&["--http", "[::]:0"], &[]);

@@ -293,7 +293,7 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
     })
     .await;
 
-    // The session's opening is logged, with the session's id.
+    // The session's opening is in the audit log, with the session's id.
     let opened = bounded("the session is logged", async {
         loop {
             let line = stderr
@@ -308,7 +308,8 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
     })
     .await;
     assert!(opened.contains(" INFO "), "{opened}");
-    assert!(opened.contains("session="), "{opened}");
+    assert!(opened.contains("mcp.session.id="), "{opened}");
+    assert!(opened.contains("tool_mcp::audit"), "{opened}");
 
     // Ctrl-C stops it, a client still connected, and it exits cleanly.
     interrupt(&mut child);

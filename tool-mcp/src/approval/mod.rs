@@ -66,11 +66,21 @@ impl Asking {
     /// and standing decisions of the server's own call options
     /// (`configured`, suspending approvals), so the calls they pick need
     /// approval here too (the tools marked `needs_approval` always do).
-    pub(crate) fn into_approvals(self, configured: Option<&Approvals>) -> Approvals {
+    /// What was decided is kept in `decided`, for the call's audit line.
+    pub(crate) fn into_approvals(
+        self,
+        configured: Option<&Approvals>,
+        decided: Decided,
+    ) -> Approvals {
         let asking = Arc::new(self);
         let approvals = Approvals::ask(move |request| {
             let asking = Arc::clone(&asking);
-            async move { asking.ask(request).await }
+            let decided = Arc::clone(&decided);
+            async move {
+                let decision = asking.ask(request).await;
+                let _ = decided.set(decision_name(&decision));
+                decision
+            }
         });
         match configured {
             Some(configured) => approvals
@@ -87,6 +97,22 @@ impl Asking {
             Asking::Mrtr(mrtr) => mrtr.ask(request).await,
             Asking::Decided(decision) => decision.clone(),
         }
+    }
+}
+
+/// Where a call's approval decision is kept once made: `approved`,
+/// `approved_edited`, `denied`, `responded` or `unanswered`.
+pub(crate) type Decided = Arc<std::sync::OnceLock<&'static str>>;
+
+/// A decision as the audit line names it.
+fn decision_name(decision: &Decision) -> &'static str {
+    match decision {
+        Decision::Approve | Decision::AlwaysApprove => "approved",
+        Decision::ApproveWith { .. } => "approved_edited",
+        Decision::Deny { .. } | Decision::AlwaysDeny { .. } => "denied",
+        Decision::Respond { .. } => "responded",
+        Decision::Unanswered { .. } => "unanswered",
+        _ => "decided",
     }
 }
 

@@ -9,7 +9,8 @@ mod running;
 mod span;
 mod transport;
 
-use crate::approval::Handed;
+use crate::approval::{Decided, Handed};
+use crate::audit;
 use crate::approval::mrtr;
 use crate::approval::state::ApprovalStates;
 use crate::trace_context;
@@ -334,11 +335,27 @@ impl ServerHandler for McpServer {
         let span = span::call_span(&request.name, &context);
         // Before the span is first entered: its parent is fixed then.
         trace_context::adopt_parent(&span, &context.meta);
+        let started = std::time::Instant::now();
+        let tool = request.name.clone();
+        let mut audit = CallAudit::default();
         let answer = self
-            .run_call(request, context)
+            .run_call(request, &context, &mut audit)
             .instrument(span.clone())
             .await;
         span::answered(&span, &answer);
+        let outcome = match &answer {
+            Err(_) => audit::Outcome::Refused,
+            Ok(_) => audit.outcome.unwrap_or(audit::Outcome::Ok),
+        };
+        audit::call_answered(&audit::CallRecord {
+            tool: &tool,
+            caller: &transport::audit_caller(&context),
+            client: transport::client_of(&context),
+            session: transport::http_session(&context).flatten(),
+            outcome,
+            approval: audit.decided.get().copied(),
+            duration: started.elapsed(),
+        });
         answer
     }
 
@@ -355,11 +372,20 @@ impl ServerHandler for McpServer {
     }
 }
 
+/// What a call's audit line needs that only running it tells: how it was
+/// answered, and the approval decision when one was asked.
+#[derive(Default)]
+struct CallAudit {
+    outcome: Option<audit::Outcome>,
+    decided: Decided,
+}
+
 impl McpServer {
     async fn run_call(
         &self,
         request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
+        context: &RequestContext<RoleServer>,
+        audit: &mut CallAudit,
     ) -> Result<CallToolResponse, ErrorData> {
         // MCP: an unknown tool is a protocol error, not a tool result.
         if !self.callable(&request.name) {
@@ -369,7 +395,7 @@ impl McpServer {
                 None,
             ));
         }
-        let grant = grant_of(&context);
+        let grant = grant_of(context);
         // The HTTP gate answers this with 403 before rmcp reads the call;
         // a call it could not see (one of a batch) is refused here.
         if let Some(scope) = grant.and_then(|grant| grant.missing(&request.name)) {
@@ -417,11 +443,13 @@ impl McpServer {
                     &request.name,
                     request.request_state.as_deref(),
                     request.input_responses.as_ref(),
-                    &context,
+                    context,
                     binding.clone(),
                 );
                 waiting = wait;
-                ctx = ctx.with_approvals(asking.into_approvals(configured));
+                ctx = ctx.with_approvals(
+                    asking.into_approvals(configured, Arc::clone(&audit.decided)),
+                );
             }
         }
         let call = ToolCall::new(request_id(&context.id), request.name, arguments);
@@ -453,6 +481,7 @@ impl McpServer {
             Ended::Answered(result) => result,
             Ended::Handed(Handed::Ask(question)) => {
                 tracing::debug!("asking the client for approval (InputRequiredResult)");
+                audit.outcome = Some(audit::Outcome::InputRequired);
                 let asked = mrtr::input_required(&self.approvals, &question, &binding)?;
                 return Ok(asked.into());
             }
@@ -464,6 +493,7 @@ impl McpServer {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "answered"
         );
+        audit.outcome = Some(audit::Outcome::of(&result));
         let result = result::call_tool_result(result, &self.output_schemas)
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())

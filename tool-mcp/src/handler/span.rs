@@ -3,8 +3,9 @@
 //! (<https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#server>):
 //! `tools/call {tool}`, kind SERVER, with `mcp.method.name`,
 //! `gen_ai.tool.name`, `gen_ai.operation.name = "execute_tool"`,
-//! `jsonrpc.request.id`, `mcp.session.id` and `network.transport = "tcp"`
-//! over HTTP, `mcp.protocol.version` when the client said it, and on
+//! `jsonrpc.request.id`, `mcp.session.id`, `network.transport = "tcp"` and
+//! `client.address` (past trusted proxies) over HTTP, `network.transport =
+//! "pipe"` over stdio, `mcp.protocol.version` when the client said it, and on
 //! failure `error.type` (the JSON-RPC error's code, or `tool_error` for a
 //! result with `isError`) with the span's status Error.
 //!
@@ -34,6 +35,7 @@ pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Spa
         mcp.session.id = Empty,
         mcp.protocol.version = Empty,
         network.transport = Empty,
+        client.address = Empty,
         error.type = Empty,
         rpc.response.status_code = Empty,
         otel.status_code = Empty,
@@ -42,10 +44,19 @@ pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Spa
     if span.is_disabled() {
         return span;
     }
-    if let Some(session) = super::transport::http_session(context) {
-        span.record("network.transport", "tcp");
-        if let Some(session) = session {
-            span.record("mcp.session.id", session);
+    match super::transport::http_session(context) {
+        Some(session) => {
+            span.record("network.transport", "tcp");
+            if let Some(session) = session {
+                span.record("mcp.session.id", session);
+            }
+            if let Some(client) = super::transport::client_of(context) {
+                span.record("client.address", tracing::field::display(client));
+            }
+        }
+        // The conventions' word for stdio.
+        None => {
+            span.record("network.transport", "pipe");
         }
     }
     if let Some(revision) = context.protocol_version() {

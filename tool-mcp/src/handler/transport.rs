@@ -31,6 +31,34 @@ pub(super) fn http_session(context: &RequestContext<RoleServer>) -> Option<Optio
     Some(crate::http::session_of(&parts.headers))
 }
 
+/// Who the call is in the audit log: the credentials' owner, `anonymous`
+/// over HTTP without credentials, `local` over stdio.
+pub(super) fn audit_caller(context: &RequestContext<RoleServer>) -> String {
+    match (grant_of(context), http_session(context)) {
+        #[cfg(feature = "http")]
+        (Some(grant), _) => grant.owner().key(),
+        #[cfg(not(feature = "http"))]
+        (Some(grant), _) => match *grant {},
+        (None, Some(_)) => crate::audit::ANONYMOUS.to_owned(),
+        (None, None) => crate::audit::LOCAL.to_owned(),
+    }
+}
+
+/// The client's address, as the HTTP gate found it.
+#[cfg(feature = "http")]
+pub(super) fn client_of(context: &RequestContext<RoleServer>) -> Option<std::net::IpAddr> {
+    let parts = context.extensions.get::<hyper::http::request::Parts>()?;
+    parts
+        .extensions
+        .get::<crate::http::ClientIp>()
+        .map(|client| client.0)
+}
+
+#[cfg(not(feature = "http"))]
+pub(super) fn client_of(_context: &RequestContext<RoleServer>) -> Option<std::net::IpAddr> {
+    None
+}
+
 #[cfg(not(feature = "http"))]
 pub(super) use no_http::{Grant, grant_of, http_session};
 

@@ -11,12 +11,14 @@ use super::oauth::{Metadata, ScopeTable, Verifier};
 #[cfg(feature = "oauth")]
 use super::owners::Owner;
 use super::watched::Watched;
+use crate::audit;
 use hyper::header::{AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{StatusCode, Uri};
+use std::net::IpAddr;
 use std::path::Path;
-use std::time::Duration;
 #[cfg(feature = "oauth")]
 use std::sync::Arc;
+use std::time::Duration;
 #[cfg(feature = "oauth")]
 use tool_core::executor::Caller;
 
@@ -99,11 +101,9 @@ pub(super) struct OAuth {
 #[cfg(feature = "oauth")]
 impl OAuth {
     /// What an access token that is not the static token allows, or the
-    /// 401 saying why it is not accepted.
-    fn verify(&self, presented: &[u8]) -> Result<Grant, Refusal> {
-        let verified = std::str::from_utf8(presented)
-            .map_err(|_| "the token is not a JWT")
-            .and_then(|token| self.verifier.verify(token));
+    /// 401 saying why it is not accepted (and an audit line).
+    async fn verify(&self, presented: &[u8], client: Option<IpAddr>) -> Result<Grant, Refusal> {
+        let verified = self.verifier.verify(presented).await;
         match verified {
             Ok(caller) => Ok(Grant::Scoped {
                 owner: owner_of(&caller, || token_digest(presented)),
@@ -111,7 +111,7 @@ impl OAuth {
                 scopes: Arc::clone(&self.scopes),
             }),
             Err(why) => {
-                tracing::debug!(why, "access token refused");
+                audit::credential_refused(why, client, &claimed_by(presented));
                 Err(self.metadata.challenge.invalid_token(why))
             }
         }
@@ -136,6 +136,17 @@ enum Unusable {
     NotBearer,
 }
 
+impl Unusable {
+    /// Why, as the audit line says it.
+    fn reason(self) -> &'static str {
+        match self {
+            Unusable::InQuery => "a token in the query string",
+            Unusable::Missing => "no credentials",
+            Unusable::NotBearer => "an Authorization header that is not 'Bearer <token>'",
+        }
+    }
+}
+
 impl Auth {
     /// Whether any credentials are asked for: a static token, or OAuth.
     pub(super) fn required(&self) -> bool {
@@ -153,19 +164,32 @@ impl Auth {
     }
 
     /// What the request's credentials allow (`None`: no authentication is
-    /// configured), or the 401 to answer.
-    pub(super) fn check(&self, uri: &Uri, headers: &HeaderMap) -> Result<Option<Grant>, Refusal> {
+    /// configured), or the 401 to answer. Credentials that were presented
+    /// and refused are an audit line naming `client`; a request with none
+    /// (every client's first, to find the metadata) is not.
+    pub(super) async fn check(
+        &self,
+        uri: &Uri,
+        headers: &HeaderMap,
+        client: Option<IpAddr>,
+    ) -> Result<Option<Grant>, Refusal> {
         if !self.required() {
             return Ok(None);
         }
+        let refused = |why: Unusable| {
+            if !matches!(why, Unusable::Missing) {
+                audit::credential_refused(why.reason(), client, &audit::ClaimedBy::default());
+            }
+            self.unusable(why)
+        };
         if uri.query().is_some_and(has_access_token) {
-            return Err(self.unusable(Unusable::InQuery));
+            return Err(refused(Unusable::InQuery));
         }
         let Some(value) = headers.get(AUTHORIZATION) else {
-            return Err(self.unusable(Unusable::Missing));
+            return Err(refused(Unusable::Missing));
         };
         let Some(presented) = bearer_credentials(value.as_bytes()) else {
-            return Err(self.unusable(Unusable::NotBearer));
+            return Err(refused(Unusable::NotBearer));
         };
         if let Some(token) = &self.token
             && token.matches(presented)
@@ -174,8 +198,13 @@ impl Auth {
         }
         #[cfg(feature = "oauth")]
         if let Some(oauth) = &self.oauth {
-            return oauth.verify(presented).map(Some);
+            return oauth.verify(presented, client).await.map(Some);
         }
+        audit::credential_refused(
+            "the bearer token is not valid",
+            client,
+            &audit::ClaimedBy::default(),
+        );
         Err(not_valid())
     }
 
@@ -205,6 +234,30 @@ impl Auth {
             Unusable::NotBearer => not_valid(),
         }
     }
+}
+
+/// The `kid` and `iss` a refused token names, when it is a JWT they can
+/// be read from: the audit line's leads to a misconfigured issuer or a
+/// retired key. Read without trusting it; never the token itself.
+#[cfg(feature = "oauth")]
+fn claimed_by(presented: &[u8]) -> audit::ClaimedBy {
+    #[derive(serde::Deserialize)]
+    struct Issuer {
+        iss: Option<String>,
+    }
+    // Bounded: an attacker's value goes into a log line.
+    fn short(value: String) -> String {
+        value.chars().take(200).collect()
+    }
+    let kid = jsonwebtoken::decode_header(presented)
+        .ok()
+        .and_then(|header| header.kid)
+        .map(short);
+    let iss = jsonwebtoken::dangerous::insecure_decode_claims::<Issuer>(presented)
+        .ok()
+        .and_then(|claims| claims.iss)
+        .map(short);
+    audit::ClaimedBy { kid, iss }
 }
 
 /// Who an access token's sessions belong to: its subject at its issuer;

@@ -3,14 +3,15 @@
 //! flight) in the [`QuotaStore`], answered 429 with `Retry-After` when
 //! there are none, 503 when the store cannot be asked.
 
-use super::grant::Grant;
-use super::quotas::{CallerLimits, ClientAddr, Network, QuotaStore, client_address};
-use super::shared::{StateError, store_failed};
 use super::Refusal;
+use super::grant::Grant;
+use super::quotas::{CallerLimits, QuotaStore};
+use super::shared::{StateError, store_failed};
 use hyper::StatusCode;
-use hyper::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use hyper::header::{HeaderValue, RETRY_AFTER};
 use std::collections::HashMap;
 use std::future::Future;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -22,7 +23,6 @@ pub(super) const IN_FLIGHT_LEASE: Duration = Duration::from_secs(15 * 60);
 pub(super) struct CallerQuotas {
     pub store: Arc<dyn QuotaStore>,
     pub limits: CallerLimits,
-    pub trusted: Vec<Network>,
     /// A session's place lasts as long as the session would, unused.
     pub idle: Duration,
     /// Names this process's places in flight apart from other processes'.
@@ -76,17 +76,12 @@ fn log_unreleased(released: Result<(), StateError>) {
 impl CallerQuotas {
     /// Who is calling: the credentials' owner, or without credentials the
     /// client's address (`unknown` when the server was not told it).
-    pub(super) fn caller(&self, grant: Option<&Grant>, extensions: &hyper::http::Extensions, headers: &HeaderMap) -> String {
-        if let Some(grant) = grant {
-            return grant.owner().key();
+    pub(super) fn caller(&self, grant: Option<&Grant>, client: Option<IpAddr>) -> String {
+        match (grant, client) {
+            (Some(grant), _) => grant.owner().key(),
+            (None, Some(client)) => format!("addr:{client}"),
+            (None, None) => "addr:unknown".to_owned(),
         }
-        let Some(ClientAddr(peer)) = extensions.get::<ClientAddr>() else {
-            return "addr:unknown".to_owned();
-        };
-        let forwarded = headers
-            .get("x-forwarded-for")
-            .and_then(|value| value.to_str().ok());
-        format!("addr:{}", client_address(peer.ip(), forwarded, &self.trusted))
     }
 
     /// One more request of `caller` at its rate.
@@ -114,8 +109,16 @@ impl CallerQuotas {
             return Ok(None);
         };
         let key = format!("calls:{caller}");
-        let holder = format!("{}-{}", self.process, self.next.fetch_add(1, Ordering::Relaxed));
-        match self.store.acquire(&key, &holder, max, IN_FLIGHT_LEASE).await {
+        let holder = format!(
+            "{}-{}",
+            self.process,
+            self.next.fetch_add(1, Ordering::Relaxed)
+        );
+        match self
+            .store
+            .acquire(&key, &holder, max, IN_FLIGHT_LEASE)
+            .await
+        {
             Ok(true) => Ok(Some(CallerInFlight {
                 store: Arc::clone(&self.store),
                 key,
@@ -183,7 +186,12 @@ impl CallerQuotas {
             .store
             // A quarter more than the idle time: renewed at most a quarter
             // of it apart, the place outlives its session's last use.
-            .acquire(&format!("sessions:{caller}"), session, max, self.idle + self.idle / 4)
+            .acquire(
+                &format!("sessions:{caller}"),
+                session,
+                max,
+                self.idle + self.idle / 4,
+            )
             .await
         {
             Ok(true) => Ok(()),
@@ -203,7 +211,11 @@ impl CallerQuotas {
         if self.limits.sessions.is_none() {
             return;
         }
-        if let Err(error) = self.store.release(&format!("sessions:{caller}"), session).await {
+        if let Err(error) = self
+            .store
+            .release(&format!("sessions:{caller}"), session)
+            .await
+        {
             tracing::warn!(%error, "a closed session's place was not given back: it frees when its lease ends");
         }
     }
@@ -212,10 +224,8 @@ impl CallerQuotas {
 /// 429 with `Retry-After` in whole seconds (at least 1).
 fn too_many(wait: Duration, message: String) -> Refusal {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    Refusal::new(StatusCode::TOO_MANY_REQUESTS, message).with_header(
-        RETRY_AFTER,
-        HeaderValue::from(seconds.max(1)),
-    )
+    Refusal::new(StatusCode::TOO_MANY_REQUESTS, message)
+        .with_header(RETRY_AFTER, HeaderValue::from(seconds.max(1)))
 }
 
 impl CallerQuotas {

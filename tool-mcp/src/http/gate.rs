@@ -5,12 +5,14 @@
 //! mounts it ([`McpGate`](super::McpGate)).
 
 use super::auth::Auth;
+use super::callers::{CallerInFlight, CallerQuotas};
+use super::cors;
 use super::grant::Grant;
 use super::hosts::HostPolicy;
 use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
-use super::callers::{CallerInFlight, CallerQuotas};
 use super::owners::{Owner, SessionOwners};
+use super::quotas::{ClientAddr, ClientIp, Network, client_address};
 use super::shared::{self, SharedSessions};
 use super::{HttpBody, HttpResponse, Refusal};
 use http_body_util::Full;
@@ -35,6 +37,8 @@ pub(super) struct Gate {
     pub shared: Option<SharedSessions>,
     /// The limits per caller, when any is set.
     pub callers: Option<CallerQuotas>,
+    /// The proxies whose `X-Forwarded-For` names the client.
+    pub trusted: Vec<Network>,
     /// Set when the server is stopping: readiness answers 503.
     pub draining: std::sync::atomic::AtomicBool,
     /// `None` when stateless: no session is ever opened.
@@ -61,8 +65,9 @@ impl Gate {
         if let Some(session) = session_of(request.headers()) {
             span.record("session", session);
         }
+        let reader = self.reader_of(request.uri().path(), request.headers());
         async {
-            match self.check(service, request).await {
+            let mut response = match self.check(service, request).await {
                 Ok(response) => response,
                 Err(Refusal(response)) => {
                     // Not above debug: whoever can reach the port could fill
@@ -70,10 +75,25 @@ impl Gate {
                     tracing::debug!(status = response.status().as_u16(), "refused");
                     *response
                 }
+            };
+            if let Some(reader) = &reader {
+                cors::allow(&mut response, reader);
             }
+            response
         }
         .instrument(span)
         .await
+    }
+
+    /// Who may read the answer to a request from a browser: any page for
+    /// the public metadata, else a page of an accepted origin.
+    fn reader_of(&self, path: &str, headers: &hyper::HeaderMap) -> Option<cors::Reader> {
+        if self.serves_metadata(path) {
+            return headers
+                .contains_key(hyper::header::ORIGIN)
+                .then_some(cors::Reader::Anyone);
+        }
+        cors::Reader::of(headers, |origin| self.hosts.accepts_origin(origin))
     }
 
     /// Whether the state this gate needs answers: with shared state, the
@@ -85,16 +105,12 @@ impl Gate {
         let Some(shared) = &self.shared else {
             return Ok(());
         };
-        shared
-            .directory
-            .ready()
-            .await
-            .map_err(|error| {
-                format!(
-                    "the shared store does not answer: {}: {error}",
-                    shared.directory.describe()
-                )
-            })
+        shared.directory.ready().await.map_err(|error| {
+            format!(
+                "the shared store does not answer: {}: {error}",
+                shared.directory.describe()
+            )
+        })
     }
 
     /// Whether `path` is one this gate answers itself (the protected
@@ -114,37 +130,64 @@ impl Gate {
         B: Body,
         B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
     {
-        self.hosts.check(request.headers())?;
+        self.hosts.check_host(request.headers())?;
         #[cfg(feature = "oauth")]
         if let Some(metadata) = self.auth.metadata()
             && metadata.serves(request.uri().path())
         {
+            if cors::is_preflight(request.method(), request.headers()) {
+                return Ok(cors::preflight(
+                    &cors::Reader::Anyone,
+                    request.headers(),
+                    true,
+                ));
+            }
             return Ok(resource_metadata(request.method(), &metadata.document));
         }
-        let grant = self.auth.check(request.uri(), request.headers())?;
+        self.hosts.check_origin(request.headers())?;
+        // A preflight carries no credentials: answered before they are
+        // asked for, once the origin is accepted.
+        if cors::is_preflight(request.method(), request.headers())
+            && let Some(reader) = self.reader_of(request.uri().path(), request.headers())
+        {
+            return Ok(cors::preflight(&reader, request.headers(), false));
+        }
+        let client = self.client_of(request.extensions(), request.headers());
+        let grant = self
+            .auth
+            .check(request.uri(), request.headers(), client)
+            .await?;
         // Served by HttpServer: this connection is no longer one that has
         // sent nothing past the checks.
         if let Some(admission) = request.extensions().get::<Arc<Admission>>() {
             admission.passed();
         }
-        let caller = self.callers.as_ref().map(|callers| {
-            callers.caller(grant.as_ref(), request.extensions(), request.headers())
-        });
+        let quota_key = self
+            .callers
+            .as_ref()
+            .map(|callers| callers.caller(grant.as_ref(), client));
         let caller = Caller {
             owner: grant.as_ref().map(Grant::owner),
-            quota_key: caller.as_deref(),
+            quota_key: quota_key.as_deref(),
+            client,
         };
         let (mut parts, body) = request.into_parts();
+        // The handler finds them in the `Parts` rmcp hands it.
         if let Some(grant) = &grant {
-            // The handler finds it in the `Parts` rmcp hands it.
             parts.extensions.insert(grant.clone());
+        }
+        if let Some(client) = client {
+            parts.extensions.insert(ClientIp(client));
         }
         let body = match parts.method {
             Method::POST => Some(limits::read_body(body, &parts.headers, &self.limits).await?),
             _ => None,
         };
         let kind = match &body {
-            Some(body) => Some(self.peek(body, grant.as_ref())?),
+            Some(body) => {
+                let session = session_of(&parts.headers);
+                Some(self.peek(body, grant.as_ref(), &caller, session)?)
+            }
             None => None,
         };
         // The session's check and the caller's places are independent:
@@ -165,10 +208,31 @@ impl Gate {
         }
     }
 
+    /// The client's address: the connection's, or past trusted proxies the
+    /// one they name; `None` when the server was not told the connection's
+    /// (a mounted service given no [`ClientAddr`]).
+    fn client_of(
+        &self,
+        extensions: &hyper::http::Extensions,
+        headers: &hyper::HeaderMap,
+    ) -> Option<std::net::IpAddr> {
+        let ClientAddr(peer) = extensions.get::<ClientAddr>()?;
+        let forwarded = headers
+            .get("x-forwarded-for")
+            .and_then(|value| value.to_str().ok());
+        Some(client_address(peer.ip(), forwarded, &self.trusted))
+    }
+
     /// What a POST body carries, or the refusal: a body that is not
     /// JSON-RPC, or (with OAuth) a call of a tool the token may not call.
     #[cfg_attr(not(feature = "oauth"), expect(unused_variables))]
-    fn peek(&self, body: &Bytes, grant: Option<&Grant>) -> Result<Message, Refusal> {
+    fn peek(
+        &self,
+        body: &Bytes,
+        grant: Option<&Grant>,
+        caller: &Caller<'_>,
+        session: Option<&str>,
+    ) -> Result<Message, Refusal> {
         let peeked = Message::of(body)?;
         // MCP's scope challenge is an HTTP answer
         // (https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#scope-challenge-handling):
@@ -179,6 +243,15 @@ impl Gate {
             && let Some(oauth) = &self.auth.oauth
         {
             tracing::debug!(tool = %tool, scope, "refused: insufficient scope");
+            crate::audit::call_answered(&crate::audit::CallRecord {
+                tool,
+                caller: &caller.audit_name(),
+                client: caller.client,
+                session,
+                outcome: crate::audit::Outcome::Refused,
+                approval: None,
+                duration: std::time::Duration::ZERO,
+            });
             return Err(oauth.metadata.challenge.insufficient_scope(scope, tool));
         }
         Ok(peeked.message)
@@ -257,8 +330,13 @@ impl Gate {
             .map(str::to_owned);
         let mut response = call(service, Request::from_parts(parts, Full::default())).await;
         if closing && response.status().is_success() {
-            tracing::info!("MCP session closed by the client");
             if let Some(session) = &closed {
+                crate::audit::session_closed(
+                    session,
+                    &caller.audit_name(),
+                    caller.client,
+                    "client",
+                );
                 if let Some(owners) = &self.owners {
                     owners.closed(session);
                 }
@@ -323,7 +401,7 @@ impl Gate {
     /// memory) and counted among the caller's sessions; when either fails
     /// it is closed again, and the client told why.
     async fn opened(&self, session: &str, caller: &Caller<'_>) -> Result<(), Refusal> {
-        tracing::info!(session, "MCP session opened");
+        crate::audit::session_opened(session, &caller.audit_name(), caller.client);
         if let Some(shared) = &self.shared {
             shared.opened(session, caller.owner).await?;
         } else if let (Some(owners), Some(owner)) = (&self.owners, caller.owner) {
@@ -333,6 +411,12 @@ impl Gate {
             && let Err(refused) = callers.open_session(key, session).await
         {
             self.abandon(session).await;
+            crate::audit::session_closed(
+                session,
+                &caller.audit_name(),
+                caller.client,
+                "server: the caller has all the sessions it may have",
+            );
             return Err(refused);
         }
         Ok(())
@@ -354,6 +438,16 @@ impl Gate {
 struct Caller<'a> {
     owner: Option<&'a Owner>,
     quota_key: Option<&'a str>,
+    /// Its address, as far as it is known.
+    client: Option<std::net::IpAddr>,
+}
+
+impl Caller<'_> {
+    /// Who it is in the audit log.
+    fn audit_name(&self) -> String {
+        self.owner
+            .map_or_else(|| crate::audit::ANONYMOUS.to_owned(), Owner::key)
+    }
 }
 
 /// A `Last-Event-ID` must not name another session's standing stream

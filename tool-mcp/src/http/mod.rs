@@ -6,6 +6,7 @@
 
 mod auth;
 mod callers;
+mod cors;
 mod gate;
 mod grant;
 mod hosts;
@@ -23,6 +24,7 @@ mod watched;
 
 pub(crate) use gate::session_of;
 pub(crate) use grant::Grant;
+pub(crate) use quotas::ClientIp;
 pub use layer::{McpGate, McpGateService};
 pub use mount::{McpHttp, RmcpHttpService};
 #[cfg(feature = "oauth")]
@@ -237,6 +239,8 @@ impl HttpServer {
         fn with_shared_state(state: SharedState);
         /// See [`McpHttp::with_caller_limits`].
         fn with_caller_limits(limits: CallerLimits);
+        /// See [`McpHttp::with_trusted_proxies`].
+        fn with_trusted_proxies(proxies: impl IntoIterator<Item = impl Into<String>>);
         /// See [`McpHttp::with_credential_stale_limit`].
         fn with_credential_stale_limit(limit: Duration);
     }

@@ -6,6 +6,7 @@
 #[cfg(feature = "oauth")]
 use super::auth::OAuth;
 use super::auth::{Auth, BearerToken, StaticToken};
+use super::callers::CallerQuotas;
 use super::gate::Gate;
 use super::hosts::HostPolicy;
 use super::layer::McpGate;
@@ -13,17 +14,16 @@ use super::limits::{CallSlots, Limits, SessionSlots};
 #[cfg(feature = "oauth")]
 use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier, check_tool_scopes};
 use super::owners::SessionOwners;
-use super::callers::CallerQuotas;
 use super::quotas::{CallerLimits, MemoryQuotas, Network, QuotaStore};
 use super::shared::{self, SharedSessions, SharedState};
-use std::sync::Mutex;
-use std::sync::atomic::AtomicU64;
 use crate::McpServer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
@@ -175,6 +175,33 @@ impl McpHttp {
         self
     }
 
+    /// Believes `X-Forwarded-For` from these proxies (addresses, or
+    /// networks such as `10.0.0.0/8`): the rightmost address in it that is
+    /// not itself a trusted proxy is the client, for the audit log
+    /// (target `tool_mcp::audit`) and the limits per caller. From any
+    /// other peer the header is ignored: a client could write anything in
+    /// it. The same list as [`CallerLimits::trusted_proxies`].
+    ///
+    /// ```
+    /// # fn mount(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().build()?;
+    /// # let _guard = runtime.enter();
+    /// let (gate, service) = tool_mcp::McpHttp::new(tools)
+    ///     .with_bearer_token("s3cret-token")
+    ///     .with_trusted_proxies(["10.0.0.0/8", "192.168.1.7"])
+    ///     .build()?;
+    /// # let _ = (gate, service);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_trusted_proxies(
+        mut self,
+        proxies: impl IntoIterator<Item = impl Into<String>>,
+    ) -> Self {
+        self.caller_limits = self.caller_limits.trusted_proxies(proxies);
+        self
+    }
+
     /// Keeps sessions in `state`, the store every process serving this
     /// deployment shares, so that none of them needs sticky routing: a
     /// session opened by one process is served by any other (rmcp
@@ -271,7 +298,10 @@ impl McpHttp {
     /// 5 minutes), with a warning each minute; then nothing it held is
     /// accepted until a good file is back. A file emptied (a token file
     /// with no token, a key set with no keys) or deleted accepts nothing
-    /// at once: writing the file is how a credential is revoked.
+    /// at once: writing the file is how a credential is revoked. The
+    /// same bound holds for keys fetched from an OAuth issuer
+    /// (`OAuthConfig::from_issuer`, feature `oauth`)
+    /// while it cannot be reached.
     pub fn with_credential_stale_limit(mut self, limit: Duration) -> Self {
         self.limits.credential_stale_limit = limit;
         self
@@ -364,6 +394,7 @@ impl McpHttp {
                 .with_legacy_session_mode(false)
                 .with_json_response(true);
         }
+        let trusted = trusted_networks(&self.caller_limits)?;
         let callers = caller_quotas(
             self.caller_limits,
             self.shared.as_ref().and_then(|state| state.quotas.clone()),
@@ -406,6 +437,7 @@ impl McpHttp {
             owners,
             shared,
             callers,
+            trusted,
             draining: std::sync::atomic::AtomicBool::new(false),
             sessions: (!self.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
             calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),
@@ -417,9 +449,10 @@ impl McpHttp {
         let token = match self.token.clone() {
             None => None,
             Some(TokenSource::Value(token)) => Some(StaticToken::Fixed(BearerToken::new(token)?)),
-            Some(TokenSource::File(path)) => {
-                Some(StaticToken::file(&path, self.limits.credential_stale_limit)?)
-            }
+            Some(TokenSource::File(path)) => Some(StaticToken::file(
+                &path,
+                self.limits.credential_stale_limit,
+            )?),
         };
         Ok(Auth {
             token,
@@ -468,20 +501,24 @@ fn shared_sessions(
     })
 }
 
+/// The trusted proxies' networks; an error names one that is not an
+/// address or a network.
+fn trusted_networks(limits: &CallerLimits) -> std::io::Result<Vec<Network>> {
+    limits
+        .trusted_proxies
+        .iter()
+        .map(|proxy| Network::parse(proxy))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))
+}
+
 /// The gate's side of the limits per caller, `None` when none is set: in
-/// `store` when given, else in this process's memory. An error names a
-/// trusted proxy that is not an address or network.
+/// `store` when given, else in this process's memory.
 fn caller_quotas(
     limits: CallerLimits,
     store: Option<Arc<dyn QuotaStore>>,
     idle: Duration,
 ) -> std::io::Result<Option<CallerQuotas>> {
-    let trusted = limits
-        .trusted_proxies
-        .iter()
-        .map(|proxy| Network::parse(proxy))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
     if !limits.any() {
         return Ok(None);
     }
@@ -498,7 +535,6 @@ fn caller_quotas(
     Ok(Some(CallerQuotas {
         store: store.unwrap_or_else(|| Arc::new(MemoryQuotas::new())),
         limits,
-        trusted,
         idle,
         process: process.iter().map(|byte| format!("{byte:02x}")).collect(),
         next: AtomicU64::new(0),

@@ -172,9 +172,7 @@ impl Network {
 /// An IPv4 address mapped into IPv6 (`::ffff:a.b.c.d`) as IPv4.
 fn to_canonical(address: IpAddr) -> IpAddr {
     match address {
-        IpAddr::V6(v6) => v6
-            .to_ipv4_mapped()
-            .map_or(IpAddr::V6(v6), IpAddr::V4),
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
         v4 => v4,
     }
 }
@@ -215,6 +213,11 @@ pub(super) fn client_address(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ClientAddr(pub SocketAddr);
 
+/// The client's address as the gate found it (past trusted proxies), in
+/// the request's extensions for the handler's audit line.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientIp(pub IpAddr);
+
 /// [`QuotaStore`] in this process's memory: what one process counts when
 /// no shared store is given. Entries of callers that went quiet are
 /// dropped as others arrive, so the maps hold only callers active within
@@ -249,7 +252,10 @@ impl MemoryQuotas {
             .state
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if counts.swept.is_none_or(|swept| now.duration_since(swept) >= SWEEP_EVERY) {
+        if counts
+            .swept
+            .is_none_or(|swept| now.duration_since(swept) >= SWEEP_EVERY)
+        {
             counts.arrivals.retain(|_, arrival| *arrival > now);
             counts.places.retain(|_, places| {
                 places.retain(|_, until| *until > now);
@@ -352,7 +358,12 @@ mod tests {
         block(quotas.release("k", "a"));
         assert!(block(quotas.acquire("k", "c", 2, long)));
         // A lease that ran out frees its place.
-        assert!(block(quotas.acquire("short", "x", 1, Duration::from_millis(1))));
+        assert!(block(quotas.acquire(
+            "short",
+            "x",
+            1,
+            Duration::from_millis(1)
+        )));
         std::thread::sleep(Duration::from_millis(5));
         assert!(block(quotas.acquire("short", "y", 1, long)));
     }
@@ -363,9 +374,21 @@ mod tests {
         assert!(network.contains("10.1.2.3".parse().unwrap()));
         assert!(network.contains("::ffff:10.1.2.3".parse().unwrap()));
         assert!(!network.contains("11.0.0.1".parse().unwrap()));
-        assert!(Network::parse("0.0.0.0/0").unwrap().contains("8.8.8.8".parse().unwrap()));
-        assert!(Network::parse("fd00::/8").unwrap().contains("fd12::1".parse().unwrap()));
-        assert!(Network::parse("127.0.0.1").unwrap().contains("127.0.0.1".parse().unwrap()));
+        assert!(
+            Network::parse("0.0.0.0/0")
+                .unwrap()
+                .contains("8.8.8.8".parse().unwrap())
+        );
+        assert!(
+            Network::parse("fd00::/8")
+                .unwrap()
+                .contains("fd12::1".parse().unwrap())
+        );
+        assert!(
+            Network::parse("127.0.0.1")
+                .unwrap()
+                .contains("127.0.0.1".parse().unwrap())
+        );
         for wrong in ["10.0.0.0/33", "nginx", "10.0.0.0/x", "::/129"] {
             let error = Network::parse(wrong).unwrap_err();
             assert!(error.contains(wrong), "{error}");
@@ -378,7 +401,10 @@ mod tests {
         let proxy: IpAddr = "10.0.0.5".parse().unwrap();
         let stranger: IpAddr = "203.0.113.9".parse().unwrap();
         // A stranger's header is ignored.
-        assert_eq!(client_address(stranger, Some("1.2.3.4"), &trusted), stranger);
+        assert_eq!(
+            client_address(stranger, Some("1.2.3.4"), &trusted),
+            stranger
+        );
         // A trusted proxy's names the client, rightmost untrusted first:
         // what a client wrote itself (leftmost) is not believed.
         assert_eq!(

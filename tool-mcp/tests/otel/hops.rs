@@ -239,6 +239,11 @@ async fn one_hop_is_one_trace_and_the_context_is_on_the_wire() {
         assert!(request_id.is_some());
         assert_eq!(attribute(client, "jsonrpc.request.id"), request_id);
         assert!(attribute(served, "mcp.session.id").is_some_and(|id| !id.is_empty()));
+        // The relay's address: the connection's, no proxy being trusted.
+        assert_eq!(
+            attribute(served, "client.address").as_deref(),
+            Some("127.0.0.1")
+        );
         assert_eq!(
             attribute(client, "server.address").as_deref(),
             Some("127.0.0.1")
@@ -403,6 +408,38 @@ async fn failures_are_error_types_with_an_error_status() {
             Status::error("Unknown tool: hop_nowhere"),
         );
         server.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_over_a_pipe_says_so_and_names_no_client_address() {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    collector::install();
+    bounded(async {
+        // Served over an in-memory pipe, as stdio is: no HTTP request.
+        let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+        let server = tool_mcp::McpServer::new(traced("hop_pipe"));
+        let serving = tokio::spawn(async move {
+            let running = server.serve(server_end).await.expect("serves");
+            running.waiting().await.ok();
+        });
+        let client = ().serve(client_end).await.expect("the client connects");
+        client
+            .call_tool(CallToolRequestParams::new("hop_pipe"))
+            .await
+            .expect("answered");
+        client.cancel().await.unwrap();
+        serving.await.unwrap();
+
+        let served = named("tools/call hop_pipe", 1).await;
+        assert_eq!(
+            attribute(&served[0], "network.transport").as_deref(),
+            Some("pipe")
+        );
+        assert_eq!(attribute(&served[0], "client.address"), None);
+        assert_eq!(attribute(&served[0], "mcp.session.id"), None);
     })
     .await;
 }

@@ -255,3 +255,59 @@ pub(crate) fn answer_json(answer: &Answer) -> serde_json::Value {
         .unwrap_or_else(|| panic!("no JSON in {answer:?}"));
     serde_json::from_str(data).unwrap()
 }
+
+/// Held by the tests that read log lines: tracing caches whether a log
+/// statement is wanted the first time one runs, asking only the
+/// subscriber of the thread it runs on while a single one is set
+/// anywhere; another test's thread running it first would silence it in
+/// [`Logs`] for good.
+pub(crate) static LOGGED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The log lines at `level` and above written on this thread while it
+/// lives (a test's runtime of one thread: the server's tasks log on it).
+pub(crate) struct Logs {
+    lines: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
+    _guard: tracing::subscriber::DefaultGuard,
+}
+
+impl Logs {
+    pub(crate) fn capture(level: tracing::Level) -> Logs {
+        let lines = std::sync::Arc::default();
+        let writer = std::sync::Arc::clone(&lines);
+        let subscriber = tracing_subscriber::fmt()
+            .with_max_level(level)
+            .with_ansi(false)
+            .with_writer(move || Appender(std::sync::Arc::clone(&writer)))
+            .finish();
+        Logs {
+            lines,
+            _guard: tracing::subscriber::set_default(subscriber),
+        }
+    }
+
+    pub(crate) fn text(&self) -> String {
+        String::from_utf8(self.lines.lock().unwrap().clone()).unwrap()
+    }
+
+    /// The lines of the audit log (target `tool_mcp::audit`).
+    pub(crate) fn audit(&self) -> Vec<String> {
+        self.text()
+            .lines()
+            .filter(|line| line.contains("tool_mcp::audit"))
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+struct Appender(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Appender {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}

@@ -1,21 +1,28 @@
 //! An access token, checked here with no call to the authorization server:
-//! a JWT whose signature verifies against the JWKS, for this issuer and
-//! this resource, within its lifetime (OAuth 2.1 section 5.2,
+//! a JWT whose signature verifies against the issuer's key set (fetched
+//! from it, or a JWKS file), for this issuer and this resource, within its
+//! lifetime (OAuth 2.1 section 5.2,
 //! <https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-5.2>;
 //! the audience as RFC 8707 binds it, which MCP requires:
 //! <https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#token-handling>).
+//! An opaque token goes to introspection, when it is configured.
 
-use super::{OAuthConfig, token_type};
+use super::introspection::Introspection;
+use super::issuer::IssuerKeys;
 use super::keys::{CURVES, Key, KeySet, RSA};
+use super::{KeySource, OAuthConfig, token_type};
 use crate::http::watched::Watched;
-use jsonwebtoken::errors::ErrorKind;
+use jsonwebtoken::errors::{Error, ErrorKind};
 use jsonwebtoken::{Algorithm, Header, Validation};
 use serde::Deserialize;
+use std::sync::Arc;
 use tool_core::executor::Caller;
 
 /// Checks tokens against the current key set.
 pub(in crate::http) struct Verifier {
-    keys: Watched<KeySet>,
+    keys: Keys,
+    /// Where opaque tokens are asked about, when anywhere.
+    introspection: Option<Introspection>,
     /// The checks for a token signed with each accepted algorithm: built
     /// once, as each request needs one (issuer, audience and required
     /// claims are heap-allocated sets).
@@ -26,10 +33,21 @@ pub(in crate::http) struct Verifier {
     required_claims: Vec<(String, String)>,
 }
 
+/// Where the key set comes from.
+enum Keys {
+    File(Watched<KeySet>),
+    Issuer(IssuerKeys),
+}
+
+/// Why a token is refused when no key of the set has its `kid`: with keys
+/// from the issuer, the set is fetched again (it may have rotated).
+const UNKNOWN_KID: &str = "no key of the authorization server's key set has the token's kid";
+
 /// The claims read from a valid token (the checked ones, `iss`, `aud`,
-/// `exp`, `nbf`, are checked by jsonwebtoken).
+/// `exp`, `nbf`, are checked by jsonwebtoken), or from an introspection
+/// answer.
 #[derive(Deserialize)]
-struct Claims {
+pub(super) struct Claims {
     #[serde(default)]
     iss: Option<String>,
     #[serde(default)]
@@ -61,8 +79,9 @@ enum Scopes {
 }
 
 impl Verifier {
-    /// Reads the JWKS file (an error when it has no usable key) and sets
-    /// up the checks.
+    /// Reads the JWKS file (an error when it has no usable key), or checks
+    /// the issuer's URL and starts fetching its keys; reads the
+    /// introspection credentials, when configured; sets up the checks.
     pub(in crate::http) fn new(
         config: &OAuthConfig,
         stale_limit: std::time::Duration,
@@ -71,7 +90,23 @@ impl Verifier {
         // the first token if two backends were both compiled in (another
         // crate of the application may ask for the other): say which.
         let _ = jsonwebtoken::crypto::aws_lc::DEFAULT_PROVIDER.install_default();
-        let keys = Watched::open(&config.jwks_file, "the JWKS file", KeySet::parse, stale_limit)?;
+        let keys = match &config.keys {
+            KeySource::File(path) => Keys::File(Watched::open(
+                path,
+                "the JWKS file",
+                KeySet::parse,
+                stale_limit,
+            )?),
+            KeySource::Issuer => Keys::Issuer(IssuerKeys::new(
+                &config.issuer,
+                config.key_refresh_interval,
+                stale_limit,
+            )?),
+        };
+        let introspection = match &config.introspection {
+            Some(introspection) => Some(Introspection::new(config, introspection, stale_limit)?),
+            None => None,
+        };
         // Every asymmetric algorithm a key of the set may verify.
         let validations = RSA
             .into_iter()
@@ -88,24 +123,38 @@ impl Verifier {
             .collect();
         Ok(Verifier {
             keys,
+            introspection,
             validations,
             token_types: config.token_types.clone(),
             required_claims: config.required_claims.clone(),
         })
     }
 
-    /// The caller a token names, or why it is not accepted: a description
-    /// for `error_description`, which never repeats the token or anything
-    /// of its own (its `kid`, its claims).
-    pub(in crate::http) fn verify(&self, token: &str) -> Result<Caller, &'static str> {
-        let header = jsonwebtoken::decode_header(token).map_err(|error| match error.kind() {
-            // Also `alg: none`, and any `alg` jsonwebtoken does not know.
-            ErrorKind::Json(_) | ErrorKind::InvalidAlgorithmName => {
-                "the token's header names no accepted signature algorithm \
-                 (RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, EdDSA)"
+    /// The caller the token `presented` names, or why it is not accepted:
+    /// a description for `error_description`, which never repeats the
+    /// token or anything of its own (its `kid`, its claims).
+    pub(in crate::http) async fn verify(&self, presented: &[u8]) -> Result<Caller, &'static str> {
+        let Ok(token) = std::str::from_utf8(presented) else {
+            return Err("the token is not a JWT");
+        };
+        let header = match jsonwebtoken::decode_header(token) {
+            Ok(header) => header,
+            Err(error) => {
+                if let Some(introspection) = &self.introspection
+                    && is_opaque(token, &error)
+                {
+                    return introspection.verify(token).await;
+                }
+                return Err(match error.kind() {
+                    // Also `alg: none`, and any `alg` jsonwebtoken does not know.
+                    ErrorKind::Json(_) | ErrorKind::InvalidAlgorithmName => {
+                        "the token's header names no accepted signature algorithm \
+                         (RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, EdDSA)"
+                    }
+                    _ => "the token is not a JWT",
+                });
             }
-            _ => "the token is not a JWT",
-        })?;
+        };
         if header.alg.family() == jsonwebtoken::AlgorithmFamily::Hmac {
             return Err("HMAC-signed tokens (HS256, HS384, HS512) are not accepted");
         }
@@ -117,22 +166,43 @@ impl Verifier {
         {
             return Err("the token is not an access token (its typ is not at+jwt, RFC 9068)");
         }
-        let Some(keys) = self.keys.current() else {
-            return Err("the authorization server's key set accepts no key now (the JWKS file \
-                 is empty, gone, or unreadable for too long)");
+        let keys = match &self.keys {
+            Keys::File(watched) => watched.current().ok_or(
+                "the authorization server's key set accepts no key now (the JWKS file is \
+                 empty, gone, or unreadable for too long)",
+            )?,
+            Keys::Issuer(issuer) => issuer.current().await?,
         };
+        let verdict = self.verify_against(&keys, token, &header);
+        // The issuer may have rotated its keys since they were fetched.
+        if verdict == Err(UNKNOWN_KID)
+            && let Keys::Issuer(issuer) = &self.keys
+            && let Some(refetched) = issuer.refetched().await
+        {
+            return self.verify_against(&refetched?, token, &header);
+        }
+        verdict
+    }
+
+    /// The token checked against the keys of `keys` it may be signed by.
+    fn verify_against(
+        &self,
+        keys: &Arc<KeySet>,
+        token: &str,
+        header: &Header,
+    ) -> Result<Caller, &'static str> {
         let candidates = keys.keys.iter().filter(|key| match &header.kid {
             Some(kid) => key.kid.as_deref() == Some(kid.as_str()),
             None => true,
         });
-        let mut why = "no key of the authorization server's key set has the token's kid";
+        let mut why = UNKNOWN_KID;
         for key in candidates {
-            if why.starts_with("no key") {
+            if why == UNKNOWN_KID {
                 why = "the token's alg is not one its key verifies";
             }
-            match self.verify_with(token, &header, key) {
+            match self.verify_with(token, header, key) {
                 Ok(claims) => {
-                    self.check_required(&claims)?;
+                    check_required(&self.required_claims, &claims)?;
                     return Ok(caller(claims));
                 }
                 // Another key without a kid may be the one.
@@ -155,36 +225,6 @@ impl Verifier {
         Err(why)
     }
 
-    /// Every required claim holds: a string equal to its value, or an
-    /// array holding it.
-    fn check_required(&self, claims: &Claims) -> Result<(), &'static str> {
-        let holds = |name: &str, value: &str| {
-            let found = match name {
-                "iss" => claims.iss.as_deref().map(|iss| iss == value),
-                "sub" => claims.sub.as_deref().map(|sub| sub == value),
-                "client_id" => claims.client_id.as_deref().map(|id| id == value),
-                "azp" => claims.azp.as_deref().map(|azp| azp == value),
-                _ => None,
-            };
-            found.unwrap_or_else(|| match claims.rest.get(name) {
-                Some(serde_json::Value::String(text)) => text == value,
-                Some(serde_json::Value::Array(items)) => {
-                    items.iter().any(|item| item.as_str() == Some(value))
-                }
-                _ => false,
-            })
-        };
-        if self
-            .required_claims
-            .iter()
-            .all(|(name, value)| holds(name, value))
-        {
-            Ok(())
-        } else {
-            Err("the token lacks a claim this server requires")
-        }
-    }
-
     fn verify_with(
         &self,
         token: &str,
@@ -200,6 +240,43 @@ impl Verifier {
             .ok_or(ErrorKind::InvalidAlgorithm)?;
         jsonwebtoken::decode::<Claims>(token, &key.key, validation).map(|data| data.claims)
     }
+}
+
+/// Every required claim holds: a string equal to its value, or an array
+/// holding it.
+pub(super) fn check_required(
+    required: &[(String, String)],
+    claims: &Claims,
+) -> Result<(), &'static str> {
+    let holds = |name: &str, value: &str| {
+        let found = match name {
+            "iss" => claims.iss.as_deref().map(|iss| iss == value),
+            "sub" => claims.sub.as_deref().map(|sub| sub == value),
+            "client_id" => claims.client_id.as_deref().map(|id| id == value),
+            "azp" => claims.azp.as_deref().map(|azp| azp == value),
+            _ => None,
+        };
+        found.unwrap_or_else(|| match claims.rest.get(name) {
+            Some(serde_json::Value::String(text)) => text == value,
+            Some(serde_json::Value::Array(items)) => {
+                items.iter().any(|item| item.as_str() == Some(value))
+            }
+            _ => false,
+        })
+    };
+    if required.iter().all(|(name, value)| holds(name, value)) {
+        Ok(())
+    } else {
+        Err("the token lacks a claim this server requires")
+    }
+}
+
+/// Whether a token whose header could not be read is an opaque token
+/// rather than a JWT refused: not three dot-separated parts, or a first
+/// part that is not the base64url of a JSON object (every JWT header
+/// starts `{"`, which encodes as `ey`).
+fn is_opaque(token: &str, error: &Error) -> bool {
+    matches!(error.kind(), ErrorKind::InvalidToken) || !token.starts_with("ey")
 }
 
 /// Why a token whose signature verified is refused.
@@ -235,7 +312,7 @@ impl Scopes {
     }
 }
 
-fn caller(claims: Claims) -> Caller {
+pub(super) fn caller(claims: Claims) -> Caller {
     let scopes: Vec<String> = [claims.scope, claims.scp]
         .into_iter()
         .flatten()

@@ -19,13 +19,13 @@ use tool_mcp::HttpServer;
 
 /// Wipe the store
 #[tool(destructive, needs_approval)]
-async fn wipe() -> String {
+pub(super) async fn wipe() -> String {
     "wiped".to_owned()
 }
 
 /// A client on 2026-07-28 that can be asked (its person is the test).
 #[derive(Clone)]
-struct Askable;
+pub(super) struct Askable;
 
 impl ClientHandler for Askable {
     fn get_info(&self) -> ClientConfig {
@@ -38,7 +38,7 @@ impl ClientHandler for Askable {
 }
 
 /// A 2026-07-28 client of the fixture sending `Bearer token`.
-async fn connect(fixture: &Fixture, token: &str) -> RunningService<RoleClient, Askable> {
+pub(super) async fn connect(fixture: &Fixture, token: &str) -> RunningService<RoleClient, Askable> {
     let config =
         StreamableHttpClientTransportConfig::with_uri(fixture.url("/mcp")).auth_header(token);
     Askable
@@ -53,7 +53,7 @@ async fn connect(fixture: &Fixture, token: &str) -> RunningService<RoleClient, A
 }
 
 /// `wipe` retried with `state` and the person's accept.
-fn accepted(state: &str) -> CallToolRequestParams {
+pub(super) fn accepted(state: &str) -> CallToolRequestParams {
     let accept: InputResponses = [(
         "approval".to_owned(),
         serde_json::to_value(ElicitResult::new(ElicitationAction::Accept)).unwrap(),

@@ -10,9 +10,16 @@
 //! - [`sessions`]: a session used only by the caller that opened it.
 //! - [`approval`]: a 2026-07-28 approval's `requestState` is the asked
 //!   subject's alone.
+//! - [`audit`]: the audit log's lines, and the client address in them.
+//! - [`cors`]: the metadata readable from any origin.
+//! - [`issuer`]: keys fetched from the issuer's metadata, rotated, kept
+//!   while it is briefly down; opaque tokens introspected.
 //! - [`mounted`]: the same checks as a tower layer in an axum `Router`.
 
 mod approval;
+mod audit;
+mod cors;
+mod issuer;
 mod mounted;
 mod scopes;
 mod sessions;

@@ -6,11 +6,9 @@
 
 use super::signer::claims;
 use super::{Fixture, call};
-use crate::support::bounded;
+use crate::support::{LOGGED, Logs, bounded};
 use reqwest::Method;
 use serde_json::Value;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use tool_mcp::HttpServer;
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sessions","version":"0.1.0"}}}"#;
@@ -115,57 +113,10 @@ impl Fixture {
     }
 }
 
-/// Held by the tests whose requests log the warning: tracing caches
-/// whether a log statement is wanted the first time one runs, asking only
-/// the subscriber of the thread it runs on while a single one is set
-/// anywhere; another test's thread running it first would silence it in
-/// [`Logs`] for good.
-static WARNING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-/// The log lines at warn and above written while it lives (the test's
-/// runtime has one thread: the server's tasks log on it).
-struct Logs {
-    lines: Arc<Mutex<Vec<u8>>>,
-    _guard: tracing::subscriber::DefaultGuard,
-}
-
-impl Logs {
-    fn capture() -> Logs {
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let writer = Arc::clone(&lines);
-        let subscriber = tracing_subscriber::fmt()
-            .with_max_level(tracing::Level::WARN)
-            .with_ansi(false)
-            .with_writer(move || Appender(Arc::clone(&writer)))
-            .finish();
-        Logs {
-            lines,
-            _guard: tracing::subscriber::set_default(subscriber),
-        }
-    }
-
-    fn text(&self) -> String {
-        String::from_utf8(self.lines.lock().unwrap().clone()).unwrap()
-    }
-}
-
-struct Appender(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Appender {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn another_callers_session_is_answered_as_unknown_and_its_opener_goes_on() {
-    let _alone = WARNING.lock().await;
-    let logs = Logs::capture();
+    let _alone = LOGGED.lock().await;
+    let logs = Logs::capture(tracing::Level::WARN);
     bounded(async {
         let fixture = Fixture::start(|config| config, |http| http).await;
         let alice = fixture.es.sign(&claims("tools:read"));
@@ -266,7 +217,7 @@ async fn the_answer_is_rmcps_own_to_an_unknown_session() {
 
 #[tokio::test]
 async fn the_static_token_and_oauth_tokens_do_not_share_sessions() {
-    let _alone = WARNING.lock().await;
+    let _alone = LOGGED.lock().await;
     bounded(async {
         let fixture = Fixture::start(
             |config| config,

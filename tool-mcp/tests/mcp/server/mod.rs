@@ -18,10 +18,12 @@
 //! - [`shared`]: two servers sharing one (fake) store: a session opened on
 //!   one served by the other, its owner, its end, a store that fails, a
 //!   cancellation delivered across, streams resumed only by their own.
+//! - [`cors`]: CORS for the allowed origins.
 //! - [`callers`]: the limits per caller (rate, sessions, in flight),
 //!   counted in memory.
 
 mod callers;
+mod cors;
 mod limits;
 mod mounted;
 mod options;
