@@ -3,9 +3,11 @@
 # which `cargo test` (Rust toolchain only) cannot hold: the official MCP
 # Python SDK (pip `mcp`), the official TypeScript SDK (npm
 # `@modelcontextprotocol/sdk`), nginx and redis-server (Debian's packages:
-# the balancer and the shared store of several processes). It installs what
-# it needs (into target/interop and interop/node/node_modules, nginx and
-# redis-server with apt-get when they are absent), builds the tool-examples binary, and runs every
+# the balancer and the shared store of several processes), and a browser
+# (Debian's chromium-headless-shell: CORS as a web page's fetch meets it). It
+# installs what it needs (into target/interop and interop/node/node_modules,
+# nginx, redis-server and chromium-headless-shell with apt-get when they are
+# absent), builds the tool-examples binary, and runs every
 # check in interop/checks/. A program that cannot be had fails the suite:
 # nothing is skipped.
 #
@@ -33,12 +35,15 @@ fi
 step "setup: TypeScript SDK (interop/node/package-lock.json)"
 (cd interop/node && npm ci --silent --no-audit --no-fund)
 
-step "setup: nginx, redis-server and openssl"
+step "setup: nginx, redis-server, openssl and chromium-headless-shell"
 missing=()
 command -v nginx >/dev/null 2>&1 || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 # The certificates of interop/checks/redis_tls.sh.
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+# The browser of interop/checks/cors.sh (which says why this package and
+# not `chromium`).
+command -v chromium-headless-shell >/dev/null 2>&1 || missing+=(chromium-headless-shell)
 if [[ ${#missing[@]} -gt 0 ]]; then
   sudo=""
   [[ $(id -u) -eq 0 ]] || sudo="sudo"
@@ -55,6 +60,10 @@ command -v redis-server >/dev/null 2>&1 && command -v redis-cli >/dev/null 2>&1 
 }
 command -v openssl >/dev/null 2>&1 || {
   echo "interop: openssl is needed and could not be installed" >&2
+  exit 1
+}
+command -v chromium-headless-shell >/dev/null 2>&1 || {
+  echo "interop: chromium-headless-shell is needed and could not be installed" >&2
   exit 1
 }
 
