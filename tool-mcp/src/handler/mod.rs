@@ -2,6 +2,7 @@
 //! `ServerHandler`, with calls run by tool-core's executor.
 
 mod approving;
+mod listing;
 mod malformed;
 mod progress;
 mod result;
@@ -9,20 +10,22 @@ mod running;
 mod span;
 mod transport;
 
-use crate::approval::{Decided, Handed};
-use crate::audit;
 use crate::approval::mrtr;
 use crate::approval::state::ApprovalStates;
+use crate::approval::{Decided, Handed};
+use crate::audit;
 use crate::trace_context;
 use approving::Ended;
+use listing::Listing;
+pub(crate) use listing::Tools;
 use progress::ProgressForwarder;
-use result::OutputSchemas;
+use rmcp::model::SubscriptionFilter;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
     ListToolsResult, NumberOrString, PaginatedRequestParams, ServerCapabilities, ServerConfig,
     Tool,
 };
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use running::RunningCalls;
 use serde_json::Value;
@@ -93,9 +96,7 @@ const APPROVAL_KEY_PURPOSE: &str = "tool-mcp approval requestState";
 /// policy applies, and the client is asked.
 #[derive(Clone)]
 pub struct McpServer {
-    registry: Arc<ToolRegistry>,
-    tools: Arc<Vec<Tool>>,
-    output_schemas: Arc<OutputSchemas>,
+    tools: Tools,
     info: Implementation,
     options: RunOptions,
     calls: Arc<RunningCalls>,
@@ -110,7 +111,7 @@ impl std::fmt::Debug for McpServer {
     fn fmt(&self, out: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         out.debug_struct("McpServer")
             .field("info", &self.info)
-            .field("tools", &self.tools.len())
+            .field("tools", &self.tools.current().listed.len())
             .field("options", &self.options)
             .field("calls_running", &self.calls.count())
             .field("without_sessions", &self.without_sessions)
@@ -128,18 +129,15 @@ impl McpServer {
     /// A server for `registry`, announcing itself as this crate, its calls
     /// run with an empty [`RunOptions`].
     pub fn new(registry: ToolRegistry) -> Self {
-        let mut server = McpServer {
-            registry: Arc::new(registry),
-            tools: Arc::default(),
-            output_schemas: Arc::default(),
+        let options = RunOptions::new();
+        McpServer {
+            tools: Tools::new(registry, &options),
             info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-            options: RunOptions::new(),
+            options,
             calls: Arc::default(),
             approvals: Arc::new(ApprovalStates::with_random_key(APPROVAL_TIMEOUT)),
             without_sessions: false,
-        };
-        server.list_tools_again();
-        server
+        }
     }
 
     /// Signs the `requestState` of approvals asked on the 2026-07-28
@@ -224,8 +222,39 @@ impl McpServer {
     /// that call, their `progress_events` sink still receives it.
     pub fn with_call_options(mut self, options: RunOptions) -> Self {
         self.options = options;
-        self.list_tools_again();
+        self.tools.relist(&self.options);
         self
+    }
+
+    /// Changes the tools while the server serves: `change` gets a copy of
+    /// the registry, and once it returns every clone of this server (every
+    /// session) lists and calls the changed one, and each client that
+    /// listens is told (`notifications/tools/list_changed`; on 2026-07-28,
+    /// to a `subscriptions/listen` that asked for it). A call already
+    /// running finishes with the tools it started with. What `change`
+    /// returns is returned.
+    ///
+    /// ```
+    /// use tool_core::{tool, ToolRegistry};
+    ///
+    /// /// Echo one value
+    /// #[tool]
+    /// async fn echo(value: String) -> String {
+    ///     value
+    /// }
+    ///
+    /// let server = tool_mcp::McpServer::new(ToolRegistry::new());
+    /// let serving = server.clone(); // what a transport serves
+    /// // Later, when the tools are known (an upstream connected):
+    /// server.update_tools(|tools| tools.register(EchoTool)).unwrap();
+    /// # let _ = serving;
+    /// ```
+    ///
+    /// With OAuth, a new tool's scope is decided as at the start: its own
+    /// (`OAuthConfig::with_tool_scope`), else the read scope when its
+    /// annotations are trusted and say read-only, else the write scope.
+    pub fn update_tools<R>(&self, change: impl FnOnce(&mut ToolRegistry) -> R) -> R {
+        self.tools.update(&self.options, change)
     }
 
     /// Stops taking calls: a new one is refused (a JSON-RPC error saying the
@@ -250,10 +279,10 @@ impl McpServer {
         self.calls.stop(grace, answering).await;
     }
 
-    /// The registry served.
+    /// The tools served, now and as they change.
     #[cfg(feature = "oauth")]
-    pub(crate) fn registry(&self) -> &ToolRegistry {
-        &self.registry
+    pub(crate) fn tools(&self) -> &Tools {
+        &self.tools
     }
 
     /// The options its calls run with ([`with_call_options`](Self::with_call_options)).
@@ -267,7 +296,8 @@ impl McpServer {
         self.calls.count()
     }
 
-    /// The listed tools and the output schemas of every callable tool.
+    /// Whether a call of `name` is one this server answers: a listed tool,
+    /// or a deferred one a search can find.
     ///
     /// `tools/list` shows what a turn with the call options shows
     /// ([`ToolRegistry::definitions_for`]): the enabled tools sorted by
@@ -276,23 +306,9 @@ impl McpServer {
     /// stays callable by name: `tool_search` answers with its definition,
     /// so the server keeps no per-client list, and a search answered by
     /// one process behind a balancer holds for the next.
-    fn list_tools_again(&mut self) {
-        let tools: Vec<Tool> = self
-            .registry
-            .definitions_for(&self.options)
-            .iter()
-            .map(mcp_tool)
-            .collect();
-        let every: Vec<Tool> = self.registry.definitions().iter().map(mcp_tool).collect();
-        self.output_schemas = Arc::new(OutputSchemas::of(&every));
-        self.tools = Arc::new(tools);
-    }
-
-    /// Whether a call of `name` is one this server answers: a listed tool,
-    /// or a deferred one a search can find.
-    fn callable(&self, name: &str) -> bool {
-        self.tools.iter().any(|tool| tool.name == name)
-            || self
+    fn callable(&self, listing: &Listing, name: &str) -> bool {
+        listing.listed.iter().any(|tool| tool.name == name)
+            || listing
                 .registry
                 .get(name)
                 .is_some_and(|tool| tool.is_deferred() && self.options.is_enabled(name))
@@ -301,8 +317,48 @@ impl McpServer {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(self.info.clone())
+        // `listChanged`: the tools may change while serving
+        // (`update_tools`), and the client is told.
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        ServerConfig::new(capabilities).with_server_info(self.info.clone())
+    }
+
+    /// A session's client (before 2026-07-28), to tell of tool changes.
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.tools.remember(context.peer);
+    }
+
+    /// 2026-07-28: a `subscriptions/listen` may ask to hear of tool
+    /// changes; nothing else is sent that way.
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        let mut accepted = SubscriptionFilter::new();
+        accepted.tools_list_changed = requested.tools_list_changed;
+        Some(accepted)
+    }
+
+    /// Tells a 2026-07-28 listener of each change of the tools, until it
+    /// is cancelled.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let mut changes = self.tools.changes();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                changed = changes.changed() => {
+                    if changed.is_err() {
+                        return Ok(());
+                    }
+                    if let Err(error) = context.sink().notify_tool_list_changed().await {
+                        tracing::debug!(%error, "a listener was not told the tools changed");
+                    }
+                }
+            }
+        }
     }
 
     async fn list_tools(
@@ -311,20 +367,26 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         // An OAuth caller sees only the tools its scopes allow.
+        let listing = self.tools.current();
         let tools = match grant_of(&context) {
-            Some(grant) => self
-                .tools
+            Some(grant) => listing
+                .listed
                 .iter()
                 .filter(|tool| grant.missing(&tool.name).is_none())
                 .cloned()
                 .collect(),
-            None => self.tools.as_ref().clone(),
+            None => listing.listed.clone(),
         };
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools.iter().find(|tool| tool.name == name).cloned()
+        let listing = self.tools.current();
+        listing
+            .listed
+            .iter()
+            .find(|tool| tool.name == name)
+            .cloned()
     }
 
     async fn call_tool(
@@ -387,8 +449,9 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
         audit: &mut CallAudit,
     ) -> Result<CallToolResponse, ErrorData> {
+        let listing = self.tools.current();
         // MCP: an unknown tool is a protocol error, not a tool result.
-        if !self.callable(&request.name) {
+        if !self.callable(&listing, &request.name) {
             tracing::debug!("unknown tool");
             return Err(ErrorData::invalid_params(
                 format!("Unknown tool: {}", request.name),
@@ -447,9 +510,8 @@ impl McpServer {
                     binding.clone(),
                 );
                 waiting = wait;
-                ctx = ctx.with_approvals(
-                    asking.into_approvals(configured, Arc::clone(&audit.decided)),
-                );
+                ctx = ctx
+                    .with_approvals(asking.into_approvals(configured, Arc::clone(&audit.decided)));
             }
         }
         let call = ToolCall::new(request_id(&context.id), request.name, arguments);
@@ -466,7 +528,7 @@ impl McpServer {
         }
         tracing::debug!("called");
         let started = std::time::Instant::now();
-        let running = execute_tool_call(&call, &self.registry, ctx);
+        let running = execute_tool_call(&call, &listing.registry, ctx);
         let answered = until_answered(running, signal, &context.ct, self.options.signal());
         // The call either ends (it needs no approval, was decided, or
         // failed before), or hands something over and is dropped unrun.
@@ -494,7 +556,7 @@ impl McpServer {
             "answered"
         );
         audit.outcome = Some(audit::Outcome::of(&result));
-        let result = result::call_tool_result(result, &self.output_schemas)
+        let result = result::call_tool_result(result, &listing.output_schemas)
             .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
         Ok(result.into())
     }

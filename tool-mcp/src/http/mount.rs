@@ -460,13 +460,13 @@ impl McpHttp {
             oauth: match &self.oauth {
                 None => None,
                 Some(config) => {
-                    check_tool_scopes(config, self.server.registry())?;
+                    check_tool_scopes(config, &self.server.tools().current().registry)?;
                     Some(OAuth {
                         metadata: Metadata::new(config)?,
                         verifier: Verifier::new(config, self.limits.credential_stale_limit)?,
                         scopes: Arc::new(ScopeTable::new(
                             config,
-                            self.server.registry(),
+                            self.server.tools(),
                             self.server.call_options(),
                         )),
                     })

@@ -5,8 +5,9 @@
 //! other).
 
 use super::OAuthConfig;
+use crate::handler::Tools;
 use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use tool_core::executor::Caller;
 use tool_core::{RunOptions, ToolRegistry};
 
@@ -15,21 +16,51 @@ use tool_core::{RunOptions, ToolRegistry};
 /// configuration with many scopes of its own builds the rest per call.
 const CLASSES_KEPT: usize = 64;
 
-/// The scope each registered tool needs, and the call options of the
-/// callers whose scopes allow only some tools.
+/// The scope each served tool needs, and the call options of the callers
+/// whose scopes allow only some tools. Follows the server's tools as they
+/// change ([`McpServer::update_tools`](crate::McpServer::update_tools)):
+/// a tool added later needs its scope as one there at the start would.
 pub(crate) struct ScopeTable {
-    needs: HashMap<String, String>,
+    tool_scopes: HashMap<String, String>,
     read: String,
     write: String,
-    /// Every scope some tool needs, once, sorted: a caller's class is
-    /// which of them its scopes grant.
-    scopes: Vec<String>,
     /// The options of the server this table guards, which its calls run
     /// with.
     base: RunOptions,
+    tools: Tools,
+    state: RwLock<Arc<Needs>>,
+}
+
+/// What the table holds for one version of the served tools.
+struct Needs {
+    version: u64,
+    needs: HashMap<String, Need>,
+    /// Every scope some tool needs, once, sorted: a caller's class is
+    /// which of them its scopes grant.
+    scopes: Vec<String>,
     /// The base options with only the tools a class may call enabled, per
     /// class met so far; building them reads every tool, so not per call.
     classes: Mutex<HashMap<Vec<bool>, RunOptions>>,
+}
+
+impl Needs {
+    fn empty() -> Needs {
+        Needs {
+            version: u64::MAX,
+            needs: HashMap::new(),
+            scopes: Vec::new(),
+            classes: Mutex::default(),
+        }
+    }
+}
+
+/// Which of the table's scopes a tool needs.
+#[derive(Clone, Copy)]
+enum Need {
+    Read,
+    Write,
+    /// Its own, configured.
+    Own,
 }
 
 /// A tool [`OAuthConfig::with_tool_scope`] names that the server does not
@@ -79,7 +110,10 @@ impl OAuthConfig {
 }
 
 /// [`OAuthConfig::check_tool_scopes`] as the server's start refuses it.
-pub(crate) fn check_tool_scopes(config: &OAuthConfig, registry: &ToolRegistry) -> std::io::Result<()> {
+pub(crate) fn check_tool_scopes(
+    config: &OAuthConfig,
+    registry: &ToolRegistry,
+) -> std::io::Result<()> {
     config.check_tool_scopes(registry).map_err(|unknown| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
@@ -89,45 +123,83 @@ pub(crate) fn check_tool_scopes(config: &OAuthConfig, registry: &ToolRegistry) -
 }
 
 impl ScopeTable {
-    /// Every tool of `registry`: its own scope if configured, else the
-    /// read scope when its annotations say read-only and are trusted (the
+    /// Every tool of `tools`: its own scope if configured, else the read
+    /// scope when its annotations say read-only and are trusted (the
     /// built-in `tool_search`'s are; an imported tool's are not, unless its
     /// server is trusted), else the write scope. `base`: the options the
     /// server runs its calls with.
-    pub(crate) fn new(
-        config: &OAuthConfig,
-        registry: &ToolRegistry,
-        base: &RunOptions,
-    ) -> ScopeTable {
-        let needs = registry
+    pub(crate) fn new(config: &OAuthConfig, tools: &Tools, base: &RunOptions) -> ScopeTable {
+        let mut table = ScopeTable {
+            tool_scopes: config.tool_scopes.clone().into_iter().collect(),
+            read: config.read_scope.clone(),
+            write: config.write_scope.clone(),
+            base: base.clone(),
+            tools: tools.clone(),
+            state: RwLock::new(Arc::new(Needs::empty())),
+        };
+        let needs = table.build();
+        table.state = RwLock::new(Arc::new(needs));
+        table
+    }
+
+    /// The needs of the tools served now: rebuilt once after each change.
+    fn current(&self) -> Arc<Needs> {
+        let version = self.tools.version();
+        let state = Arc::clone(&self.state.read().unwrap_or_else(PoisonError::into_inner));
+        if state.version == version {
+            return state;
+        }
+        let fresh = Arc::new(self.build());
+        *self.state.write().unwrap_or_else(PoisonError::into_inner) = Arc::clone(&fresh);
+        fresh
+    }
+
+    fn build(&self) -> Needs {
+        let version = self.tools.version();
+        let listing = self.tools.current();
+        let needs: HashMap<String, Need> = listing
+            .registry
             .iter()
             .map(|tool| {
                 let name = tool.name().to_owned();
-                let scope = match config.tool_scopes.get(&name) {
-                    Some(scope) => scope.clone(),
-                    None if tool.is_read_only() => config.read_scope.clone(),
-                    None => config.write_scope.clone(),
+                let need = if self.tool_scopes.contains_key(&name) {
+                    Need::Own
+                } else if tool.is_read_only() {
+                    Need::Read
+                } else {
+                    Need::Write
                 };
-                (name, scope)
+                (name, need)
             })
-            .collect::<HashMap<String, String>>();
-        let mut scopes: Vec<String> = needs.values().cloned().collect();
+            .collect();
+        let mut scopes: Vec<String> = needs
+            .iter()
+            .filter_map(|(tool, need)| self.scope(tool, *need))
+            .map(str::to_owned)
+            .collect();
         scopes.sort_unstable();
         scopes.dedup();
-        ScopeTable {
+        Needs {
+            version,
             needs,
-            read: config.read_scope.clone(),
-            write: config.write_scope.clone(),
             scopes,
-            base: base.clone(),
             classes: Mutex::default(),
+        }
+    }
+
+    fn scope(&self, tool: &str, need: Need) -> Option<&str> {
+        match need {
+            Need::Read => Some(&self.read),
+            Need::Write => Some(&self.write),
+            Need::Own => self.tool_scopes.get(tool).map(String::as_str),
         }
     }
 
     /// The scope `tool` needs; `None` for a name no tool has (the handler
     /// answers it as unknown).
     pub(crate) fn needs(&self, tool: &str) -> Option<&str> {
-        self.needs.get(tool).map(String::as_str)
+        let need = *self.current().needs.get(tool)?;
+        self.scope(tool, need)
     }
 
     /// The scope `caller` lacks to call `tool`, if any. The write scope
@@ -146,20 +218,33 @@ impl ScopeTable {
     /// The executor then refuses any other, and `tool_search`, which
     /// searches what the options make callable, never shows one.
     pub(crate) fn call_options(&self, caller: &Caller) -> RunOptions {
-        let class: Vec<bool> = self
+        let current = self.current();
+        let class: Vec<bool> = current
             .scopes
             .iter()
             .map(|scope| self.grants(caller, scope))
             .collect();
-        let classes = || self.classes.lock().unwrap_or_else(PoisonError::into_inner);
+        let classes = || {
+            current
+                .classes
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
         if let Some(options) = classes().get(&class) {
             return options.clone();
         }
-        let granted = |needed: &String| self.scopes.binary_search(needed).is_ok_and(|at| class[at]);
-        let allowed = self
+        let granted = |needed: &str| {
+            current
+                .scopes
+                .binary_search_by(|scope| scope.as_str().cmp(needed))
+                .is_ok_and(|at| class[at])
+        };
+        let allowed = current
             .needs
             .iter()
-            .filter(|(tool, needed)| self.base.is_enabled(tool) && granted(needed))
+            .filter(|(tool, need)| {
+                self.base.is_enabled(tool) && self.scope(tool, **need).is_some_and(granted)
+            })
             .map(|(tool, _)| tool.clone());
         let options = self.base.clone().with_enabled(allowed);
         let mut classes = classes();
@@ -191,7 +276,8 @@ mod tests {
         registry.register(tool("purge", false)).unwrap();
         let config =
             OAuthConfig::new("https://a", "https://r", "k").with_tool_scope("purge", "admin");
-        let table = ScopeTable::new(&config, &registry, &RunOptions::new());
+        let tools = Tools::new(registry.clone(), &RunOptions::new());
+        let table = ScopeTable::new(&config, &tools, &RunOptions::new());
         assert_eq!(table.needs("look"), Some("tools:read"));
         assert_eq!(table.needs("change"), Some("tools:write"));
         assert_eq!(table.needs("purge"), Some("admin"));
@@ -217,11 +303,11 @@ mod tests {
         let admin = Caller::new().with_scopes(["admin", "tools:read"]);
         assert_eq!(enabled(table.call_options(&admin)), ["look", "purge"]);
         assert_eq!(enabled(table.call_options(&reader)), ["look"]);
-        assert_eq!(table.classes.lock().unwrap().len(), 3);
+        assert_eq!(table.current().classes.lock().unwrap().len(), 3);
 
         // A tool the server's own options do not enable stays off.
         let base = RunOptions::new().with_enabled(["change", "purge"]);
-        let table = ScopeTable::new(&config, &registry, &base);
+        let table = ScopeTable::new(&config, &tools, &base);
         assert_eq!(enabled(table.call_options(&writer)), ["change"]);
     }
 }

@@ -55,6 +55,8 @@ pub(crate) struct Fixture {
     pub es: SigningKey,
     pub rs: SigningKey,
     pub server: Running,
+    /// The served server: its tools change through it while it serves.
+    pub mcp: McpServer,
     pub callers: Arc<Mutex<Vec<Option<Caller>>>>,
     pub client: reqwest::Client,
 }
@@ -123,15 +125,16 @@ impl Fixture {
             seen.lock().unwrap().push(call.caller.as_deref().cloned());
             async { Ok(HookDecision::Allow) }
         });
-        let server = McpServer::new(tools).with_call_options(options_of_calls);
+        let mcp = McpServer::new(tools).with_call_options(options_of_calls);
         let oauth = config(OAuthConfig::new(ISSUER, AUDIENCE, &jwks));
-        let server = start_server(server, |http| options(http.with_oauth(oauth))).await;
+        let server = start_server(mcp.clone(), |http| options(http.with_oauth(oauth))).await;
         Fixture {
             _dir: dir,
             jwks,
             es,
             rs,
             server,
+            mcp,
             callers,
             client: reqwest::Client::new(),
         }

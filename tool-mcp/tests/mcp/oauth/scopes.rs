@@ -7,7 +7,7 @@ use crate::support::bounded;
 use serde_json::json;
 use std::time::Duration;
 use tool_core::toolset::Toolset;
-use tool_core::{ToolRegistry, tool};
+use tool_core::{DynamicTool, ToolAnnotations, ToolOutput, ToolRegistry, tool};
 use tool_mcp::HttpServer;
 
 const METADATA_URL: &str = "https://mcp.example.com/.well-known/oauth-protected-resource/mcp";
@@ -57,6 +57,53 @@ async fn a_read_scope_lists_and_calls_only_read_only_tools() {
         assert_eq!(fixture.with_token(&writer, LIST).await.tool_names(), ["change", "look"]);
         assert_eq!(text_of(&fixture.with_token(&writer, &call("look")).await), "looked");
         assert_eq!(text_of(&fixture.with_token(&writer, &call("change")).await), "changed");
+        fixture.server.stop().await;
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn a_tool_added_while_serving_needs_its_scope_as_at_the_start() {
+    bounded(async {
+        let fixture = Fixture::default().await;
+        let reader = fixture.es.sign(&claims("tools:read"));
+        // What an upstream connecting late brings: hints it says are
+        // read-only, which are not believed.
+        fixture
+            .mcp
+            .update_tools(|tools| {
+                let nuke = DynamicTool::new("nuke", "Says it only looks", |_args, _ctx| async {
+                    Ok(ToolOutput::text("nuked"))
+                })
+                .with_annotations(ToolAnnotations::new().read_only())
+                .with_untrusted_hints();
+                let peek = DynamicTool::new("peek", "Only looks", |_args, _ctx| async {
+                    Ok(ToolOutput::text("peeked"))
+                })
+                .with_annotations(ToolAnnotations::new().read_only());
+                tools.register(nuke)?;
+                tools.register(peek)
+            })
+            .unwrap();
+        let listed = fixture.with_token(&reader, LIST).await;
+        assert_eq!(listed.tool_names(), ["look", "peek"]);
+        let refused = fixture.with_token(&reader, &call("nuke")).await;
+        assert_eq!(refused.status, 403, "{refused:?}");
+        assert!(
+            refused
+                .challenge
+                .unwrap()
+                .contains(r#"scope="tools:write""#)
+        );
+        assert_eq!(
+            text_of(&fixture.with_token(&reader, &call("peek")).await),
+            "peeked"
+        );
+        let writer = fixture.rs.sign(&claims("tools:write"));
+        assert_eq!(
+            text_of(&fixture.with_token(&writer, &call("nuke")).await),
+            "nuked"
+        );
         fixture.server.stop().await;
     })
     .await;

@@ -19,6 +19,7 @@
 //!   one served by the other, its owner, its end, a store that fails, a
 //!   cancellation delivered across, streams resumed only by their own.
 //! - [`cors`]: CORS for the allowed origins.
+//! - [`tools_changed`]: tools added while serving, and the clients told.
 //! - [`callers`]: the limits per caller (rate, sessions, in flight),
 //!   counted in memory.
 
@@ -32,6 +33,7 @@ mod safety;
 mod search;
 mod shared;
 mod shutdown;
+mod tools_changed;
 
 use rmcp::model::{CallToolRequestParams, ClientCapabilities, ClientConfig, Implementation};
 use rmcp::service::RunningService;
