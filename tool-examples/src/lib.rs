@@ -24,6 +24,7 @@ pub mod deferral;
 pub mod echo;
 pub mod files;
 pub mod label;
+pub mod late_upstream;
 pub mod list;
 pub mod logging;
 pub mod read;

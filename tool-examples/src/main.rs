@@ -12,6 +12,7 @@ use tool_examples::cli::{
     ApprovalArgs, CallArgs, Cli, Command, CompletionsArgs, Deferral, DefinitionsArgs, McpArgs,
     Root, SharedState, UsageError,
 };
+use tool_examples::late_upstream;
 use tool_examples::serve::{
     DEFAULT_DRAIN_DELAY, DEFAULT_SHUTDOWN_GRACE, HOSTS_VARIABLE, HttpOptions, ORIGINS_VARIABLE,
     bearer_token, serve_http, serve_stdio, with_env_list,
@@ -120,16 +121,25 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 &state,
                 "mcp",
             )?;
-            // The clients live as long as the server: they hold the upstreams.
-            let _clients = runtime.block_on(add_upstreams(
+            // The clients live as long as the server: they hold the
+            // upstreams. One that is not there yet is served when it is.
+            let (_clients, later) = runtime.block_on(late_upstream::add_upstreams_or_later(
                 &mut tools,
                 &upstreams.servers,
                 &upstreams.settings(),
+                late_upstream::START_WAIT,
             ))?;
-            let tools = deferred(tools, &deferral, "mcp")?;
-            oauth.check_tools(&tools)?;
+            let core_now = Deferral {
+                core: late_upstream::names_known_now(&deferral.core, &later),
+            };
+            let tools = deferred(tools, &core_now, "mcp")?;
+            oauth.check_tools(&tools, &later)?;
             let mut server =
                 tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
+            {
+                let _runtime = runtime.enter();
+                late_upstream::serve_when_connected(later, &server, &deferral.core);
+            }
             if let Some(file) = approval_key_file {
                 let key = call::approval::load_key(Some(&file))?;
                 server = server.with_approval_key(&key);

@@ -84,12 +84,14 @@ impl UpstreamSpec {
 
     /// The library's upstream: an HTTP one with `token`, a command with the
     /// `env` variables, in order.
-    fn upstream(&self, token: Option<&str>, env: &[UpstreamEnv]) -> Upstream {
+    fn upstream(&self, token: Option<&UpstreamToken>, env: &[UpstreamEnv]) -> Upstream {
         match &self.target {
             Target::Url(url) => {
                 let upstream = Upstream::http(url.clone());
                 match token {
-                    Some(token) => upstream.with_bearer_token(token),
+                    Some(UpstreamToken::Shared(token)) => upstream.with_bearer_token(token),
+                    // Read again when it changes: rotated without a restart.
+                    Some(UpstreamToken::File(path)) => upstream.with_bearer_token_file(path),
                     None => upstream,
                 }
             }
@@ -322,6 +324,26 @@ pub async fn add_upstreams(
     specs: &[UpstreamSpec],
     settings: &UpstreamSettings,
 ) -> io::Result<Vec<McpClient>> {
+    let mut clients = Vec::with_capacity(specs.len());
+    for (prefix, upstream) in prepare(specs, settings)? {
+        let client = McpClient::connect(upstream)
+            .await
+            .map_err(|error| io::Error::other(format!("--upstream {prefix}: {error}")))?;
+        register(&client, registry, &prefix, &[])?;
+        clients.push(client);
+    }
+    Ok(clients)
+}
+
+/// Each upstream as the library connects to it, under its prefix (a
+/// prefix given twice gets `_2`, `_3`, ...): its token, its environment,
+/// whether its hints are trusted. The token files are checked and read
+/// first; a mistake in them or in `--upstream-trust` is an error naming
+/// it, before any upstream is started.
+pub(crate) fn prepare(
+    specs: &[UpstreamSpec],
+    settings: &UpstreamSettings,
+) -> io::Result<Vec<(String, Upstream)>> {
     let mut prefixes: Vec<String> = Vec::with_capacity(specs.len());
     for spec in specs {
         let prefix = unique(&spec.prefix, &prefixes);
@@ -329,25 +351,71 @@ pub async fn add_upstreams(
     }
     let tokens = tokens(specs, &prefixes, &settings.token_files, upstream_token()?)?;
     check_trusted(&settings.trusted, &prefixes)?;
-    let mut clients = Vec::with_capacity(specs.len());
-    for ((spec, prefix), token) in specs.iter().zip(&prefixes).zip(&tokens) {
-        let mut upstream = spec.upstream(token.as_deref(), &settings.env);
-        if settings.trusted.contains(prefix) {
+    let mut prepared = Vec::with_capacity(specs.len());
+    for ((spec, prefix), token) in specs.iter().zip(prefixes).zip(&tokens) {
+        let mut upstream = spec.upstream(token.as_ref(), &settings.env);
+        if settings.trusted.contains(&prefix) {
             upstream = upstream.with_trusted_hints();
             tracing::info!(
                 "upstream {prefix}: its tools' annotations are trusted (--upstream-trust)"
             );
         }
-        let client = McpClient::connect(upstream)
-            .await
-            .map_err(|error| io::Error::other(format!("--upstream {prefix}: {error}")))?;
-        let count = client
-            .register_into(registry, Some(prefix))
-            .map_err(|error| io::Error::other(format!("--upstream {prefix}: {error}")))?;
-        tracing::info!("upstream {prefix}: {count} tools, as {prefix}__<name>");
-        clients.push(client);
+        prepared.push((prefix, upstream));
     }
-    Ok(clients)
+    Ok(prepared)
+}
+
+/// Registers `client`'s tools in `registry` as `{prefix}__<name>`, those
+/// not named in `core` deferred when `core` names any of this upstream's
+/// tools or any tool at all (`--defer-all-except`).
+pub(crate) fn register(
+    client: &McpClient,
+    registry: &mut ToolRegistry,
+    prefix: &str,
+    core: &[String],
+) -> io::Result<usize> {
+    let failed =
+        |error: &dyn std::fmt::Display| io::Error::other(format!("--upstream {prefix}: {error}"));
+    let count = if core.is_empty() {
+        client
+            .register_into(registry, Some(prefix))
+            .map_err(|error| failed(&error))?
+    } else {
+        let mut own = ToolRegistry::new();
+        let count = client
+            .register_into(&mut own, Some(prefix))
+            .map_err(|error| failed(&error))?;
+        let kept: Vec<String> = core
+            .iter()
+            .filter(|name| own.get(name).is_some())
+            .cloned()
+            .collect();
+        let ours = format!("{prefix}{}", tool_mcp::client::PREFIX_SEPARATOR);
+        for missing in core
+            .iter()
+            .filter(|name| name.starts_with(&ours) && own.get(name).is_none())
+        {
+            tracing::error!(
+                "--defer-all-except {missing}: upstream {prefix} has no such tool; its tools \
+                 are all deferred"
+            );
+        }
+        let set = tool_core::toolset::IntoToolset::into_toolset(own).deferred_except(&kept);
+        registry.register_all(set).map_err(|error| failed(&error))?;
+        count
+    };
+    tracing::info!("upstream {prefix}: {count} tools, as {prefix}__<name>");
+    Ok(count)
+}
+
+/// Where an HTTP upstream's token comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum UpstreamToken {
+    /// [`UPSTREAM_TOKEN_VARIABLE`]'s, the same for every HTTP upstream
+    /// without a file.
+    Shared(String),
+    /// Its own `--upstream-token-file`, read again when it changes.
+    File(PathBuf),
 }
 
 /// Each upstream's token, by position: its own file's, else (HTTP only)
@@ -357,7 +425,7 @@ fn tokens(
     prefixes: &[String],
     files: &[TokenFile],
     shared: Option<String>,
-) -> io::Result<Vec<Option<String>>> {
+) -> io::Result<Vec<Option<UpstreamToken>>> {
     let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidInput, message);
     let mut own: Vec<Option<&TokenFile>> = vec![None; specs.len()];
     for file in files {
@@ -395,8 +463,11 @@ fn tokens(
         .iter()
         .zip(own)
         .map(|(spec, file)| match (file, &spec.target) {
-            (Some(file), _) => read_token_file(&file.label(), &file.path).map(Some),
-            (None, Target::Url(_)) => Ok(shared.clone()),
+            // Read now to refuse a bad file before anything starts; the
+            // client reads it again as it changes.
+            (Some(file), _) => read_token_file(&file.label(), &file.path)
+                .map(|_| Some(UpstreamToken::File(file.path.clone()))),
+            (None, Target::Url(_)) => Ok(shared.clone().map(UpstreamToken::Shared)),
             (None, Target::Command(..)) => Ok(None),
         })
         .collect()
@@ -460,12 +531,19 @@ mod tests {
         let prefixes: Vec<String> = specs.iter().map(|spec| spec.prefix.clone()).collect();
         let files = [TokenFile {
             upstream: "docs".to_owned(),
-            path,
+            path: path.clone(),
         }];
         assert_eq!(
             tokens(&specs, &prefixes, &files, Some("shared".to_owned())).unwrap(),
-            [Some("docs-own".to_owned()), Some("shared".to_owned()), None]
+            [
+                Some(UpstreamToken::File(path.clone())),
+                Some(UpstreamToken::Shared("shared".to_owned())),
+                None
+            ]
         );
+        // A file that cannot be read is refused before anything starts.
+        std::fs::remove_file(&path).unwrap();
+        assert!(tokens(&specs, &prefixes, &files, None).is_err());
         assert_eq!(
             tokens(&specs, &prefixes, &[], None).unwrap(),
             [None, None, None]
@@ -485,11 +563,11 @@ mod tests {
         let prefixes = ["docs".to_owned(), "docs_2".to_owned()];
         let files = [TokenFile {
             upstream: "docs_2".to_owned(),
-            path,
+            path: path.clone(),
         }];
         assert_eq!(
             tokens(&specs, &prefixes, &files, None).unwrap(),
-            [None, Some("second".to_owned())]
+            [None, Some(UpstreamToken::File(path))]
         );
     }
 }

@@ -101,3 +101,7 @@ cfg_feature!("client" =>
 );
 #[cfg(any(feature = "server", feature = "client"))]
 mod trace_context;
+// Credential files read again when they change: the server's token and
+// key set, an upstream's token.
+#[cfg(any(feature = "http", feature = "client"))]
+mod watched;

@@ -36,7 +36,8 @@ pub struct Upstreams {
     /// Also serve or call another MCP server's tools, as PREFIX__name (repeatable)
     ///
     /// SERVER is [NAME=]URL (streamable HTTP) or [NAME=]"PROGRAM ARGS" (stdio); the prefix is
-    /// NAME, else the URL's host and port or the program's name.
+    /// NAME, else the URL's host and port or the program's name. `mcp` serves without an upstream
+    /// that is down, and adds its tools when it connects.
     #[arg(long = "upstream", value_name = "SERVER", value_parser = UpstreamSpec::parse)]
     pub servers: Vec<UpstreamSpec>,
     /// Set NAME in every stdio upstream's environment, or pass this program's NAME on (repeatable)
@@ -46,8 +47,8 @@ pub struct Upstreams {
     pub env: Vec<UpstreamEnv>,
     /// Send the HTTP upstream NAME the bearer token read from FILE (repeatable)
     ///
-    /// Surrounding whitespace is ignored. Without one, an HTTP upstream is sent
-    /// TOOL_EXAMPLES_UPSTREAM_TOKEN's, if set.
+    /// Surrounding whitespace is ignored; the file is read again when it changes. Without one, an
+    /// HTTP upstream is sent TOOL_EXAMPLES_UPSTREAM_TOKEN's, if set.
     #[arg(long = "upstream-token-file", value_name = "NAME=FILE", value_parser = TokenFile::parse)]
     pub token_files: Vec<TokenFile>,
     /// Take the upstream NAME's word for its tools' annotations (repeatable)

@@ -6,6 +6,7 @@
 //! `--introspection-credentials-file`, which also go together.
 
 use super::UsageError;
+use crate::late_upstream::{Later, later_upstream_of};
 use clap::Args;
 use clap::builder::NonEmptyStringValueParser;
 use std::path::PathBuf;
@@ -213,11 +214,26 @@ impl OAuthArgs {
 
     /// Every `--tool-scope` names one of `tools`: a misspelt one would
     /// leave the tool it meant at the default scope and advertise a scope
-    /// nothing needs. The usage error lists the tools.
-    pub fn check_tools(&self, tools: &ToolRegistry) -> Result<(), UsageError> {
+    /// nothing needs. The usage error lists the tools. A tool of an
+    /// upstream still connecting (`later`) cannot be checked: naming one
+    /// is a usage error saying so.
+    pub fn check_tools(&self, tools: &ToolRegistry, later: &[Later]) -> Result<(), UsageError> {
         let Some(config) = self.config() else {
             return Ok(());
         };
+        // A scope decided for a tool nobody has seen yet could not be
+        // checked: the upstream must be there at the start.
+        for (tool, _) in &self.tool_scopes {
+            if let Some(upstream) = later_upstream_of(tool, later) {
+                return Err(UsageError::new(
+                    "mcp",
+                    format!(
+                        "--tool-scope {tool}=...: upstream {upstream} is not connected yet, and a \
+                         scope for one of its tools needs it at the start"
+                    ),
+                ));
+            }
+        }
         config.check_tool_scopes(tools).map_err(|unknown| {
             UsageError::new(
                 "mcp",

@@ -15,6 +15,7 @@
 //! - [`logging`]: the logs, on stderr only.
 //! - [`mcp_cli`]: `tool-examples mcp` driven by an rmcp client.
 //! - [`federation`]: an aggregator in front of upstream servers.
+//! - [`late_upstream`]: an upstream down at the start, served when it is up.
 //! - [`oauth`]: `mcp --http` with OAuth flags; no token passed upstream.
 //! - [`many_tools`]: `--defer-all-except`, the tools found through
 //!   `tool_search` in `definitions`, `call` and `mcp`.
@@ -26,6 +27,7 @@ mod cli;
 mod cli_reference;
 mod federation;
 mod hostile_cli;
+mod late_upstream;
 mod line_properties;
 mod logging;
 mod many_tools;

@@ -76,6 +76,7 @@ mod progress;
 mod remote;
 mod span;
 mod start;
+mod token_file;
 
 use connection::Connection;
 use remote::RemoteTool;
@@ -167,10 +168,18 @@ enum Target {
     },
     Http {
         url: String,
-        bearer_token: Option<String>,
+        bearer_token: Option<Credential>,
         /// PEM text, each holding one or more CA certificates.
         root_certificates: Vec<Vec<u8>>,
     },
+}
+
+/// Where an HTTP upstream's token comes from.
+#[derive(Clone)]
+enum Credential {
+    Fixed(String),
+    /// Read from this file, and again when it changes.
+    File(std::path::PathBuf),
 }
 
 /// One variable of a started server's environment.
@@ -227,7 +236,31 @@ impl Upstream {
     /// the token alone. Does nothing for a command.
     pub fn with_bearer_token(mut self, token: impl Into<String>) -> Self {
         if let Target::Http { bearer_token, .. } = &mut self.target {
-            *bearer_token = Some(token.into());
+            *bearer_token = Some(Credential::Fixed(token.into()));
+        }
+        self
+    }
+
+    /// Sends `Authorization: Bearer <token>` with every HTTP request, the
+    /// token read from the file at `path` (without surrounding
+    /// whitespace) and read again when the file changes, so that it can
+    /// be rotated while the client runs. The file is the authority: an
+    /// emptied or deleted file sends no token (the upstream refuses, and
+    /// the calls fail saying so); one that cannot be read or holds no
+    /// usable token keeps the last good token for 5 minutes, with a
+    /// warning each minute, then sends none. [`McpClient::connect`] fails
+    /// when the file cannot be read at first. Does nothing for a command.
+    ///
+    /// ```
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// let remote = Upstream::http("https://mcp.example.com/mcp")
+    ///     .with_bearer_token_file("/run/secrets/mcp-upstream-token");
+    /// # let _ = remote;
+    /// ```
+    pub fn with_bearer_token_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        if let Target::Http { bearer_token, .. } = &mut self.target {
+            *bearer_token = Some(Credential::File(path.into()));
         }
         self
     }
@@ -416,7 +449,13 @@ impl fmt::Debug for Upstream {
             } => {
                 debug
                     .field("url", url)
-                    .field("bearer_token", &bearer_token.as_ref().map(|_| "<redacted>"))
+                    .field(
+                        "bearer_token",
+                        &bearer_token.as_ref().map(|credential| match credential {
+                            Credential::Fixed(_) => "<redacted>".to_owned(),
+                            Credential::File(path) => format!("from {}", path.display()),
+                        }),
+                    )
                     .field("root_certificates", &root_certificates.len());
             }
         }

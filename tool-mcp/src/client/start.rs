@@ -3,7 +3,8 @@
 //! client, with its TLS roots), then MCP's `initialize`.
 
 use super::connection::{Handler, Service, State};
-use super::{ClientError, INHERITED_ENV, Target, Upstream, Variable};
+use super::token_file::TokenFromFile;
+use super::{ClientError, Credential, INHERITED_ENV, Target, Upstream, Variable};
 use rmcp::ServiceExt;
 use rmcp::service::ClientInitializeError;
 use rmcp::transport::common::client_side_sse::ExponentialBackoff;
@@ -56,12 +57,22 @@ pub(super) async fn start(upstream: &Upstream, state: &Arc<State>) -> Result<Ser
                 })?
                 .map_err(ClientError::Connect)?;
             let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
-            if let Some(token) = bearer_token {
-                config = config.auth_header(token.clone());
-            }
             config.retry_config = Arc::new(resume_once());
-            let transport = StreamableHttpClientTransport::with_client(client, config);
-            tokio::time::timeout(limit, handler.serve(transport)).await
+            match bearer_token {
+                Some(Credential::File(path)) => {
+                    let client = TokenFromFile::open(client, path)
+                        .map_err(|error| ClientError::Connect(error.to_string()))?;
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    tokio::time::timeout(limit, handler.serve(transport)).await
+                }
+                fixed => {
+                    if let Some(Credential::Fixed(token)) = fixed {
+                        config = config.auth_header(token.clone());
+                    }
+                    let transport = StreamableHttpClientTransport::with_client(client, config);
+                    tokio::time::timeout(limit, handler.serve(transport)).await
+                }
+            }
         }
     };
     match started {

@@ -10,7 +10,7 @@ use super::grant::Grant;
 use super::oauth::{Metadata, ScopeTable, Verifier};
 #[cfg(feature = "oauth")]
 use super::owners::Owner;
-use super::watched::Watched;
+use crate::watched::Watched;
 use crate::audit;
 use hyper::header::{AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
 use hyper::{StatusCode, Uri};

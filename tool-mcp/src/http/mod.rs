@@ -20,7 +20,6 @@ mod owners;
 mod quotas;
 mod serve;
 mod shared;
-mod watched;
 
 pub(crate) use gate::session_of;
 pub(crate) use grant::Grant;

@@ -1154,3 +1154,64 @@ async fn an_https_server_signed_by_a_given_root_is_reached() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_file_is_read_again_when_it_changes() {
+    bounded(async {
+        let dir =
+            std::env::temp_dir().join(format!("tool-mcp-upstream-token-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (server_file, client_file) = (dir.join("server"), dir.join("client"));
+        std::fs::write(&server_file, "first-token").unwrap();
+        std::fs::write(&client_file, "first-token\n").unwrap();
+        let mut registry = ToolRegistry::new();
+        registry
+            .register(DynamicTool::new(
+                "ping",
+                "Answer pong",
+                |_args, _ctx| async { Ok(ToolOutput::text("pong")) },
+            ))
+            .unwrap();
+        let server = HttpServer::bind(registry, "127.0.0.1:0".parse().unwrap())
+            .await
+            .expect("binds")
+            .with_bearer_token_file(&server_file);
+        let address = server.local_addr().unwrap();
+        let shutdown = CancellationToken::new();
+        tokio::spawn(server.run(shutdown.clone()));
+        let http = Http { address, shutdown };
+
+        let client =
+            McpClient::connect(Upstream::http(url(&http)).with_bearer_token_file(&client_file))
+                .await
+                .expect("connects with the file's token");
+        let mut tools = ToolRegistry::new();
+        client.register_into(&mut tools, None).unwrap();
+        assert_eq!(first_text(&call(&tools, "ping", json!({})).await), "pong");
+
+        // Both rotated: the server accepts only the new token, which the
+        // client sends once it has looked at its file again (at most once
+        // a second).
+        std::fs::write(&server_file, "second-token").unwrap();
+        std::fs::write(&client_file, "second-token\n").unwrap();
+        tokio::time::sleep(Duration::from_millis(1100)).await;
+        let rotated = call(&tools, "ping", json!({})).await;
+        assert!(!rotated.is_error, "{rotated:?}");
+        assert_eq!(first_text(&rotated), "pong");
+        std::fs::remove_dir_all(&dir).ok();
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_file_that_cannot_be_read_fails_the_connection_naming_it() {
+    let missing = std::env::temp_dir().join("tool-mcp-no-such-token-file");
+    let error = McpClient::connect(
+        Upstream::http("http://127.0.0.1:9/mcp").with_bearer_token_file(&missing),
+    )
+    .await
+    .expect_err("refused");
+    let message = error.to_string();
+    assert!(message.contains("the upstream token file"), "{message}");
+    assert!(message.contains("tool-mcp-no-such-token-file"), "{message}");
+}

@@ -13,7 +13,7 @@
 
 use super::fetch;
 use super::token::{Claims, caller, check_required};
-use crate::http::watched::Watched;
+use crate::watched::Watched;
 use reqwest::Url;
 use reqwest::header::{ACCEPT, CONTENT_TYPE};
 use serde_json::{Map, Value};

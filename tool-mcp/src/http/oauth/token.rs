@@ -11,7 +11,7 @@ use super::introspection::Introspection;
 use super::issuer::IssuerKeys;
 use super::keys::{CURVES, Key, KeySet, RSA};
 use super::{KeySource, OAuthConfig, token_type};
-use crate::http::watched::Watched;
+use crate::watched::Watched;
 use jsonwebtoken::errors::{Error, ErrorKind};
 use jsonwebtoken::{Algorithm, Header, Validation};
 use serde::Deserialize;

@@ -1,4 +1,5 @@
-//! A file read again when it changes: the static token's, the JWKS's. The
+//! A file read again when it changes: the static token's, the JWKS's, an
+//! upstream's token (the client's side). The
 //! requests themselves look, at most once a second, at the file's modified
 //! time, length and inode (one `stat`, no task of its own); only a change
 //! reads it again.
@@ -16,7 +17,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 /// How often the file is looked at, at most.
-pub(super) const CHECK_INTERVAL: Duration = Duration::from_secs(1);
+pub(crate) const CHECK_INTERVAL: Duration = Duration::from_secs(1);
 
 /// How often a file that stays unreadable or invalid is warned about.
 const WARN_EVERY: Duration = Duration::from_secs(60);
@@ -48,7 +49,7 @@ impl Stamp {
 
 /// Reads a file's bytes into a value (`None`: the file accepts nothing),
 /// or says what is wrong with them.
-pub(super) type Parse<T> = fn(&[u8]) -> Result<Option<T>, String>;
+pub(crate) type Parse<T> = fn(&[u8]) -> Result<Option<T>, String>;
 
 struct Check {
     at: Instant,
@@ -60,7 +61,7 @@ struct Check {
 }
 
 /// A value read from a file, and read again when the file changes.
-pub(super) struct Watched<T> {
+pub(crate) struct Watched<T> {
     path: PathBuf,
     /// What the file is, in warnings: `the JWKS file /etc/mcp/jwks.json`.
     what: String,
@@ -76,7 +77,7 @@ impl<T> Watched<T> {
     /// Reads the file now: a file that cannot be read or parsed, or that
     /// accepts nothing, is an error here, as the server should not start
     /// without it.
-    pub(super) fn open(
+    pub(crate) fn open(
         path: &Path,
         what: &str,
         parse: Parse<T>,
@@ -108,7 +109,7 @@ impl<T> Watched<T> {
     /// the file changed since it was last looked at (and that was more
     /// than [`CHECK_INTERVAL`] ago). Requests that arrive while another
     /// looks do not wait: they take the value as it is.
-    pub(super) fn current(&self) -> Option<Arc<T>> {
+    pub(crate) fn current(&self) -> Option<Arc<T>> {
         if let Ok(mut check) = self.check.try_lock()
             && check.at.elapsed() >= CHECK_INTERVAL
         {
@@ -223,7 +224,8 @@ mod tests {
     }
 
     fn scratch(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("tool-mcp-watched-{name}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("tool-mcp-watched-{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }
@@ -233,7 +235,8 @@ mod tests {
         let dir = scratch("revoke");
         let path = dir.join("value");
         std::fs::write(&path, "1").unwrap();
-        let watched = Watched::open(&path, "the test file", number, Duration::from_secs(60)).unwrap();
+        let watched =
+            Watched::open(&path, "the test file", number, Duration::from_secs(60)).unwrap();
         assert_eq!(watched.current().map(|value| *value), Some(1));
 
         std::fs::write(&path, "22").unwrap();
