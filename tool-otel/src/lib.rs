@@ -3,9 +3,11 @@
 
 mod contract;
 mod duration;
+mod mcp;
 pub mod propagation;
 
 pub use duration::ToolDurationLayer;
+pub use mcp::McpMetricsLayer;
 
 use opentelemetry::metrics::Meter;
 use opentelemetry::trace::Tracer;

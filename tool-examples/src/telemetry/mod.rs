@@ -4,9 +4,13 @@
 //! What goes out is what [`tool_otel::layer`] makes of the spans tool-core
 //! and tool-mcp open: `execute_tool {tool}` for every call, `tools/call
 //! {tool}` around every MCP request (client and server side), and the
-//! `gen_ai.execute_tool.duration` histogram. The W3C trace context travels
-//! in MCP's `_meta` (tool-mcp's `otel` feature) with the propagator set
-//! here, so a call through an upstream is one trace across both processes.
+//! `gen_ai.execute_tool.duration` histogram; and what
+//! [`tool_otel::McpMetricsLayer`] makes of tool-mcp's spans and audit
+//! events: the MCP operations' durations, HTTP responses by status,
+//! sessions open, calls in flight, credentials refused. The W3C trace
+//! context travels in MCP's `_meta` (tool-mcp's `otel` feature) with the
+//! propagator set here, so a call through an upstream is one trace across
+//! both processes.
 
 mod endpoint;
 mod reported;
@@ -46,6 +50,25 @@ const EXPORTED_TARGETS: [&str; 3] = ["tool_core", "tool_mcp", "tool_examples"];
 /// sent in `_meta`) should be its own.
 fn follows_the_conventions(metadata: &tracing::Metadata<'_>) -> bool {
     !metadata.is_span() || metadata.fields().field("otel.name").is_some()
+}
+
+/// What [`tool_otel::McpMetricsLayer`] is shown, apart from the spans
+/// exported: tool-mcp's audit events, and the span its HTTP gate opens
+/// around each request, which is at debug so that the logs show it only
+/// when asked (a filter per layer: `RUST_LOG` still decides the logs).
+/// Nothing else, so that the debug lines of tool-mcp cost this layer no
+/// more than a cached "never".
+fn makes_mcp_metrics(metadata: &tracing::Metadata<'_>) -> bool {
+    let target = metadata.target();
+    let in_tool_mcp = target == "tool_mcp" || target.starts_with("tool_mcp::");
+    let level = *metadata.level();
+    if metadata.is_span() {
+        in_tool_mcp
+            && ((metadata.name() == "mcp_http" && level <= tracing::Level::DEBUG)
+                || (level <= tracing::Level::INFO && follows_the_conventions(metadata)))
+    } else {
+        target == "tool_mcp::audit" && level <= tracing::Level::INFO
+    }
 }
 
 /// The exporting pipeline of this process: its tracer and meter
@@ -102,7 +125,8 @@ impl Telemetry {
     }
 
     /// The layer that turns the exported crates' spans into OpenTelemetry
-    /// spans and the duration histogram, filtered on its own so that
+    /// spans and the duration histogram, beside the MCP server's metrics
+    /// ([`tool_otel::McpMetricsLayer`]), each filtered on its own so that
     /// `RUST_LOG` cannot hide them from the collector.
     pub fn layer(&self) -> Box<dyn Layer<Registry> + Send + Sync> {
         let exported = EXPORTED_TARGETS
@@ -113,8 +137,11 @@ impl Telemetry {
         let tracer = self.tracers.tracer(SERVICE_NAME);
         let meter = self.meters.meter(SERVICE_NAME);
         let exported = exported.and(filter_fn(follows_the_conventions));
+        let metrics = tool_otel::McpMetricsLayer::new(&meter)
+            .with_filter(filter_fn(makes_mcp_metrics).with_max_level_hint(LevelFilter::DEBUG));
         tool_otel::layer(tracer, &meter)
             .with_filter(exported)
+            .and_then(metrics)
             .boxed()
     }
 

@@ -13,6 +13,7 @@ use super::limits::{self, Admission, CallSlots, InFlight, Limits, SessionSlots};
 use super::message::Message;
 use super::owners::{Owner, SessionOwners};
 use super::quotas::{ClientAddr, ClientIp, Network, client_address};
+use super::session_ends::OpenSessions;
 use super::shared::{self, SharedSessions};
 use super::{HttpBody, HttpResponse, Refusal};
 use http_body_util::Full;
@@ -43,6 +44,8 @@ pub(super) struct Gate {
     pub draining: std::sync::atomic::AtomicBool,
     /// `None` when stateless: no session is ever opened.
     pub sessions: Option<SessionSlots>,
+    /// The sessions opened here, for the audit line of their end.
+    pub open_sessions: Option<Arc<OpenSessions>>,
     pub calls: CallSlots,
 }
 
@@ -57,16 +60,20 @@ impl Gate {
     {
         // A span per request, naming its session: the lines of one
         // client's session can be picked out of many clients' at debug.
+        // With its status it is also what tool-otel's
+        // `http.server.request.duration` is made of: a layer filtered on
+        // its own sees it at debug while the logs stay at info.
         let span = tracing::debug_span!(
             "mcp_http",
             method = %request.method(),
             session = tracing::field::Empty,
+            http.response.status_code = tracing::field::Empty,
         );
         if let Some(session) = session_of(request.headers()) {
             span.record("session", session);
         }
         let reader = self.reader_of(request.uri().path(), request.headers());
-        async {
+        let response = async {
             let mut response = match self.check(service, request).await {
                 Ok(response) => response,
                 Err(Refusal(response)) => {
@@ -81,8 +88,11 @@ impl Gate {
             }
             response
         }
-        .instrument(span)
-        .await
+        .instrument(span.clone())
+        .await;
+        // Recorded before the span closes (when `span` drops, just after).
+        span.record("http.response.status_code", response.status().as_u16());
+        response
     }
 
     /// Who may read the answer to a request from a browser: any page for
@@ -337,6 +347,9 @@ impl Gate {
                     caller.client,
                     "client",
                 );
+                if let Some(open) = &self.open_sessions {
+                    open.forget(session);
+                }
                 if let Some(owners) = &self.owners {
                     owners.closed(session);
                 }
@@ -402,6 +415,9 @@ impl Gate {
     /// it is closed again, and the client told why.
     async fn opened(&self, session: &str, caller: &Caller<'_>) -> Result<(), Refusal> {
         crate::audit::session_opened(session, &caller.audit_name(), caller.client);
+        if let Some(open) = &self.open_sessions {
+            open.opened(session, caller.audit_name(), caller.client);
+        }
         if let Some(shared) = &self.shared {
             shared.opened(session, caller.owner).await?;
         } else if let (Some(owners), Some(owner)) = (&self.owners, caller.owner) {
@@ -417,6 +433,9 @@ impl Gate {
                 caller.client,
                 "server: the caller has all the sessions it may have",
             );
+            if let Some(open) = &self.open_sessions {
+                open.forget(session);
+            }
             return Err(refused);
         }
         Ok(())

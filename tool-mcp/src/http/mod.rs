@@ -19,6 +19,7 @@ mod oauth;
 mod owners;
 mod quotas;
 mod serve;
+mod session_ends;
 mod shared;
 
 pub(crate) use gate::session_of;

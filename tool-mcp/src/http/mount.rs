@@ -15,6 +15,7 @@ use super::limits::{CallSlots, Limits, SessionSlots};
 use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier, check_tool_scopes};
 use super::owners::SessionOwners;
 use super::quotas::{CallerLimits, MemoryQuotas, Network, QuotaStore};
+use super::session_ends::{self, OpenSessions};
 use super::shared::{self, SharedSessions, SharedState};
 use crate::McpServer;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -430,6 +431,15 @@ impl McpHttp {
         };
         let owners = (!self.stateless && auth.required() && shared.is_none())
             .then(|| SessionOwners::new(Arc::clone(&sessions)));
+        let open_sessions = (!self.stateless).then(|| {
+            let open = Arc::new(OpenSessions::default());
+            session_ends::spawn_sweeper(
+                Arc::clone(&open),
+                Arc::clone(&sessions),
+                sessions_end.clone(),
+            );
+            open
+        });
         let gate = Gate {
             hosts,
             auth,
@@ -440,6 +450,7 @@ impl McpHttp {
             trusted,
             draining: std::sync::atomic::AtomicBool::new(false),
             sessions: (!self.stateless).then(|| SessionSlots::new(sessions, limits.max_sessions)),
+            open_sessions,
             calls: CallSlots::new(limits.max_in_flight, limits.max_calls_per_session),
         };
         Ok((McpGate::new(gate, calls_of, sessions_end), service))

@@ -5,8 +5,9 @@
 //! `tools/call echo` client span, the upstream's `tools/call echo` server
 //! span and its `execute_tool echo`, each the parent of the next. Both send
 //! the duration histogram, and the caller's JSON log lines carry the ids
-//! the receiver saw.
+//! the receiver saw. [`metrics`]: an HTTP server's MCP and HTTP metrics.
 
+mod metrics;
 mod receiver;
 
 use crate::federation::upstream_with_log;

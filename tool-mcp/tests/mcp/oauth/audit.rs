@@ -195,3 +195,38 @@ async fn an_approval_asked_then_accepted_is_in_the_calls_lines() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_session_the_server_ends_idle_has_its_close_line() {
+    let _alone = LOGGED.lock().await;
+    let logs = Logs::capture(tracing::Level::INFO);
+    bounded(async {
+        let fixture = Fixture::start(
+            |config| config,
+            |http| http.with_session_idle_timeout(std::time::Duration::from_millis(200)),
+        )
+        .await;
+        let alice = fixture.es.sign(&claims("tools:read"));
+        let opened = fixture
+            .post_to("/mcp", Some(&format!("Bearer {alice}")), INITIALIZE, &[])
+            .await;
+        assert_eq!(opened.status, 200, "{opened:?}");
+        // Left idle: rmcp ends it, the sweep logs it.
+        loop {
+            let closed: Vec<String> = logs
+                .audit()
+                .into_iter()
+                .filter(|line| line.contains("session_closed"))
+                .collect();
+            if let [line] = closed.as_slice() {
+                assert!(line.contains("closed_by=\"server\""), "{line}");
+                assert!(line.contains(r#"caller=["sub""#), "{line}");
+                break;
+            }
+            assert!(closed.is_empty(), "{closed:?}");
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        fixture.server.stop().await;
+    })
+    .await;
+}
