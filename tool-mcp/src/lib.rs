@@ -22,10 +22,12 @@
 //!   tower layer ([`McpHttp`], [`McpGate`]) for an application that mounts
 //!   MCP in its own router (axum's, or any tower stack) beside its routes
 //!   and behind its own middleware.
-//! - Each `tools/call` has a span on both sides, named as OpenTelemetry's
-//!   MCP conventions name them (`tools/call {tool}`, kinds CLIENT and
-//!   SERVER). With the feature `otel` (off by default) the client sends
-//!   its span's trace context in the request's `params._meta`
+//! - Each `tools/call` has a span on both sides, as OpenTelemetry's MCP
+//!   conventions ask: `tools/call {tool}` of kind SERVER on the server,
+//!   and on the client the executor's `execute_tool` span with the MCP
+//!   attributes added (never a second span for the same execution). With
+//!   the feature `otel` (off by default) the client sends its span's
+//!   trace context in the request's `params._meta`
 //!   (`traceparent`, `tracestate`) and the server continues that trace,
 //!   through the propagator the application sets with
 //!   `opentelemetry::global::set_text_map_propagator` (the README's

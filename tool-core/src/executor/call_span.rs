@@ -6,7 +6,12 @@
 //! named `execute_tool {tool}`, of kind internal, with the operation, the
 //! tool's name, type and description and the call's id from the start;
 //! when the call failed, `error.type` and an error status at its end;
-//! and, when the application opts in, the arguments and the result.
+//! and, when the application opts in, the arguments and the result. A
+//! tool that is another MCP server's records the MCP client's attributes
+//! here (`mcp.method.name`, `jsonrpc.request.id`, `network.transport`,
+//! `server.address`...), as the MCP conventions ask of an MCP client whose
+//! call an outer instrumentation already traces
+//! (<https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#client>).
 //!
 //! tool-core depends on `tracing` only, so these are tracing fields whose
 //! names `tracing-opentelemetry` maps: `otel.name`, `otel.kind`,
@@ -64,6 +69,17 @@ pub(crate) fn open(
         "otel.status_description" = Empty,
         "gen_ai.tool.call.arguments" = Empty,
         "gen_ai.tool.call.result" = Empty,
+        // What an MCP client records when the tool is another server's
+        // (tool-mcp's imported tools): the MCP conventions ask it to add
+        // its attributes to this span rather than open a second one for
+        // the same execution.
+        "mcp.method.name" = Empty,
+        "mcp.session.id" = Empty,
+        "jsonrpc.request.id" = Empty,
+        "rpc.response.status_code" = Empty,
+        "network.transport" = Empty,
+        "server.address" = Empty,
+        "server.port" = Empty,
     );
     let trace = Trace::new(&span, ctx);
     (span, trace)

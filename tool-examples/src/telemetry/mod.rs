@@ -52,8 +52,9 @@ fn follows_the_conventions(metadata: &tracing::Metadata<'_>) -> bool {
     !metadata.is_span() || metadata.fields().field("otel.name").is_some()
 }
 
-/// What [`tool_otel::McpMetricsLayer`] is shown, apart from the spans
-/// exported: tool-mcp's audit events, and the span its HTTP gate opens
+/// What [`tool_otel::McpMetricsLayer`] is shown: tool-mcp's operation
+/// spans, tool-core's `execute_tool` spans (an imported tool's is the MCP
+/// client's operation), tool-mcp's audit events, and the span its HTTP gate opens
 /// around each request, which is at debug so that the logs show it only
 /// when asked (a filter per layer: `RUST_LOG` still decides the logs).
 /// Nothing else, so that the debug lines of tool-mcp cost this layer no
@@ -62,8 +63,11 @@ fn makes_mcp_metrics(metadata: &tracing::Metadata<'_>) -> bool {
     let target = metadata.target();
     let in_tool_mcp = target == "tool_mcp" || target.starts_with("tool_mcp::");
     let level = *metadata.level();
+    // tool-core's `execute_tool`: an imported tool's carries the MCP
+    // client's attributes (the client's operation duration).
+    let tool_execution = target.starts_with("tool_core") && metadata.name() == "execute_tool";
     if metadata.is_span() {
-        in_tool_mcp
+        (in_tool_mcp || tool_execution)
             && ((metadata.name() == "mcp_http" && level <= tracing::Level::DEBUG)
                 || (level <= tracing::Level::INFO && follows_the_conventions(metadata)))
     } else {

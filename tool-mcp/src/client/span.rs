@@ -1,5 +1,7 @@
-//! The span of one remote call, as the MCP semantic conventions name the
-//! client side of a request
+//! The span of one remote call: the executor's `execute_tool` span with
+//! the MCP client's attributes added, or outside the executor a span of
+//! its own, as the MCP semantic conventions name the client side of a
+//! request
 //! (<https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#client>):
 //! `tools/call {tool}`, kind CLIENT, with `mcp.method.name`,
 //! `gen_ai.tool.name`, `gen_ai.operation.name = "execute_tool"`,
@@ -21,8 +23,28 @@ use rmcp::model::{ErrorCode, RequestId, ServerResult};
 use tracing::Span;
 use tracing::field::Empty;
 
-/// The span a call of the server's tool `tool` runs in, before it is sent.
+/// The span a call of the server's tool `tool` runs in, before it is sent:
+/// the executor's `execute_tool` span when the call runs in one (always,
+/// through a registry), with the MCP attributes added to it; else a span
+/// of its own.
+///
+/// The MCP conventions: "If the MCP instrumentation can reliably detect
+/// that outer GenAI instrumentation is already tracing the tool
+/// execution, it SHOULD NOT create a separate span. Instead, it SHOULD add
+/// MCP-specific attributes to the existing tool execution span"
+/// (<https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#client>).
+/// tool-core's span declares the fields for it.
 pub(super) fn call_span(tool: &str, upstream: &Upstream) -> Span {
+    let current = Span::current();
+    if current
+        .metadata()
+        .is_some_and(|span| span.name() == "execute_tool" && span.target().starts_with("tool_core"))
+    {
+        current.record("mcp.method.name", "tools/call");
+        current.record("network.transport", upstream.transport());
+        record_server(&current, upstream);
+        return current;
+    }
     let span = tracing::info_span!(
         "upstream_call",
         otel.name = %format_args!("tools/call {tool}"),
@@ -41,13 +63,18 @@ pub(super) fn call_span(tool: &str, upstream: &Upstream) -> Span {
         otel.status_code = Empty,
         otel.status_description = Empty,
     );
+    record_server(&span, upstream);
+    span
+}
+
+/// `server.address` and `server.port` of an HTTP upstream.
+fn record_server(span: &Span, upstream: &Upstream) {
     if !span.is_disabled()
         && let Some((host, port)) = upstream.host_and_port()
     {
         span.record("server.address", host);
         span.record("server.port", i64::from(port));
     }
-    span
 }
 
 /// The JSON-RPC id the request went with.

@@ -19,6 +19,28 @@ use tool_mcp::client::{McpClient, Upstream};
 use tracing::Instrument;
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 
+/// The client side of an MCP call of `tool`: the executor's `execute_tool`
+/// span, with the MCP client's attributes, as the conventions ask when an
+/// outer instrumentation already traces the tool's execution; never a
+/// span of kind client beside it.
+fn mcp_client<'a>(
+    spans: &'a [opentelemetry_sdk::trace::SpanData],
+    tool: &str,
+) -> &'a opentelemetry_sdk::trace::SpanData {
+    assert!(
+        spans.iter().all(|span| span.span_kind != SpanKind::Client),
+        "no second span for the call: {:#?}",
+        collector::names(&spans.iter().collect::<Vec<_>>())
+    );
+    let name = format!("execute_tool {tool}");
+    let clients: Vec<_> = spans
+        .iter()
+        .filter(|span| span.name == name && attribute(span, "mcp.method.name").is_some())
+        .collect();
+    assert_eq!(clients.len(), 1, "{:#?}", collector::names(&clients));
+    clients[0]
+}
+
 /// The span every tool here opens while it runs.
 const INSIDE: &str = "inside_tool";
 
@@ -166,13 +188,13 @@ async fn one_hop_is_one_trace_and_the_context_is_on_the_wire() {
                 && spans.iter().any(|s| s.span_kind == SpanKind::Server)
         })
         .await;
-        let client = one(&spans, "tools/call hop_one", SpanKind::Client);
+        let client = mcp_client(&spans, "hop_one");
         let served = one(&spans, "tools/call hop_one", SpanKind::Server);
         let inside = one(&spans, INSIDE, SpanKind::Internal);
 
         // One chain: the tool's span, (tool-core's span for the call), the
-        // server's, the client's, (tool-core's span for the remote tool),
-        // the agent's.
+        // server's, the client's (tool-core's span for the remote tool,
+        // with the MCP attributes), the agent's.
         let chain = ancestry(&spans, inside);
         let ids: Vec<SpanId> = chain
             .iter()
@@ -281,21 +303,26 @@ async fn two_hops_through_a_server_that_imports_another_are_one_trace() {
         let chain = ancestry(&spans, inside);
         let names = collector::names(&chain);
         assert_eq!(chain.last().unwrap().name, "agent", "{names:#?}");
-        // From the tool up: the far server, the middle server's client
-        // span, the middle server, our client span.
-        let hops: Vec<SpanKind> = chain
+        // From the tool up: the far server, the middle server's call (its
+        // executor's span, with the MCP client's attributes), the middle
+        // server, our call.
+        let hops: Vec<(SpanKind, &str)> = chain
             .iter()
-            .filter(|span| span.name == "tools/call hop_far")
-            .map(|span| span.span_kind.clone())
+            .filter(|span| attribute(span, "mcp.method.name").is_some())
+            .map(|span| (span.span_kind.clone(), span.name.as_ref()))
             .collect();
         assert_eq!(
             hops,
             [
-                SpanKind::Server,
-                SpanKind::Client,
-                SpanKind::Server,
-                SpanKind::Client
+                (SpanKind::Server, "tools/call hop_far"),
+                (SpanKind::Internal, "execute_tool hop_far"),
+                (SpanKind::Server, "tools/call hop_far"),
+                (SpanKind::Internal, "execute_tool hop_far"),
             ],
+            "{names:#?}"
+        );
+        assert!(
+            chain.iter().all(|span| span.span_kind != SpanKind::Client),
             "{names:#?}"
         );
         for span in chain
@@ -374,8 +401,10 @@ async fn failures_are_error_types_with_an_error_status() {
             has(spans, "agent") && spans.iter().any(|s| s.span_kind == SpanKind::Server)
         })
         .await;
-        for kind in [SpanKind::Client, SpanKind::Server] {
-            let span = one(&spans, "tools/call hop_fail", kind);
+        for span in [
+            mcp_client(&spans, "hop_fail"),
+            one(&spans, "tools/call hop_fail", SpanKind::Server),
+        ] {
             assert_eq!(attribute(span, "error.type").as_deref(), Some("tool_error"));
             assert!(matches!(span.status, Status::Error { .. }), "{span:#?}");
         }

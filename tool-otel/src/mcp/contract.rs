@@ -5,8 +5,13 @@
 //! the audit events are tool-mcp's own (`tool-mcp/src/audit.rs`).
 
 /// `mcp.method.name`: present on every span of one MCP operation, server
-/// (`tools/call`) or client (`upstream_call`); the mark of such a span.
+/// (`tools/call`) or client (`upstream_call`, or tool-core's
+/// `execute_tool` of an imported tool); the mark of such a span.
 pub(super) const METHOD_NAME: &str = "mcp.method.name";
+
+/// tool-core's span around each call: an imported tool's carries the MCP
+/// client's attributes.
+pub(super) const TOOL_EXECUTION_SPAN: &str = "execute_tool";
 
 /// `otel.kind`: `server` on the span of a request the server answers,
 /// `client` on the span of a request sent upstream.

@@ -7,7 +7,10 @@
 //! <https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#metric-mcpserveroperationduration>,
 //! <https://github.com/open-telemetry/semantic-conventions-genai/blob/main/docs/gen-ai/mcp.md#metric-mcpclientoperationduration>.
 //! Each value is the span's whole life, so the metric and the exported span
-//! agree. tool-mcp opens these spans for `tools/call` only, so that is the
+//! agree. A call through the executor (every call of an imported tool) has
+//! no client span of its own: its `execute_tool` span carries the MCP
+//! attributes, and its life (which includes the local check of the
+//! arguments, microseconds) is the client's duration. tool-mcp opens these spans for `tools/call` only, so that is the
 //! only `mcp.method.name` they carry.
 //!
 //! The conventions have no metric for operations in flight:
@@ -40,6 +43,11 @@ pub(super) struct OperationMetrics {
 enum Side {
     Server,
     Client,
+    /// tool-core's `execute_tool` span: a client operation when the tool
+    /// was another MCP server's (tool-mcp then records `mcp.method.name`
+    /// on it, as the conventions ask, instead of opening a span of its
+    /// own); a local tool's otherwise, which is no MCP operation.
+    ToolExecution,
 }
 
 /// What an operation's span holds until it closes.
@@ -90,6 +98,9 @@ impl OperationMetrics {
         let side = match kind.get(contract::KIND).as_deref() {
             Some("server") => Side::Server,
             Some("client") => Side::Client,
+            _ if attributes.metadata().name() == contract::TOOL_EXECUTION_SPAN => {
+                Side::ToolExecution
+            }
             _ => return None,
         };
         let mut fields = Captured::of(&contract::OPERATION_ATTRIBUTES);
@@ -119,6 +130,10 @@ impl OperationMetrics {
         let histogram = match operation.side {
             Side::Server => &self.server,
             Side::Client => &self.client,
+            Side::ToolExecution if operation.fields.get(contract::METHOD_NAME).is_some() => {
+                &self.client
+            }
+            Side::ToolExecution => return,
         };
         histogram.record(seconds, &operation.fields.values);
         if let Some(active) = operation.active {

@@ -390,3 +390,53 @@ fn spans_that_are_not_tool_mcp_s_record_nothing() {
         assert!(meters.metric(name).is_none(), "{name}");
     }
 }
+
+/// tool-core's span of a call, as its executor opens it, with the fields
+/// an MCP client records on it (`tool-core/src/executor/call_span.rs`).
+fn execute_tool_span(tool: &str) -> tracing::Span {
+    tracing::info_span!(
+        target: "tool_core::executor::call_span",
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {tool}"),
+        otel.kind = "internal",
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = tool,
+        error.type = Empty,
+        mcp.method.name = Empty,
+        jsonrpc.request.id = Empty,
+        rpc.response.status_code = Empty,
+        network.transport = Empty,
+        server.address = Empty,
+        server.port = Empty,
+    )
+}
+
+#[test]
+fn an_imported_tools_execution_span_is_the_clients_operation_and_a_local_ones_is_none() {
+    let meters = Meters::new();
+    meters.run(|| {
+        // A local tool: no MCP attributes, no MCP operation.
+        drop(execute_tool_span("echo").entered());
+        // An imported one: the client recorded its attributes on it.
+        let imported = execute_tool_span("far__read");
+        imported.record("mcp.method.name", "tools/call");
+        imported.record("network.transport", "pipe");
+        imported.record("jsonrpc.request.id", "7");
+        drop(imported);
+    });
+    let client = meters.metric("mcp.client.operation.duration").unwrap();
+    assert_eq!(
+        client.points,
+        [(
+            strings(&[
+                "gen_ai.operation.name=execute_tool",
+                "gen_ai.tool.name=far__read",
+                "mcp.method.name=tools/call",
+                "network.transport=pipe",
+            ]),
+            1
+        )]
+    );
+    assert!(meters.metric("mcp.server.operation.duration").is_none());
+    assert!(meters.metric("mcp.server.active_operations").is_none());
+}
