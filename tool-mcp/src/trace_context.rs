@@ -32,6 +32,14 @@ pub(crate) fn outgoing(span: &tracing::Span) -> Option<RequestMetaObject> {
     imp::outgoing(span)
 }
 
+/// [`outgoing`], as a notification's `_meta` (`notifications/cancelled`).
+#[cfg(feature = "client")]
+pub(crate) fn outgoing_notification(
+    span: &tracing::Span,
+) -> Option<rmcp::model::NotificationMetaObject> {
+    outgoing(span).map(|meta| rmcp::model::NotificationMetaObject(meta.0))
+}
+
 /// Makes the trace context in an incoming request's `meta` the parent of
 /// `span`, which must not have been entered yet (tracing-opentelemetry
 /// starts the OpenTelemetry span at its first entry, and its parent is

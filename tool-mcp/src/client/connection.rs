@@ -8,9 +8,10 @@ use super::start::start;
 use super::{ClientError, Upstream};
 use crate::trace_context;
 use rmcp::model::{
-    CallToolRequestParams, CancelledNotificationParam, ClientCapabilities, ClientConfig,
-    ClientRequest, Implementation, JsonObject, ProgressNotificationParam, ProgressToken, Request,
-    RequestId, ServerResult,
+    CallToolRequestParams, CancelledNotification, CancelledNotificationParam, ClientCapabilities,
+    ClientConfig, ClientNotification,
+    ClientRequest, Implementation, JsonObject, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, Request, RequestId, RequestMetaObject, ServerResult,
 };
 use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::{ClientHandler, Peer, RoleClient, ServiceError};
@@ -85,14 +86,20 @@ fn token_key(token: &ProgressToken) -> String {
 #[derive(Clone)]
 pub(super) struct Handler {
     pub(super) state: Arc<State>,
+    pub(super) upstream: Upstream,
+    /// The `_meta` of the `initialize` this handler's connection sends:
+    /// the trace context of its span.
+    pub(super) initialize_meta: Option<RequestMetaObject>,
 }
 
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
+        let mut config = ClientConfig::new(
             ClientCapabilities::default(),
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-        )
+        );
+        config.meta = self.initialize_meta.clone();
+        config
     }
 
     async fn on_progress(
@@ -114,7 +121,7 @@ impl ClientHandler for Handler {
     }
 
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {
-        match context.peer.list_all_tools().await {
+        match list_tools(&context.peer, &self.upstream).await {
             Ok(tools) => {
                 self.state.replace(tools);
             }
@@ -147,7 +154,7 @@ impl Connection {
     pub(super) async fn open(upstream: Upstream) -> Result<Connection, ClientError> {
         let state = Arc::new(State::default());
         let service = start(&upstream, &state).await?;
-        let tools = bounded(upstream.connect_timeout, service.peer().list_all_tools())
+        let tools = bounded(upstream.connect_timeout, list_tools(service.peer(), &upstream))
             .await
             .map_err(ClientError::ListTools)?;
         state.replace(tools);
@@ -171,7 +178,7 @@ impl Connection {
 
     pub(super) async fn refresh(&self) -> Result<usize, ClientError> {
         let (peer, generation) = self.peer().await.map_err(ClientError::Connect)?;
-        match bounded(self.upstream.connect_timeout, peer.list_all_tools()).await {
+        match bounded(self.upstream.connect_timeout, list_tools(&peer, &self.upstream)).await {
             Ok(tools) => Ok(self.state.replace(tools)),
             Err(message) => {
                 self.mark_broken(generation).await;
@@ -208,7 +215,7 @@ impl Connection {
                 // listing keeps the tools known so far.
                 if let Ok(tools) = bounded(
                     self.upstream.connect_timeout,
-                    service.peer().list_all_tools(),
+                    list_tools(service.peer(), &self.upstream),
                 )
                 .await
                 {
@@ -382,13 +389,7 @@ impl InFlight {
     async fn cancel(&mut self, reason: &str) {
         if let Some(id) = self.id.take() {
             span::failed(&self.span, "cancelled", reason);
-            let _ = self
-                .peer
-                .notify_cancelled(CancelledNotificationParam::new(
-                    Some(id),
-                    Some(reason.to_owned()),
-                ))
-                .await;
+            let _ = send_cancel(&self.peer, id, reason, &self.span).await;
         }
     }
 }
@@ -404,15 +405,63 @@ impl Drop for InFlight {
             return;
         };
         let peer = self.peer.clone();
+        let call = self.span.clone();
         runtime.spawn(async move {
-            let _ = peer
-                .notify_cancelled(CancelledNotificationParam::new(
-                    Some(id),
-                    Some("request abandoned by the caller".to_owned()),
-                ))
-                .await;
+            let _ = send_cancel(&peer, id, "request abandoned by the caller", &call).await;
         });
     }
+}
+
+/// `notifications/cancelled` for the request `id`, traced as a child of
+/// the call's span and carrying its own context.
+async fn send_cancel(
+    peer: &Peer<RoleClient>,
+    id: RequestId,
+    reason: &str,
+    call: &tracing::Span,
+) -> Result<(), ServiceError> {
+    let span = span::notification_span("notifications/cancelled", call);
+    let mut cancel = CancelledNotification::new(CancelledNotificationParam::new(
+        Some(id),
+        Some(reason.to_owned()),
+    ));
+    // rmcp writes a notification's `_meta` from its extensions (what is in
+    // its params' own field is replaced).
+    if let Some(meta) = trace_context::outgoing_notification(&span) {
+        cancel.extensions.insert(meta);
+    }
+    peer.send_notification(ClientNotification::CancelledNotification(cancel))
+        .instrument(span)
+        .await
+}
+
+/// Every page of the server's `tools/list`, each request in the
+/// conventions' client span and carrying its context in `_meta`.
+async fn list_tools(
+    peer: &Peer<RoleClient>,
+    upstream: &Upstream,
+) -> Result<Vec<rmcp::model::Tool>, ServiceError> {
+    let span = span::request_span("tools/list", upstream);
+    let listed = async {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let mut params = PaginatedRequestParams::default().with_cursor(cursor);
+            params.meta = trace_context::outgoing(&span);
+            let page = peer.list_tools(Some(params)).await?;
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(tools),
+            }
+        }
+    }
+    .instrument(span.clone())
+    .await;
+    if let Err(error) = &listed {
+        span::failed_request(&span, error);
+    }
+    listed
 }
 
 /// `future`, or a message saying it took longer than `limit`.

@@ -67,6 +67,40 @@ pub(super) fn call_span(tool: &str, upstream: &Upstream) -> Span {
     span
 }
 
+/// The span of a request that is not a call (`initialize`, `tools/list`):
+/// the conventions' client span, named by the method, so that every
+/// request the client sends is traced and carries its context.
+pub(super) fn request_span(method: &'static str, upstream: &Upstream) -> Span {
+    let span = tracing::info_span!(
+        "upstream_request",
+        otel.name = method,
+        otel.kind = "client",
+        mcp.method.name = method,
+        server = %upstream.place(),
+        network.transport = upstream.transport(),
+        server.address = Empty,
+        server.port = Empty,
+        error.type = Empty,
+        rpc.response.status_code = Empty,
+        otel.status_code = Empty,
+        otel.status_description = Empty,
+    );
+    record_server(&span, upstream);
+    span
+}
+
+/// The span of a notification sent about a call (`notifications/cancelled`),
+/// a child of the call's span.
+pub(super) fn notification_span(method: &'static str, call: &Span) -> Span {
+    tracing::info_span!(
+        parent: call,
+        "upstream_notification",
+        otel.name = method,
+        otel.kind = "client",
+        mcp.method.name = method,
+    )
+}
+
 /// `server.address` and `server.port` of an HTTP upstream.
 fn record_server(span: &Span, upstream: &Upstream) {
     if !span.is_disabled()
@@ -104,6 +138,15 @@ pub(super) fn rejected(span: &Span, code: ErrorCode, message: &str) {
     let code = code.0.to_string();
     span.record("rpc.response.status_code", code.as_str());
     failed(span, &code, message);
+}
+
+/// A request that is not a call failed: a JSON-RPC error is its code, any
+/// other failure (a transport closed, a timeout) `_OTHER`.
+pub(super) fn failed_request(span: &Span, error: &rmcp::ServiceError) {
+    match error {
+        rmcp::ServiceError::McpError(error) => rejected(span, error.code, &error.message),
+        other => failed(span, "_OTHER", &other.to_string()),
+    }
 }
 
 /// The call failed for `kind` (low-cardinality: `cancelled`,

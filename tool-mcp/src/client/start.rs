@@ -20,10 +20,43 @@ use std::time::Duration;
 
 /// Starts the server (or reaches it) and runs `initialize`.
 pub(super) async fn start(upstream: &Upstream, state: &Arc<State>) -> Result<Service, ClientError> {
+    // `initialize` is traced too, its context in its `_meta`.
+    let span = super::span::request_span("initialize", upstream);
     let handler = Handler {
         state: Arc::clone(state),
+        upstream: upstream.clone(),
+        initialize_meta: crate::trace_context::outgoing(&span),
     };
     let limit = upstream.connect_timeout;
+    // Not entered: rmcp's tasks for the connection would keep it (and so
+    // its end) for as long as the connection lives.
+    let started = serve_on(upstream, handler, limit).await;
+    let outcome = match started {
+        Ok(Ok(Ok(service))) => Ok(service),
+        Ok(Ok(Err(error))) => Err(ClientError::Connect(start_failure(&error))),
+        Ok(Err(_)) => Err(ClientError::Connect(format!(
+            "no answer within {} ms",
+            limit.as_millis()
+        ))),
+        Err(error) => Err(error),
+    };
+    if let Err(error) = &outcome {
+        super::span::failed(&span, "_OTHER", &error.to_string());
+    }
+    drop(span);
+    outcome
+}
+
+/// What serving `initialize` to the upstream came to, within `limit`.
+type Started = Result<Result<Service, ClientInitializeError>, tokio::time::error::Elapsed>;
+
+/// Starts the upstream's program, or builds the HTTP client to reach it,
+/// and serves `handler` on it; an error for what could not even start.
+async fn serve_on(
+    upstream: &Upstream,
+    handler: Handler,
+    limit: Duration,
+) -> Result<Started, ClientError> {
     let started = match &upstream.target {
         Target::Command { program, args, env } => {
             let mut command = tokio::process::Command::new(program);
@@ -75,14 +108,7 @@ pub(super) async fn start(upstream: &Upstream, state: &Arc<State>) -> Result<Ser
             }
         }
     };
-    match started {
-        Ok(Ok(service)) => Ok(service),
-        Ok(Err(error)) => Err(ClientError::Connect(start_failure(&error))),
-        Err(_) => Err(ClientError::Connect(format!(
-            "no answer within {} ms",
-            limit.as_millis()
-        ))),
-    }
+    Ok(started)
 }
 
 /// rmcp's words for a failed start, with what went wrong underneath (a

@@ -19,7 +19,9 @@ use approving::Ended;
 use listing::Listing;
 pub(crate) use listing::Tools;
 use progress::ProgressForwarder;
-use rmcp::model::SubscriptionFilter;
+use rmcp::model::{
+    CancelledNotificationParam, InitializeRequestParams, InitializeResult, SubscriptionFilter,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
     ListToolsResult, NumberOrString, PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -366,6 +368,9 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let span = span::request_span("tools/list", &context);
+        trace_context::adopt_parent(&span, &context.meta);
+        let _entered = span.enter();
         // An OAuth caller sees only the tools its scopes allow.
         let listing = self.tools.current();
         let tools = match grant_of(&context) {
@@ -378,6 +383,39 @@ impl ServerHandler for McpServer {
             None => listing.listed.clone(),
         };
         Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    /// rmcp's own answer, in the conventions' span for the request (its
+    /// parent the client's, from `_meta`).
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        let span = span::request_span("initialize", &context);
+        trace_context::adopt_parent(&span, &context.meta);
+        let _entered = span.enter();
+        context.peer.set_peer_info(request.clone());
+        let answer = self.negotiate_initialize(&request);
+        if let Err(error) = &answer {
+            span::refused(&span, error);
+        }
+        answer
+    }
+
+    /// rmcp has cancelled the request already (its token); this traces the
+    /// notification, in the caller's trace.
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        let span = span::notification_span("notifications/cancelled", &context);
+        // rmcp hands a notification's `_meta` over in the context.
+        let meta = notification.meta.as_ref().unwrap_or(&context.meta);
+        trace_context::adopt_parent(&span, &meta.0);
+        let _entered = span.enter();
+        tracing::debug!(request = ?notification.request_id, "the client cancelled a request");
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

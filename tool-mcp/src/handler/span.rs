@@ -17,7 +17,7 @@
 
 use super::request_id;
 use rmcp::model::CallToolResponse;
-use rmcp::service::RequestContext;
+use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer};
 use tracing::Span;
 use tracing::field::Empty;
@@ -44,6 +44,62 @@ pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Spa
     if span.is_disabled() {
         return span;
     }
+    record_request(&span, context);
+    span
+}
+
+/// The span of a request that is not a call (`initialize`, `tools/list`),
+/// named by its method, as the conventions name the server side of every
+/// request; not yet entered.
+pub(super) fn request_span(method: &'static str, context: &RequestContext<RoleServer>) -> Span {
+    let span = tracing::info_span!(
+        "mcp_request",
+        otel.name = method,
+        otel.kind = "server",
+        mcp.method.name = method,
+        jsonrpc.request.id = %request_id(&context.id),
+        mcp.session.id = Empty,
+        mcp.protocol.version = Empty,
+        network.transport = Empty,
+        client.address = Empty,
+        error.type = Empty,
+        rpc.response.status_code = Empty,
+        otel.status_code = Empty,
+        otel.status_description = Empty,
+    );
+    if !span.is_disabled() {
+        record_request(&span, context);
+    }
+    span
+}
+
+/// The span of a notification the client sent (`notifications/cancelled`).
+pub(super) fn notification_span(
+    method: &'static str,
+    context: &NotificationContext<RoleServer>,
+) -> Span {
+    let span = tracing::info_span!(
+        "mcp_notification",
+        otel.name = method,
+        otel.kind = "server",
+        mcp.method.name = method,
+        network.transport = super::transport::notification_transport(context),
+        mcp.protocol.version = Empty,
+    );
+    if !span.is_disabled()
+        && let Some(client) = context.peer.peer_info()
+    {
+        span.record(
+            "mcp.protocol.version",
+            tracing::field::display(&client.protocol_version),
+        );
+    }
+    span
+}
+
+/// What the transport tells of a request: over HTTP its session and the
+/// client's address, over anything else a pipe; and the revision.
+fn record_request(span: &Span, context: &RequestContext<RoleServer>) {
     match super::transport::http_session(context) {
         Some(session) => {
             span.record("network.transport", "tcp");
@@ -62,7 +118,18 @@ pub(super) fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> Spa
     if let Some(revision) = context.protocol_version() {
         span.record("mcp.protocol.version", tracing::field::display(revision));
     }
-    span
+}
+
+/// A request answered with a JSON-RPC error: its code.
+pub(super) fn refused(span: &Span, error: &ErrorData) {
+    if span.is_disabled() {
+        return;
+    }
+    let code = error.code.0.to_string();
+    span.record("rpc.response.status_code", code.as_str());
+    span.record("error.type", code.as_str());
+    span.record("otel.status_code", "error");
+    span.record("otel.status_description", &*error.message);
 }
 
 /// How the call was answered: a JSON-RPC error is its code (and its
@@ -73,13 +140,7 @@ pub(super) fn answered(span: &Span, answer: &Result<CallToolResponse, ErrorData>
         return;
     }
     match answer {
-        Err(error) => {
-            let code = error.code.0.to_string();
-            span.record("rpc.response.status_code", code.as_str());
-            span.record("error.type", code.as_str());
-            span.record("otel.status_code", "error");
-            span.record("otel.status_description", &*error.message);
-        }
+        Err(error) => refused(span, error),
         Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
             span.record("error.type", "tool_error");
             span.record("otel.status_code", "error");

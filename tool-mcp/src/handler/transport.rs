@@ -44,6 +44,23 @@ pub(super) fn audit_caller(context: &RequestContext<RoleServer>) -> String {
     }
 }
 
+/// The conventions' `network.transport` of a notification: `tcp` when it
+/// came over HTTP, `pipe` otherwise.
+pub(super) fn notification_transport(
+    context: &rmcp::service::NotificationContext<RoleServer>,
+) -> &'static str {
+    #[cfg(feature = "http")]
+    if context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .is_some()
+    {
+        return "tcp";
+    }
+    let _ = context;
+    "pipe"
+}
+
 /// The client's address, as the HTTP gate found it.
 #[cfg(feature = "http")]
 pub(super) fn client_of(context: &RequestContext<RoleServer>) -> Option<std::net::IpAddr> {

@@ -229,9 +229,16 @@ async fn one_hop_is_one_trace_and_the_context_is_on_the_wire() {
                 .all(|value| well_formed_traceparent(value)),
             "{traceparents:?}"
         );
+        // initialize and tools/list carry their own (the connection was
+        // made outside the agent's trace); the call, the client span's.
+        assert_eq!(traceparents.len(), 3, "{traceparents:?}");
+        let in_trace: Vec<&String> = traceparents
+            .iter()
+            .filter(|value| value.contains(&trace.to_string()))
+            .collect();
         assert_eq!(
-            traceparents,
-            [format!("00-{trace}-{}-01", client.span_context.span_id())],
+            in_trace,
+            [&format!("00-{trace}-{}-01", client.span_context.span_id())],
             "one tools/call, with the client span's context"
         );
         assert_eq!(values_of(&sent, "tracestate"), ["rojo=00f067aa0ba902b7"]);
@@ -469,6 +476,96 @@ async fn a_call_over_a_pipe_says_so_and_names_no_client_address() {
         );
         assert_eq!(attribute(&served[0], "client.address"), None);
         assert_eq!(attribute(&served[0], "mcp.session.id"), None);
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_request_and_a_cancellation_carry_their_context() {
+    collector::install();
+    bounded(async {
+        let mut tools = ToolRegistry::new();
+        tools
+            .register(DynamicTool::new(
+                "hop_stuck",
+                "Wait until cancelled",
+                |_args, ctx| async move {
+                    ctx.cancelled().await;
+                    Ok(ToolOutput::text("cancelled"))
+                },
+            ))
+            .unwrap();
+        let (server, url) = serve(tools).await;
+        let (relayed, wire) = relay(server.address).await;
+        let url = url.replace(&server.address.to_string(), &relayed.to_string());
+
+        // Connecting (initialize, tools/list) and a call cut short by its
+        // timeout (notifications/cancelled), all inside the agent's span.
+        let root = tracing::info_span!("agent");
+        let (_client, tools) = imported(url).instrument(root.clone()).await;
+        let stuck = ToolCall::new("call-1", "hop_stuck", json!({}));
+        let result = execute_tool_call(
+            &stuck,
+            &tools,
+            RunOptions::new().with_timeout(std::time::Duration::from_millis(100)),
+        )
+        .instrument(root.clone())
+        .await;
+        assert!(result.is_error);
+        let trace = root.context().span().span_context().trace_id();
+        drop(root);
+
+        let methods = ["initialize", "tools/list"];
+        let spans = collector::trace(trace, |spans| {
+            let ended = |name: &str, kind: SpanKind| {
+                spans
+                    .iter()
+                    .any(|span| span.name == name && span.span_kind == kind)
+            };
+            methods.iter().all(|method| ended(method, SpanKind::Server))
+                && ended("notifications/cancelled", SpanKind::Client)
+        })
+        .await;
+        for method in methods {
+            let sent = one(&spans, method, SpanKind::Client);
+            let received = one(&spans, method, SpanKind::Server);
+            assert_eq!(
+                received.parent_span_id,
+                sent.span_context.span_id(),
+                "{method}: the server's span is the client's child"
+            );
+            assert!(received.parent_span_is_remote, "{method}");
+            assert_eq!(attribute(sent, "mcp.method.name").as_deref(), Some(method));
+            assert_eq!(
+                attribute(received, "mcp.method.name").as_deref(),
+                Some(method)
+            );
+        }
+        // The cancellation belongs to the call it cancels, and carries its
+        // own context on the wire. (The server traces it too, but as a
+        // trace of its own: rmcp 3.11 hands the handler of a notification
+        // that came over streamable HTTP an empty `_meta`.)
+        let without_clients: Vec<_> = spans
+            .iter()
+            .filter(|span| span.span_kind != SpanKind::Client)
+            .cloned()
+            .collect();
+        let call = mcp_client(&without_clients, "hop_stuck");
+        let cancelled = one(&spans, "notifications/cancelled", SpanKind::Client);
+        assert_eq!(cancelled.parent_span_id, call.span_context.span_id());
+        let sent = String::from_utf8_lossy(&wire.lock().unwrap()).to_string();
+        let cancellation = sent
+            .lines()
+            .find(|line| line.contains("notifications/cancelled"))
+            .expect("the cancellation on the wire");
+        assert!(
+            cancellation.contains(&format!(
+                "00-{trace}-{}-01",
+                cancelled.span_context.span_id()
+            )),
+            "{cancellation}"
+        );
+        server.stop().await;
     })
     .await;
 }
