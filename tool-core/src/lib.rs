@@ -152,7 +152,10 @@ cfg_feature!("runtime" =>
     /// 1.0, and two of its versions' tokens are two types), without adding
     /// tokio-util to their own dependencies.
     pub use tokio_util::sync::CancellationToken;
-    pub use tool::{DynamicTool, Json, Tool, ToolContext, ToolError, ToolFailure, ToolOutput};
+    pub use tool::{
+        DynamicTool, Json, LogEvent, LogFn, LogLevel, Tool, ToolContext, ToolError, ToolFailure,
+        ToolOutput, UnknownLogLevel,
+    };
     pub use turn::Turn;
 );
 cfg_feature!("approval-state" =>

@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use tool_core::{
-    DynamicTool, RunOptions, ToolCall, ToolFailure, ToolOutput, ToolRegistry, execute_tool_call,
-    executor::HookDecision, repair::RepairPolicy, tool,
+    DynamicTool, LogEvent, LogLevel, RunOptions, ToolCall, ToolFailure, ToolOutput, ToolRegistry,
+    execute_tool_call, executor::HookDecision, repair::RepairPolicy, tool,
 };
 
 /// Counts (a typed parameter, so a string "3" needs repair).
@@ -63,8 +63,13 @@ fn logs_of(call: ToolCall, ctx: RunOptions) -> String {
 
 fn registry() -> ToolRegistry {
     let mut tools = ToolRegistry::new();
-    let act = DynamicTool::new("act", "Does what it is told", |args, _ctx| async move {
+    let act = DynamicTool::new("act", "Does what it is told", |args, ctx| async move {
         match args.get("how").and_then(serde_json::Value::as_str) {
+            Some("log") => {
+                ctx.info("fetched 3 pages");
+                ctx.log(LogLevel::Critical, "the disk is full");
+                Ok(ToolOutput::text("logged"))
+            }
             Some("sleep") => {
                 tokio::time::sleep(Duration::from_secs(60)).await;
                 Ok(ToolOutput::text("woke"))
@@ -246,5 +251,48 @@ fn a_plain_call_logs_nothing_above_debug() {
     assert!(
         !logs.contains("WARN") && !logs.contains("ERROR") && !logs.contains("INFO"),
         "{logs}"
+    );
+}
+
+#[test]
+fn what_a_tool_logs_goes_to_tracing_without_a_sink() {
+    let logs = logs_of(call(json!({"how": "log"})), RunOptions::new());
+    let info = logged(
+        &logs,
+        "fetched 3 pages",
+        &[
+            "tool_core::tool_log",
+            "call_id=\"call-7\"",
+            "level=\"info\"",
+        ],
+    );
+    assert!(info.contains(" INFO "), "{info}");
+    // Critical and above are tracing's errors.
+    let critical = logged(&logs, "the disk is full", &["level=\"critical\""]);
+    assert!(critical.contains(" ERROR "), "{critical}");
+}
+
+#[test]
+fn what_a_tool_logs_goes_to_the_runs_sink_tagged_with_its_call() {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&heard);
+    let ctx = RunOptions::new().with_log(move |event| sink.lock().unwrap().push(event));
+    let logs = logs_of(call(json!({"how": "log"})), ctx);
+    let event = |level, message: &str| LogEvent {
+        call_id: "call-7".to_owned(),
+        tool_name: "act".to_owned(),
+        level,
+        message: message.to_owned(),
+    };
+    assert_eq!(
+        *heard.lock().unwrap(),
+        [
+            event(LogLevel::Info, "fetched 3 pages"),
+            event(LogLevel::Critical, "the disk is full"),
+        ]
+    );
+    assert!(
+        !logs.contains("fetched 3 pages"),
+        "not in tracing too: {logs}"
     );
 }

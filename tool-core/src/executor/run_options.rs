@@ -11,7 +11,7 @@ use crate::model::ToolDefinition;
 use crate::model::ToolResultMessage;
 use crate::registry::ToolRegistry;
 use crate::repair::RepairPolicy;
-use crate::tool::{ProgressFn, ToolContext, ToolError, ToolOutput};
+use crate::tool::{LogEvent, LogFn, LogLevel, ProgressFn, ToolContext, ToolError, ToolOutput};
 use crate::turn::{Caller, Turn};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -36,6 +36,9 @@ pub struct ProgressEvent {
 
 /// Receives tagged progress events; see [`RunOptions::with_progress`].
 type ProgressEventFn = Arc<dyn Fn(ProgressEvent) + Send + Sync>;
+
+/// Receives tagged log messages; see [`RunOptions::with_log`].
+type LogEventFn = Arc<dyn Fn(LogEvent) + Send + Sync>;
 
 /// How long a tool that ignores cancellation may go on before the executor
 /// drops it, unless the caller sets another grace period.
@@ -75,6 +78,7 @@ pub const DEFAULT_CANCEL_GRACE: Duration = Duration::from_secs(1);
 pub struct RunOptions {
     pub(crate) signal: Option<CancellationToken>,
     pub(crate) progress: Option<ProgressEventFn>,
+    pub(crate) log: Option<LogEventFn>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) cancel_grace: Duration,
     pub(crate) max_concurrency: Option<NonZeroUsize>,
@@ -98,6 +102,7 @@ impl Default for RunOptions {
         RunOptions {
             signal: None,
             progress: None,
+            log: None,
             timeout: None,
             cancel_grace: DEFAULT_CANCEL_GRACE,
             max_concurrency: None,
@@ -132,6 +137,25 @@ impl RunOptions {
         progress: impl Fn(ProgressEvent) + Send + Sync + 'static,
     ) -> Self {
         self.progress = Some(Arc::new(progress));
+        self
+    }
+
+    /// Sets the sink of the messages every tool logs
+    /// ([`ToolContext::log`]), each tagged with the call it comes from.
+    /// Without one, they go to `tracing` (target `tool_core::tool_log`).
+    ///
+    /// ```
+    /// use tool_core::{LogLevel, RunOptions};
+    ///
+    /// let options = RunOptions::new().with_log(|event| {
+    ///     if event.level >= LogLevel::Warning {
+    ///         eprintln!("{} ({}): {}", event.tool_name, event.call_id, event.message);
+    ///     }
+    /// });
+    /// # let _ = options;
+    /// ```
+    pub fn with_log(mut self, log: impl Fn(LogEvent) + Send + Sync + 'static) -> Self {
+        self.log = Some(Arc::new(log));
         self
     }
 
@@ -455,10 +479,24 @@ impl RunOptions {
             });
             tagged
         });
+        let log = self.log.as_ref().map(|events| {
+            let events = Arc::clone(events);
+            let (call_id, tool_name) = (call_id.to_owned(), tool_name.to_owned());
+            let tagged: LogFn = Arc::new(move |level: LogLevel, message: &str| {
+                events(LogEvent {
+                    call_id: call_id.clone(),
+                    tool_name: tool_name.clone(),
+                    level,
+                    message: message.to_owned(),
+                });
+            });
+            tagged
+        });
         ToolContext {
             call_id: call_id.to_owned(),
             signal,
             progress,
+            log,
             turn: None,
         }
     }
@@ -473,9 +511,15 @@ impl From<ToolContext> for RunOptions {
                 Arc::new(move |event: ProgressEvent| report(event.content));
             forward
         });
+        let log = ctx.log.map(|log| {
+            let forward: LogEventFn =
+                Arc::new(move |event: LogEvent| log(event.level, &event.message));
+            forward
+        });
         RunOptions {
             signal: ctx.signal,
             progress,
+            log,
             ..RunOptions::default()
         }
     }
@@ -487,6 +531,7 @@ impl fmt::Debug for RunOptions {
         out.debug_struct("RunOptions")
             .field("signal", &self.signal)
             .field("progress", &set(self.progress.is_some()))
+            .field("log", &set(self.log.is_some()))
             .field("timeout", &self.timeout)
             .field("cancel_grace", &self.cancel_grace)
             .field("max_concurrency", &self.max_concurrency)

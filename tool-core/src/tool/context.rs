@@ -1,6 +1,8 @@
 //! What a running tool receives besides its arguments: which call it answers,
-//! a cancellation signal, and a sink for progress updates.
+//! a cancellation signal, a sink for progress updates, and one for the
+//! messages it logs.
 
+use super::log::{LogFn, LogLevel, to_tracing};
 use crate::model::Content;
 use crate::turn::Turn;
 use std::fmt;
@@ -24,6 +26,8 @@ pub struct ToolContext {
     pub signal: Option<CancellationToken>,
     /// Where [`report_progress`](Self::report_progress) sends updates.
     pub progress: Option<ProgressFn>,
+    /// Where [`log`](Self::log) sends messages; `tracing` without one.
+    pub log: Option<LogFn>,
     /// The turn the call runs in, given only to the tools that need it:
     /// the built-in `tool_search` finds only the tools it makes callable.
     pub(crate) turn: Option<Arc<Turn>>,
@@ -36,8 +40,57 @@ impl ToolContext {
             call_id: call_id.into(),
             signal: None,
             progress: None,
+            log: None,
             turn: None,
         }
+    }
+
+    /// Logs `message` for whoever runs the tool: over MCP the client (at
+    /// or above the level it asked for), else the run's sink
+    /// ([`RunOptions::with_log`](crate::RunOptions::with_log)), else
+    /// `tracing` (target `tool_core::tool_log`). What a model reads is the
+    /// result, not this.
+    ///
+    /// ```
+    /// use tool_core::{LogLevel, ToolContext};
+    /// use std::sync::{Arc, Mutex};
+    ///
+    /// let heard = Arc::new(Mutex::new(Vec::new()));
+    /// let sink = Arc::clone(&heard);
+    /// let mut ctx = ToolContext::new("call-1");
+    /// ctx.log = Some(Arc::new(move |level: LogLevel, message: &str| {
+    ///     sink.lock().unwrap().push(format!("{level}: {message}"));
+    /// }));
+    /// ctx.info("fetching 3 pages");
+    /// ctx.log(LogLevel::Warning, "page 2 was empty");
+    /// assert_eq!(*heard.lock().unwrap(), ["info: fetching 3 pages", "warning: page 2 was empty"]);
+    /// ```
+    pub fn log(&self, level: LogLevel, message: impl AsRef<str>) {
+        let message = message.as_ref();
+        match &self.log {
+            Some(log) => log(level, message),
+            None => to_tracing(&self.call_id, level, message),
+        }
+    }
+
+    /// [`log`](Self::log) at [`LogLevel::Debug`].
+    pub fn debug(&self, message: impl AsRef<str>) {
+        self.log(LogLevel::Debug, message);
+    }
+
+    /// [`log`](Self::log) at [`LogLevel::Info`].
+    pub fn info(&self, message: impl AsRef<str>) {
+        self.log(LogLevel::Info, message);
+    }
+
+    /// [`log`](Self::log) at [`LogLevel::Warning`].
+    pub fn warning(&self, message: impl AsRef<str>) {
+        self.log(LogLevel::Warning, message);
+    }
+
+    /// [`log`](Self::log) at [`LogLevel::Error`].
+    pub fn error(&self, message: impl AsRef<str>) {
+        self.log(LogLevel::Error, message);
     }
 
     /// Sends a progress update to the caller; does nothing without a sink.
@@ -69,6 +122,7 @@ impl fmt::Debug for ToolContext {
             .field("call_id", &self.call_id)
             .field("signal", &self.signal)
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
+            .field("log", &self.log.as_ref().map(|_| "Fn"))
             .finish()
     }
 }

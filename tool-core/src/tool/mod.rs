@@ -6,6 +6,7 @@ mod dynamic;
 mod erased;
 mod failure;
 mod json;
+mod log;
 mod output;
 pub(crate) mod tool_fn_support;
 
@@ -14,6 +15,7 @@ pub use dynamic::DynamicTool;
 pub(crate) use erased::{ErasedCall, ErasedTool};
 pub use failure::ToolFailure;
 pub use json::Json;
+pub use log::{LogEvent, LogFn, LogLevel, UnknownLogLevel};
 pub use output::ToolOutput;
 
 use crate::model::{ToolAnnotations, ToolDefinition};

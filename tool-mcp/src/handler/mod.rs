@@ -3,6 +3,7 @@
 
 mod approving;
 mod listing;
+mod logging;
 mod malformed;
 mod progress;
 mod result;
@@ -19,6 +20,8 @@ use approving::Ended;
 use listing::Listing;
 pub(crate) use listing::Tools;
 use progress::ProgressForwarder;
+#[expect(deprecated, reason = "MCP's logging: deprecated by SEP-2577 in rmcp, in use on 2025-11-25")]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CancelledNotificationParam, InitializeRequestParams, InitializeResult, SubscriptionFilter,
 };
@@ -29,6 +32,7 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use logging::{LogForwarder, SessionLogLevel};
 use running::RunningCalls;
 use serde_json::Value;
 use std::sync::Arc;
@@ -96,17 +100,36 @@ const APPROVAL_KEY_PURPOSE: &str = "tool-mcp approval requestState";
 /// [`Approvals::suspend`](tool_core::approval::Approvals::suspend) cannot
 /// suspend a served call, which must be answered in its own request: its
 /// policy applies, and the client is asked.
-#[derive(Clone)]
 pub struct McpServer {
     tools: Tools,
     info: Implementation,
     options: RunOptions,
     calls: Arc<RunningCalls>,
+    /// The least level of tools' messages this session asked for: each
+    /// clone (each session) has its own.
+    log_level: Arc<SessionLogLevel>,
     approvals: Arc<ApprovalStates>,
     /// Served over HTTP without sessions: a client before 2026-07-28
     /// cannot be asked (the answer to `elicitation/create` would come in a
     /// request no session ties to the call).
     without_sessions: bool,
+}
+
+/// A clone serves the same tools with the same options and shares the
+/// running calls; what a session sets for itself (its log level) starts
+/// afresh, as the HTTP transport serves each session with a clone.
+impl Clone for McpServer {
+    fn clone(&self) -> Self {
+        McpServer {
+            tools: self.tools.clone(),
+            info: self.info.clone(),
+            options: self.options.clone(),
+            calls: Arc::clone(&self.calls),
+            log_level: Arc::default(),
+            approvals: Arc::clone(&self.approvals),
+            without_sessions: self.without_sessions,
+        }
+    }
 }
 
 impl std::fmt::Debug for McpServer {
@@ -137,6 +160,7 @@ impl McpServer {
             info: Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
             options,
             calls: Arc::default(),
+            log_level: Arc::default(),
             approvals: Arc::new(ApprovalStates::with_random_key(APPROVAL_TIMEOUT)),
             without_sessions: false,
         }
@@ -318,14 +342,28 @@ impl McpServer {
 }
 
 impl ServerHandler for McpServer {
+    #[expect(deprecated, reason = "MCP's logging: deprecated by SEP-2577 in rmcp, in use on 2025-11-25")]
     fn get_info(&self) -> ServerConfig {
         // `listChanged`: the tools may change while serving
         // (`update_tools`), and the client is told.
+        // `logging`: what tools log reaches the client (logging.rs).
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
+            .enable_logging()
             .build();
         ServerConfig::new(capabilities).with_server_info(self.info.clone())
+    }
+
+    /// The least level of the tools' messages this session wants.
+    #[expect(deprecated, reason = "MCP's logging: deprecated by SEP-2577 in rmcp, in use on 2025-11-25")]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.log_level.set(request.level);
+        Ok(())
     }
 
     /// A session's client (before 2026-07-28), to tell of tool changes.
@@ -564,6 +602,10 @@ impl McpServer {
                 let _ = sender.send(Some(event.content));
             });
         }
+        // What the tool logs goes to the client, as the progress does.
+        let logs = LogForwarder::new(&self.log_level, context, &call.name);
+        let sink = logs.sink();
+        ctx = ctx.with_log(move |event| sink(event.level, &event.message));
         tracing::debug!("called");
         let started = std::time::Instant::now();
         let running = execute_tool_call(&call, &listing.registry, ctx);
@@ -574,6 +616,7 @@ impl McpServer {
             None => Ended::Answered(answered.await),
             Some(waiting) => waiting.run(answered, &context.ct).await,
         };
+        logs.finish().await;
         if let Some(forwarder) = forwarder {
             forwarder.finish().await;
         }

@@ -18,6 +18,7 @@
 //! - [`shared`]: two servers sharing one (fake) store: a session opened on
 //!   one served by the other, its owner, its end, a store that fails, a
 //!   cancellation delivered across, streams resumed only by their own.
+//! - [`logging`]: what tools log, sent to the client at the level it asked.
 //! - [`cors`]: CORS for the allowed origins.
 //! - [`tools_changed`]: tools added while serving, and the clients told.
 //! - [`callers`]: the limits per caller (rate, sessions, in flight),
@@ -26,6 +27,7 @@
 mod callers;
 mod cors;
 mod limits;
+mod logging;
 mod mounted;
 mod options;
 mod protocol;
