@@ -153,8 +153,9 @@ cfg_feature!("runtime" =>
     /// tokio-util to their own dependencies.
     pub use tokio_util::sync::CancellationToken;
     pub use tool::{
-        DynamicTool, Json, LogEvent, LogFn, LogLevel, Tool, ToolContext, ToolError, ToolFailure,
-        ToolOutput, UnknownLogLevel,
+        DynamicTool, ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest, Json,
+        LogEvent, LogFn, LogLevel, Tool, ToolContext, ToolError, ToolFailure, ToolOutput,
+        UnknownLogLevel,
     };
     pub use turn::Turn;
 );

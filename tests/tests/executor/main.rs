@@ -18,7 +18,9 @@
 //!   schema; the note and the recorded repairs bounded.
 //! - [`structured_results`]: `Json<T>` results and output schemas.
 //! - [`stress`]: one batch of every outcome, 10,000 calls.
-//! - [`tracing_events`]: the events in the logs, captured by a subscriber.
+//! - [`tracing_events`]: the events in the logs, captured by a subscriber;
+//!   what a tool logs, to `tracing` or the run's sink.
+//! - [`elicit`]: a tool's question to a person, through the run's asker.
 //! - [`call_span`]: the `execute_tool` span's fields (OpenTelemetry's GenAI
 //!   conventions), kept by the layer in [`span_capture`].
 //! - [`otel_export`]: real calls under `tool_otel::layer`, as the
@@ -27,6 +29,7 @@
 mod approval;
 mod approval_lifecycle;
 mod call_span;
+mod elicit;
 mod executor;
 mod faults;
 mod otel_export;

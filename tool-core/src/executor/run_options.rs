@@ -11,7 +11,10 @@ use crate::model::ToolDefinition;
 use crate::model::ToolResultMessage;
 use crate::registry::ToolRegistry;
 use crate::repair::RepairPolicy;
-use crate::tool::{LogEvent, LogFn, LogLevel, ProgressFn, ToolContext, ToolError, ToolOutput};
+use crate::tool::{
+    ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest, LogEvent, LogFn, LogLevel,
+    ProgressFn, ToolContext, ToolError, ToolOutput,
+};
 use crate::turn::{Caller, Turn};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -79,6 +82,7 @@ pub struct RunOptions {
     pub(crate) signal: Option<CancellationToken>,
     pub(crate) progress: Option<ProgressEventFn>,
     pub(crate) log: Option<LogEventFn>,
+    pub(crate) elicit: Option<ElicitFn>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) cancel_grace: Duration,
     pub(crate) max_concurrency: Option<NonZeroUsize>,
@@ -103,6 +107,7 @@ impl Default for RunOptions {
             signal: None,
             progress: None,
             log: None,
+            elicit: None,
             timeout: None,
             cancel_grace: DEFAULT_CANCEL_GRACE,
             max_concurrency: None,
@@ -156,6 +161,29 @@ impl RunOptions {
     /// ```
     pub fn with_log(mut self, log: impl Fn(LogEvent) + Send + Sync + 'static) -> Self {
         self.log = Some(Arc::new(log));
+        self
+    }
+
+    /// Sets who the tools' questions ([`ToolContext::elicit`]) are asked
+    /// of, for an application with its own way to ask a person (a chat
+    /// message, a prompt on a terminal). A server over MCP sets its own:
+    /// the client. Without one, a question is
+    /// [`ElicitError::Unavailable`](crate::ElicitError::Unavailable).
+    ///
+    /// ```
+    /// use tool_core::{Elicited, RunOptions};
+    ///
+    /// // Answers every question with the form's defaults, as a test would.
+    /// let options = RunOptions::new()
+    ///     .with_elicitation(|_question| async { Ok(Elicited::Accept(serde_json::json!({}))) });
+    /// # let _ = options;
+    /// ```
+    pub fn with_elicitation<F, Answer>(mut self, ask: F) -> Self
+    where
+        F: Fn(ElicitationRequest) -> Answer + Send + Sync + 'static,
+        Answer: Future<Output = Result<Elicited<Value>, ElicitError>> + Send + 'static,
+    {
+        self.elicit = Some(Arc::new(move |question| Box::pin(ask(question)) as ElicitFuture));
         self
     }
 
@@ -497,6 +525,7 @@ impl RunOptions {
             signal,
             progress,
             log,
+            elicit: self.elicit.clone(),
             turn: None,
         }
     }
@@ -520,6 +549,7 @@ impl From<ToolContext> for RunOptions {
             signal: ctx.signal,
             progress,
             log,
+            elicit: ctx.elicit,
             ..RunOptions::default()
         }
     }
@@ -532,6 +562,7 @@ impl fmt::Debug for RunOptions {
             .field("signal", &self.signal)
             .field("progress", &set(self.progress.is_some()))
             .field("log", &set(self.log.is_some()))
+            .field("elicit", &set(self.elicit.is_some()))
             .field("timeout", &self.timeout)
             .field("cancel_grace", &self.cancel_grace)
             .field("max_concurrency", &self.max_concurrency)

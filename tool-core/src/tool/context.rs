@@ -2,7 +2,9 @@
 //! a cancellation signal, a sink for progress updates, and one for the
 //! messages it logs.
 
+use super::elicit::{ElicitError, ElicitFn, Elicited};
 use super::log::{LogFn, LogLevel, to_tracing};
+use crate::params::ToolParams;
 use crate::model::Content;
 use crate::turn::Turn;
 use std::fmt;
@@ -28,6 +30,8 @@ pub struct ToolContext {
     pub progress: Option<ProgressFn>,
     /// Where [`log`](Self::log) sends messages; `tracing` without one.
     pub log: Option<LogFn>,
+    /// Who [`elicit`](Self::elicit) asks; no one without one.
+    pub elicit: Option<ElicitFn>,
     /// The turn the call runs in, given only to the tools that need it:
     /// the built-in `tool_search` finds only the tools it makes callable.
     pub(crate) turn: Option<Arc<Turn>>,
@@ -41,7 +45,44 @@ impl ToolContext {
             signal: None,
             progress: None,
             log: None,
+            elicit: None,
             turn: None,
+        }
+    }
+
+    /// Asks the person using the client `message`, with a form whose fields
+    /// are `T`'s (a `#[derive(ToolParams)]` struct of strings, numbers,
+    /// booleans and enums, with their docs, defaults and bounds), and
+    /// waits for their answer: the values as a `T`, or that they declined
+    /// or dismissed it. Over MCP this is `elicitation/create`, to a client
+    /// that declared elicitation; elsewhere, the run's asker
+    /// ([`RunOptions::with_elicitation`](crate::RunOptions::with_elicitation)).
+    /// Withdrawn when the call is cancelled.
+    ///
+    /// ```
+    /// use tool_core::{ElicitError, Elicited, ToolContext, ToolParams};
+    ///
+    /// #[derive(ToolParams, Debug, PartialEq)]
+    /// struct Confirm {
+    ///     /// How many copies to print
+    ///     copies: u32,
+    /// }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// // Outside MCP, with no asker: a clear error, not a hang.
+    /// let ctx = ToolContext::new("call-1");
+    /// let asked = ctx.elicit::<Confirm>("How many copies?").await;
+    /// assert!(matches!(asked, Err(ElicitError::Unavailable(_))));
+    /// # });
+    /// ```
+    pub async fn elicit<T: ToolParams>(
+        &self,
+        message: impl Into<String>,
+    ) -> Result<Elicited<T>, ElicitError> {
+        let asked = super::elicit::elicit::<T>(self.elicit.as_ref(), message.into());
+        tokio::select! {
+            answer = asked => answer,
+            () = self.cancelled() => Err(ElicitError::Failed("the call was cancelled".to_owned())),
         }
     }
 
@@ -123,6 +164,7 @@ impl fmt::Debug for ToolContext {
             .field("signal", &self.signal)
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
             .field("log", &self.log.as_ref().map(|_| "Fn"))
+            .field("elicit", &self.elicit.as_ref().map(|_| "Fn"))
             .finish()
     }
 }

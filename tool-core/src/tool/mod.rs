@@ -3,6 +3,7 @@
 
 mod context;
 mod dynamic;
+mod elicit;
 mod erased;
 mod failure;
 mod json;
@@ -14,6 +15,7 @@ pub use context::{ProgressFn, ToolContext};
 pub use dynamic::DynamicTool;
 pub(crate) use erased::{ErasedCall, ErasedTool};
 pub use failure::ToolFailure;
+pub use elicit::{ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest};
 pub use json::Json;
 pub use log::{LogEvent, LogFn, LogLevel, UnknownLogLevel};
 pub use output::ToolOutput;

@@ -57,6 +57,7 @@ pub(crate) fn cannot_ask_without_session(tool: &str, revision: &str) -> Decision
 }
 
 /// Asks by `elicitation/create`, for one call.
+#[derive(Clone)]
 pub(crate) struct Elicit {
     /// The client.
     pub peer: Peer<RoleServer>,
@@ -69,6 +70,28 @@ pub(crate) struct Elicit {
     pub timeout: Duration,
 }
 
+/// Why a question sent got no answer.
+pub(crate) enum Unanswered {
+    /// Its time ran out.
+    Timeout(Duration),
+    /// Sending it or waiting for it failed.
+    Failed(ServiceError),
+}
+
+impl Unanswered {
+    /// In words, for the model: `asking the client about {what} failed:
+    /// ..`, or that no one answered in time.
+    pub(crate) fn describe(&self, what: &str) -> String {
+        match self {
+            Unanswered::Timeout(timeout) => format!(
+                "no one answered the question within {}",
+                duration_text(*timeout)
+            ),
+            Unanswered::Failed(error) => format!("asking the client about {what} failed: {error}"),
+        }
+    }
+}
+
 impl Elicit {
     /// Asks the person, and waits for their answer or the time to run
     /// out. The executor stops waiting when the call is cancelled (the
@@ -76,21 +99,28 @@ impl Elicit {
     /// withdrawn.
     pub(crate) async fn ask(&self, request: ApprovalRequest) -> Decision {
         tracing::debug!(call = %request.tool_call_id, "asking for approval (elicitation/create)");
-        let mut elicit = ElicitRequest::new(form(request.question.clone()));
+        match self.send(form(request.question.clone())).await {
+            Ok(result) => decision_of(&request.tool_name, &result),
+            Err(unanswered) => Decision::unanswered(unanswered.describe(&request.tool_name)),
+        }
+    }
+
+    /// Sends the question `params` on the call's stream, and waits for the
+    /// answer; dropped, the question is withdrawn
+    /// (`notifications/cancelled`).
+    pub(crate) async fn send(&self, params: ElicitRequestParams) -> Result<ElicitResult, Unanswered> {
+        let mut elicit = ElicitRequest::new(params);
         elicit
             .extensions
             .insert(OriginatingRequestId(self.call.clone()));
-        let sent = self
+        let handle = self
             .peer
             .send_request_with_option(
                 ServerRequest::ElicitRequest(elicit),
                 PeerRequestOptions::with_timeout(self.timeout),
             )
-            .await;
-        let handle = match sent {
-            Ok(handle) => handle,
-            Err(error) => return could_not_ask(&request.tool_name, &error),
-        };
+            .await
+            .map_err(Unanswered::Failed)?;
         let mut open = Withdraw {
             peer: self.peer.clone(),
             question: Some(handle.id.clone()),
@@ -99,13 +129,10 @@ impl Elicit {
         let answer = handle.await_response().await;
         open.question = None;
         match answer {
-            Ok(ClientResult::ElicitResult(result)) => decision_of(&request.tool_name, &result),
-            Ok(_) => could_not_ask(&request.tool_name, &ServiceError::UnexpectedResponse),
-            Err(ServiceError::Timeout { timeout }) => Decision::unanswered(format!(
-                "no one answered the question within {}",
-                duration_text(timeout)
-            )),
-            Err(error) => could_not_ask(&request.tool_name, &error),
+            Ok(ClientResult::ElicitResult(result)) => Ok(result),
+            Ok(_) => Err(Unanswered::Failed(ServiceError::UnexpectedResponse)),
+            Err(ServiceError::Timeout { timeout }) => Err(Unanswered::Timeout(timeout)),
+            Err(error) => Err(Unanswered::Failed(error)),
         }
     }
 }
@@ -179,10 +206,6 @@ fn duration_text(duration: Duration) -> String {
         _ if millis.is_multiple_of(60_000) => format!("{} min", millis / 60_000),
         _ => format!("{} s", duration.as_secs()),
     }
-}
-
-fn could_not_ask(tool: &str, error: &ServiceError) -> Decision {
-    Decision::unanswered(format!("asking the client about {tool} failed: {error}"))
 }
 
 #[cfg(test)]

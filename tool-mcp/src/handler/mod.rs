@@ -6,6 +6,7 @@ mod listing;
 mod logging;
 mod malformed;
 mod progress;
+mod questions;
 mod result;
 mod running;
 mod span;
@@ -568,6 +569,8 @@ impl McpServer {
         let mut ctx = options
             .unwrap_or_else(|| self.options.clone())
             .with_signal(signal.clone());
+        // The tool's own questions go to the client, when it can answer.
+        ctx = self.with_questions(ctx, context);
         if let Some(caller) = caller {
             ctx = ctx.with_caller(caller);
         }

@@ -18,6 +18,7 @@
 //! - [`shared`]: two servers sharing one (fake) store: a session opened on
 //!   one served by the other, its owner, its end, a store that fails, a
 //!   cancellation delivered across, streams resumed only by their own.
+//! - [`questions`]: a tool's own question to the person (elicitation).
 //! - [`logging`]: what tools log, sent to the client at the level it asked.
 //! - [`cors`]: CORS for the allowed origins.
 //! - [`tools_changed`]: tools added while serving, and the clients told.
@@ -31,6 +32,7 @@ mod logging;
 mod mounted;
 mod options;
 mod protocol;
+mod questions;
 mod safety;
 mod search;
 mod shared;
