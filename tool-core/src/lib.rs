@@ -154,7 +154,8 @@ cfg_feature!("runtime" =>
     pub use tokio_util::sync::CancellationToken;
     pub use tool::{
         DynamicTool, ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest, Json,
-        LogEvent, LogFn, LogLevel, Tool, ToolContext, ToolError, ToolFailure, ToolOutput,
+        LogEvent, LogFn, LogLevel, SampleError, SampleFn, SampleFuture, Sampled, SamplingMessage,
+        SamplingRequest, SamplingRole, Tool, ToolContext, ToolError, ToolFailure, ToolOutput,
         UnknownLogLevel,
     };
     pub use turn::Turn;

@@ -2,7 +2,7 @@
 //! asker (`RunOptions::with_elicitation`): the form is the struct's, the
 //! answer parsed into it; an answer that does not fit, and a struct no
 //! flat form can ask, are errors naming what is wrong; a cancelled call
-//! stops waiting.
+//! stops waiting. And a request to the run's model (`ToolContext::sample`).
 
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
@@ -118,4 +118,45 @@ async fn a_cancelled_call_stops_waiting_for_the_answer() {
     };
     let (text, ()) = tokio::join!(run("ask_order", options), cancel);
     assert_eq!(text, "error: asking failed: the call was cancelled");
+}
+
+/// Ask the model for a word
+#[tool]
+async fn ask_model(ctx: &ToolContext) -> String {
+    match ctx
+        .sample(tool_core::SamplingRequest::user("One word?", 5))
+        .await
+    {
+        Ok(sampled) => format!("{}: {:?}", sampled.model, sampled.content),
+        Err(error) => format!("error: {error}"),
+    }
+}
+
+#[tokio::test]
+async fn a_tools_request_reaches_the_runs_model() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let heard = Arc::clone(&seen);
+    let options = RunOptions::new().with_sampling(move |request| {
+        heard.lock().unwrap().push(request.clone());
+        async {
+            Ok(tool_core::Sampled {
+                content: tool_core::Content::text("hello"),
+                model: "local".to_owned(),
+                stop_reason: None,
+            })
+        }
+    });
+    let mut tools = ToolRegistry::new();
+    tools.register(AskModelTool).unwrap();
+    let result = execute_tool_call(
+        &ToolCall::new("c1", "ask_model", json!({})),
+        &tools,
+        options,
+    )
+    .await;
+    assert_eq!(
+        result.content[0].as_text().unwrap(),
+        r#"local: Text { text: "hello" }"#
+    );
+    assert_eq!(seen.lock().unwrap()[0].max_tokens, 5);
 }

@@ -13,7 +13,8 @@ use crate::registry::ToolRegistry;
 use crate::repair::RepairPolicy;
 use crate::tool::{
     ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest, LogEvent, LogFn, LogLevel,
-    ProgressFn, ToolContext, ToolError, ToolOutput,
+    ProgressFn, SampleError, SampleFn, SampleFuture, Sampled, SamplingRequest, ToolContext,
+    ToolError, ToolOutput,
 };
 use crate::turn::{Caller, Turn};
 use serde_json::Value;
@@ -83,6 +84,7 @@ pub struct RunOptions {
     pub(crate) progress: Option<ProgressEventFn>,
     pub(crate) log: Option<LogEventFn>,
     pub(crate) elicit: Option<ElicitFn>,
+    pub(crate) sample: Option<SampleFn>,
     pub(crate) timeout: Option<Duration>,
     pub(crate) cancel_grace: Duration,
     pub(crate) max_concurrency: Option<NonZeroUsize>,
@@ -108,6 +110,7 @@ impl Default for RunOptions {
             progress: None,
             log: None,
             elicit: None,
+            sample: None,
             timeout: None,
             cancel_grace: DEFAULT_CANCEL_GRACE,
             max_concurrency: None,
@@ -184,6 +187,28 @@ impl RunOptions {
         Answer: Future<Output = Result<Elicited<Value>, ElicitError>> + Send + 'static,
     {
         self.elicit = Some(Arc::new(move |question| Box::pin(ask(question)) as ElicitFuture));
+        self
+    }
+
+    /// Sets the model the tools' requests ([`ToolContext::sample`]) go to,
+    /// for an application with a model of its own. A server over MCP sets
+    /// its own: the client's. Without one, a request is
+    /// [`SampleError::Unavailable`](crate::SampleError::Unavailable).
+    ///
+    /// ```
+    /// use tool_core::{Content, RunOptions, Sampled};
+    ///
+    /// let options = RunOptions::new().with_sampling(|_request| async {
+    ///     Ok(Sampled { content: Content::text("blue"), model: "test".into(), stop_reason: None })
+    /// });
+    /// # let _ = options;
+    /// ```
+    pub fn with_sampling<F, Answer>(mut self, sample: F) -> Self
+    where
+        F: Fn(SamplingRequest) -> Answer + Send + Sync + 'static,
+        Answer: Future<Output = Result<Sampled, SampleError>> + Send + 'static,
+    {
+        self.sample = Some(Arc::new(move |request| Box::pin(sample(request)) as SampleFuture));
         self
     }
 
@@ -526,6 +551,7 @@ impl RunOptions {
             progress,
             log,
             elicit: self.elicit.clone(),
+            sample: self.sample.clone(),
             turn: None,
         }
     }
@@ -550,6 +576,7 @@ impl From<ToolContext> for RunOptions {
             progress,
             log,
             elicit: ctx.elicit,
+            sample: ctx.sample,
             ..RunOptions::default()
         }
     }
@@ -563,6 +590,7 @@ impl fmt::Debug for RunOptions {
             .field("progress", &set(self.progress.is_some()))
             .field("log", &set(self.log.is_some()))
             .field("elicit", &set(self.elicit.is_some()))
+            .field("sample", &set(self.sample.is_some()))
             .field("timeout", &self.timeout)
             .field("cancel_grace", &self.cancel_grace)
             .field("max_concurrency", &self.max_concurrency)

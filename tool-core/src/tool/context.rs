@@ -4,6 +4,7 @@
 
 use super::elicit::{ElicitError, ElicitFn, Elicited};
 use super::log::{LogFn, LogLevel, to_tracing};
+use super::sample::{SampleError, SampleFn, Sampled, SamplingRequest};
 use crate::params::ToolParams;
 use crate::model::Content;
 use crate::turn::Turn;
@@ -32,6 +33,8 @@ pub struct ToolContext {
     pub log: Option<LogFn>,
     /// Who [`elicit`](Self::elicit) asks; no one without one.
     pub elicit: Option<ElicitFn>,
+    /// The model [`sample`](Self::sample) asks; none without one.
+    pub sample: Option<SampleFn>,
     /// The turn the call runs in, given only to the tools that need it:
     /// the built-in `tool_search` finds only the tools it makes callable.
     pub(crate) turn: Option<Arc<Turn>>,
@@ -46,6 +49,7 @@ impl ToolContext {
             progress: None,
             log: None,
             elicit: None,
+            sample: None,
             turn: None,
         }
     }
@@ -114,6 +118,36 @@ impl ToolContext {
         }
     }
 
+    /// Asks the client's model `request` and waits for its answer: over
+    /// MCP `sampling/createMessage`, to a client that declared sampling
+    /// (which may show it to a person first); elsewhere, the run's sampler
+    /// ([`RunOptions::with_sampling`](crate::RunOptions::with_sampling)).
+    /// Withdrawn when the call is cancelled.
+    ///
+    /// ```
+    /// use tool_core::{SampleError, SamplingRequest, ToolContext};
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+    /// // Outside MCP, with no sampler: a clear error, not a hang.
+    /// let ctx = ToolContext::new("call-1");
+    /// let answer = ctx.sample(SamplingRequest::user("Name a colour", 10)).await;
+    /// assert!(matches!(answer, Err(SampleError::Unavailable(_))));
+    /// # });
+    /// ```
+    pub async fn sample(&self, request: SamplingRequest) -> Result<Sampled, SampleError> {
+        let Some(sample) = &self.sample else {
+            return Err(SampleError::Unavailable(
+                "this call runs outside MCP, and its options give no sampler \
+                 (RunOptions::with_sampling)"
+                    .to_owned(),
+            ));
+        };
+        tokio::select! {
+            answer = sample(request) => answer,
+            () = self.cancelled() => Err(SampleError::Failed("the call was cancelled".to_owned())),
+        }
+    }
+
     /// [`log`](Self::log) at [`LogLevel::Debug`].
     pub fn debug(&self, message: impl AsRef<str>) {
         self.log(LogLevel::Debug, message);
@@ -165,6 +199,7 @@ impl fmt::Debug for ToolContext {
             .field("progress", &self.progress.as_ref().map(|_| "Fn"))
             .field("log", &self.log.as_ref().map(|_| "Fn"))
             .field("elicit", &self.elicit.as_ref().map(|_| "Fn"))
+            .field("sample", &self.sample.as_ref().map(|_| "Fn"))
             .finish()
     }
 }

@@ -9,6 +9,7 @@ mod failure;
 mod json;
 mod log;
 mod output;
+mod sample;
 pub(crate) mod tool_fn_support;
 
 pub use context::{ProgressFn, ToolContext};
@@ -19,6 +20,9 @@ pub use elicit::{ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationReque
 pub use json::Json;
 pub use log::{LogEvent, LogFn, LogLevel, UnknownLogLevel};
 pub use output::ToolOutput;
+pub use sample::{
+    SampleError, SampleFn, SampleFuture, Sampled, SamplingMessage, SamplingRequest, SamplingRole,
+};
 
 use crate::model::{ToolAnnotations, ToolDefinition};
 use crate::params::{ParamError, SchemaError, ToolParams};

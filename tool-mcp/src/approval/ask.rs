@@ -7,6 +7,7 @@ use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema, RequestId,
     ServerRequest,
 };
+use rmcp::model::GetExtensions;
 use rmcp::service::{OriginatingRequestId, PeerRequestOptions};
 use rmcp::{Peer, RoleServer, ServiceError};
 use std::collections::BTreeMap;
@@ -109,16 +110,26 @@ impl Elicit {
     /// answer; dropped, the question is withdrawn
     /// (`notifications/cancelled`).
     pub(crate) async fn send(&self, params: ElicitRequestParams) -> Result<ElicitResult, Unanswered> {
-        let mut elicit = ElicitRequest::new(params);
-        elicit
-            .extensions
+        match self
+            .request(ServerRequest::ElicitRequest(ElicitRequest::new(params)))
+            .await?
+        {
+            ClientResult::ElicitResult(result) => Ok(result),
+            _ => Err(Unanswered::Failed(ServiceError::UnexpectedResponse)),
+        }
+    }
+
+    /// Sends `request` to the client on the call's stream over streamable
+    /// HTTP (SEP-2260's association), and waits for the answer within the
+    /// timeout; dropped, the request is withdrawn
+    /// (`notifications/cancelled`), so a dialog it opened goes away.
+    pub(crate) async fn request(&self, mut request: ServerRequest) -> Result<ClientResult, Unanswered> {
+        request
+            .extensions_mut()
             .insert(OriginatingRequestId(self.call.clone()));
         let handle = self
             .peer
-            .send_request_with_option(
-                ServerRequest::ElicitRequest(elicit),
-                PeerRequestOptions::with_timeout(self.timeout),
-            )
+            .send_request_with_option(request, PeerRequestOptions::with_timeout(self.timeout))
             .await
             .map_err(Unanswered::Failed)?;
         let mut open = Withdraw {
@@ -129,8 +140,7 @@ impl Elicit {
         let answer = handle.await_response().await;
         open.question = None;
         match answer {
-            Ok(ClientResult::ElicitResult(result)) => Ok(result),
-            Ok(_) => Err(Unanswered::Failed(ServiceError::UnexpectedResponse)),
+            Ok(result) => Ok(result),
             Err(ServiceError::Timeout { timeout }) => Err(Unanswered::Timeout(timeout)),
             Err(error) => Err(Unanswered::Failed(error)),
         }

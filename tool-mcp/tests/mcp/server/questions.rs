@@ -2,8 +2,9 @@
 //! (`ToolContext::elicit`): asked by `elicitation/create` with the form of
 //! a `#[derive(ToolParams)]` struct (its docs, defaults and enum), the
 //! answer read back into it; a decline is a decline; a client that cannot
-//! answer is a clear error to the tool, never a hang. rmcp's client over a
-//! pipe.
+//! answer is a clear error to the tool, never a hang. And a tool's request
+//! to the client's model (`ToolContext::sample`, `sampling/createMessage`).
+//! rmcp's client over a pipe.
 
 use super::serve;
 use crate::support::bounded;
@@ -138,6 +139,108 @@ async fn a_decline_is_a_decline_and_a_client_that_cannot_answer_is_an_error() {
             "{answer}"
         );
         assert!(unable.asked.lock().unwrap().is_empty());
+    })
+    .await;
+}
+
+/// Name a colour, asking the client's model
+#[tool]
+async fn colour(ctx: &tool_core::ToolContext) -> String {
+    let request = tool_core::SamplingRequest::user("Name one colour.", 20)
+        .with_system_prompt("Answer with one word.");
+    match ctx.sample(request).await {
+        Ok(sampled) => format!(
+            "{} said {}",
+            sampled.model,
+            sampled.content.as_text().unwrap_or("(not text)")
+        ),
+        Err(error) => format!("not asked: {error}"),
+    }
+}
+
+/// A client whose model answers "blue"; it keeps what it was sent.
+#[derive(Clone)]
+struct Model {
+    declared: bool,
+    sent: Arc<Mutex<Vec<Value>>>,
+}
+
+impl ClientHandler for Model {
+    #[expect(
+        deprecated,
+        reason = "MCP's sampling: deprecated by SEP-2577 in rmcp, in use on 2025-11-25"
+    )]
+    fn get_info(&self) -> ClientConfig {
+        let capabilities = if self.declared {
+            ClientCapabilities::builder().enable_sampling().build()
+        } else {
+            ClientCapabilities::default()
+        };
+        ClientConfig::new(capabilities, Implementation::new("sampling-test", "0.1.0"))
+    }
+
+    #[expect(
+        deprecated,
+        reason = "MCP's sampling: deprecated by SEP-2577 in rmcp, in use on 2025-11-25"
+    )]
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, ErrorData> {
+        self.sent
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&params).unwrap());
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": {"type": "text", "text": "blue"},
+            "model": "test-model",
+            "stopReason": "endTurn",
+        }))
+        .unwrap())
+    }
+}
+
+async fn coloured(model: Model) -> String {
+    let mut tools = ToolRegistry::new();
+    tools.register(ColourTool).unwrap();
+    let client = model.serve(serve(McpServer::new(tools))).await.unwrap();
+    let answer = client
+        .call_tool(CallToolRequestParams::new("colour"))
+        .await
+        .unwrap();
+    client.cancel().await.unwrap();
+    answer.content[0].as_text().unwrap().text.clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_asks_the_clients_model_when_the_client_declared_sampling() {
+    bounded(async {
+        let sent = Arc::new(Mutex::new(Vec::new()));
+        let model = Model {
+            declared: true,
+            sent: Arc::clone(&sent),
+        };
+        assert_eq!(coloured(model).await, "test-model said blue");
+        let sent = sent.lock().unwrap();
+        assert_eq!(sent[0]["maxTokens"], 20);
+        assert_eq!(sent[0]["systemPrompt"], "Answer with one word.");
+        assert_eq!(
+            sent[0]["messages"],
+            json!([{"role": "user", "content": {"type": "text", "text": "Name one colour."}}])
+        );
+
+        let undeclared = Model {
+            declared: false,
+            sent: Arc::default(),
+        };
+        let answer = coloured(undeclared.clone()).await;
+        assert_eq!(
+            answer,
+            "not asked: no model can be asked: the client did not declare sampling"
+        );
+        assert!(undeclared.sent.lock().unwrap().is_empty());
     })
     .await;
 }
