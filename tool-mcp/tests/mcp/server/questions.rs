@@ -223,7 +223,7 @@ async fn a_tool_asks_the_clients_model_when_the_client_declared_sampling() {
             sent: Arc::clone(&sent),
         };
         assert_eq!(coloured(model).await, "test-model said blue");
-        let sent = sent.lock().unwrap();
+        let sent = sent.lock().unwrap().clone();
         assert_eq!(sent[0]["maxTokens"], 20);
         assert_eq!(sent[0]["systemPrompt"], "Answer with one word.");
         assert_eq!(
