@@ -1,6 +1,7 @@
 //! The MCP side of a registry: `tools/list` and `tools/call` on rmcp's
 //! `ServerHandler`, with calls run by tool-core's executor.
 
+mod alongside;
 mod approving;
 mod listing;
 mod logging;
@@ -24,7 +25,10 @@ use progress::ProgressForwarder;
 #[expect(deprecated, reason = "MCP's logging: deprecated by SEP-2577 in rmcp, in use on 2025-11-25")]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CancelledNotificationParam, InitializeRequestParams, InitializeResult, SubscriptionFilter,
+    CancelledNotificationParam, CompleteRequestParams, CompleteResult, GetPromptRequestParams,
+    GetPromptResponse, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ReadResourceRequestParams,
+    ReadResourceResponse, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, Implementation,
@@ -110,6 +114,9 @@ pub struct McpServer {
     /// clone (each session) has its own.
     log_level: Arc<SessionLogLevel>,
     approvals: Arc<ApprovalStates>,
+    /// Prompts, resources and completion, when the application serves
+    /// them (`with_handler`).
+    alongside: Option<Arc<dyn alongside::Alongside>>,
     /// Served over HTTP without sessions: a client before 2026-07-28
     /// cannot be asked (the answer to `elicitation/create` would come in a
     /// request no session ties to the call).
@@ -128,6 +135,7 @@ impl Clone for McpServer {
             calls: Arc::clone(&self.calls),
             log_level: Arc::default(),
             approvals: Arc::clone(&self.approvals),
+            alongside: self.alongside.clone(),
             without_sessions: self.without_sessions,
         }
     }
@@ -141,6 +149,7 @@ impl std::fmt::Debug for McpServer {
             .field("options", &self.options)
             .field("calls_running", &self.calls.count())
             .field("without_sessions", &self.without_sessions)
+            .field("with_handler", &self.alongside.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -163,6 +172,7 @@ impl McpServer {
             calls: Arc::default(),
             log_level: Arc::default(),
             approvals: Arc::new(ApprovalStates::with_random_key(APPROVAL_TIMEOUT)),
+            alongside: None,
             without_sessions: false,
         }
     }
@@ -348,11 +358,12 @@ impl ServerHandler for McpServer {
         // `listChanged`: the tools may change while serving
         // (`update_tools`), and the client is told.
         // `logging`: what tools log reaches the client (logging.rs).
-        let capabilities = ServerCapabilities::builder()
+        let mut capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_tool_list_changed()
             .enable_logging()
             .build();
+        self.add_alongside(&mut capabilities);
         ServerConfig::new(capabilities).with_server_info(self.info.clone())
     }
 
@@ -365,6 +376,72 @@ impl ServerHandler for McpServer {
     ) -> Result<(), ErrorData> {
         self.log_level.set(request.level);
         Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.alongside("prompts/list")?.list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.alongside("prompts/get")?.get_prompt(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.alongside("resources/list")?.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.alongside("resources/templates/list")?
+            .list_resource_templates(request, context)
+            .await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.alongside("resources/read")?.read_resource(request, context).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.alongside("resources/subscribe")?.subscribe(request, context).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.alongside("resources/unsubscribe")?.unsubscribe(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.alongside("completion/complete")?.complete(request, context).await
     }
 
     /// A session's client (before 2026-07-28), to tell of tool changes.

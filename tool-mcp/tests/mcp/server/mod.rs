@@ -18,6 +18,8 @@
 //! - [`shared`]: two servers sharing one (fake) store: a session opened on
 //!   one served by the other, its owner, its end, a store that fails, a
 //!   cancellation delivered across, streams resumed only by their own.
+//! - [`alongside`]: prompts, resources and completion from the application's
+//!   own rmcp handler.
 //! - [`questions`]: a tool's own question to the person (elicitation).
 //! - [`logging`]: what tools log, sent to the client at the level it asked.
 //! - [`cors`]: CORS for the allowed origins.
@@ -25,6 +27,7 @@
 //! - [`callers`]: the limits per caller (rate, sessions, in flight),
 //!   counted in memory.
 
+mod alongside;
 mod callers;
 mod cors;
 mod limits;
