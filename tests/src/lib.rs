@@ -24,6 +24,10 @@ mod docs_tools {}
 mod docs_running {}
 
 #[cfg(doctest)]
+#[doc = include_str!("../../docs/tool-context.md")]
+mod docs_tool_context {}
+
+#[cfg(doctest)]
 #[doc = include_str!("../../docs/approvals.md")]
 mod docs_approvals {}
 
