@@ -388,7 +388,8 @@ async fn bad_arguments_an_unknown_tool_a_domain_error_and_a_panic_are_retry_fail
             json!(format!("Tool work failed: {bad_problem}")),
             json!(bad_problem),
         ),
-        r#"{"role":"toolResult","toolCallId":"r1","toolName":"wrok","content":[{"type":"text","text":"Tool wrok failed: unknown tool"}],"details":{"error":"unknown tool"},"isError":true,"timestamp":$T}"#.to_owned(),
+        // A misspelt name is told the one it meant.
+        r#"{"role":"toolResult","toolCallId":"r1","toolName":"wrok","content":[{"type":"text","text":"Tool wrok failed: unknown tool (did you mean \"work\"?)"}],"details":{"error":"unknown tool (did you mean \"work\"?)"},"isError":true,"timestamp":$T}"#.to_owned(),
         r#"{"role":"toolResult","toolCallId":"r2","toolName":"work","content":[{"type":"text","text":"no order 7"}],"details":{"order":7},"isError":true,"timestamp":$T}"#.to_owned(),
         r#"{"role":"toolResult","toolCallId":"r3","toolName":"work","content":[{"type":"text","text":"Tool work failed: panicked: the work exploded"}],"details":{"error":"panicked: the work exploded"},"isError":true,"timestamp":$T}"#.to_owned(),
     ];
@@ -1662,4 +1663,42 @@ async fn the_before_hook_sees_the_repaired_arguments() {
     assert_eq!(*seen.lock().unwrap(), [json!({"name": "Ada", "times": 2})]);
     assert_eq!(greet.greeted(), [("Ada".to_owned(), 2)]);
     assert_eq!(result.repairs[0].rule, RepairRule::StringToScalar);
+}
+
+#[tokio::test]
+async fn an_unknown_tool_names_the_close_ones_the_model_may_call_in_every_format() {
+    let mut tools = ToolRegistry::new();
+    for name in ["get_weather", "get_whether_report", "set_timer"] {
+        tools
+            .register(DynamicTool::new(name, "A tool", |_, _| async {
+                Ok(ToolOutput::text("ran"))
+            }))
+            .unwrap();
+    }
+    let result = run_call(&call_of("get_wether"), &tools, RunOptions::new()).await;
+    let expected = r#"Tool get_wether failed: unknown tool (did you mean "get_weather"?)"#;
+    assert_eq!(texts(&result), [expected]);
+    assert_eq!(result.failure_kind, Some(FailureKind::Retry));
+    // Each provider's result carries the same words to the model.
+    for written in [
+        tool_core::providers::openai_chat::write_result(&result),
+        tool_core::providers::openai_responses::write_result(&result),
+        tool_core::providers::anthropic::write_result(&result),
+        tool_core::providers::gemini::write_result(&result),
+        tool_core::providers::mcp::write_result(&result),
+    ] {
+        assert!(
+            written
+                .to_string()
+                .contains(r#"did you mean \"get_weather\"?"#),
+            "{written}"
+        );
+    }
+    // Only the tools the turn offers are named.
+    let offered = RunOptions::new().with_enabled(["set_timer"]);
+    let result = run_call(&call_of("get_wether"), &tools, offered).await;
+    assert_eq!(texts(&result), ["Tool get_wether failed: unknown tool"]);
+    // Nothing close: the contract's words as they were.
+    let result = run_call(&call_of("ghost"), &tools, RunOptions::new()).await;
+    assert_eq!(result.details, Some(json!({"error": "unknown tool"})));
 }

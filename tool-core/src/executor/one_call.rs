@@ -128,7 +128,7 @@ fn available<'a>(
 ) -> Result<&'a RegisteredTool, Box<Failed>> {
     let Some(tool) = tool else {
         return Err(Failed::boxed(
-            ToolResultMessage::failure(call, "unknown tool"),
+            ToolResultMessage::failure(call, &unknown_tool(&call.name, registry, ctx)),
             ErrorType::UnknownTool,
         ));
     };
@@ -158,6 +158,28 @@ fn available<'a>(
         ToolResultMessage::failure(call, &message),
         ErrorType::NotAvailable,
     ))
+}
+
+/// How many near names an unknown tool's answer offers.
+const NEAR_NAMES_SHOWN: usize = 3;
+
+/// `unknown tool`, and the names the model most likely meant, among the
+/// tools it may call: `unknown tool (did you mean "get_weather"?)`. Only
+/// on this cold path are the names compared.
+#[cold]
+fn unknown_tool(sent: &str, registry: &ToolRegistry, ctx: &RunOptions) -> String {
+    let near: Vec<String> = registry
+        .iter()
+        .filter(|tool| tool.is_available_in(&ctx.turn))
+        .map(RegisteredTool::name)
+        .filter(|name| crate::params::suggest::near_miss(name, std::iter::once(sent), &[]).is_some())
+        .take(NEAR_NAMES_SHOWN)
+        .map(|name| format!("\"{name}\""))
+        .collect();
+    if near.is_empty() {
+        return "unknown tool".to_owned();
+    }
+    format!("unknown tool (did you mean {}?)", near.join(" or "))
 }
 
 /// Parse, the before hook, the run and the after hook, then the repairs
