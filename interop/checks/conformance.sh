@@ -2,7 +2,7 @@
 # pinned in interop/conformance/package.json, run on the Node 22 it needs,
 # from the same lock) against tool-mcp, for protocol revisions 2025-06-18
 # and 2025-11-25: its server scenarios against
-# tool-mcp/examples/conformance_server.rs over streamable HTTP, and its
+# tool-mcp/examples/conformance_server/ over streamable HTTP, and its
 # client scenarios with tool-mcp/examples/conformance_client.rs as the
 # client. Each run is compared with interop/conformance/expected-failures.txt
 # (interop/conformance/compare.mjs): a failure not listed fails the check,
@@ -28,8 +28,12 @@ export PATH="$NODE22:$PATH"
 for example in conformance_server conformance_client; do
   [[ -x $EXAMPLES/$example ]] \
     || fail "$EXAMPLES/$example is missing: run scripts/interop.sh (cargo test --workspace --no-run builds it)"
-  [[ $EXAMPLES/$example -nt $ROOT/tool-mcp/examples/$example.rs ]] \
-    || fail "$EXAMPLES/$example is older than its source: run cargo test --workspace --no-run"
+  # An example is one file, or a directory of them (main.rs and its modules).
+  for source in "$ROOT/tool-mcp/examples/$example.rs" "$ROOT/tool-mcp/examples/$example"/*.rs; do
+    [[ -e $source ]] || continue
+    [[ $EXAMPLES/$example -nt $source ]] \
+      || fail "$EXAMPLES/$example is older than $source: run cargo test --workspace --no-run"
+  done
 done
 
 suite() {

@@ -8,8 +8,8 @@
 //!
 //! MCP asks with flat forms only: each field a string (maybe with a
 //! `format`, lengths), a number or integer (maybe with bounds), a boolean,
-//! or a choice among strings (`enum`, SEP-1330), each maybe with a
-//! `default` (SEP-1034). A type whose schema has anything else (a nested
+//! a choice among strings (`enum`, SEP-1330) or a list of such choices
+//! (SEP-1330's multi-select), each maybe with a `default` (SEP-1034). A type whose schema has anything else (a nested
 //! object, a list) is refused before anything is asked, naming the field.
 
 use crate::params::ToolParams;
@@ -120,6 +120,8 @@ fn check_flat(schema: &Value) -> Result<(), ElicitError> {
         match kind {
             Some("string" | "number" | "integer" | "boolean") => {}
             None if choice => {}
+            // SEP-1330's multi-select: a list of choices among strings.
+            Some("array") if is_choice_list(property) => {}
             Some(other) => {
                 return not_flat(format!(
                     "field `{name}` has type {other}; a form's fields are strings, numbers, \
@@ -135,6 +137,14 @@ fn check_flat(schema: &Value) -> Result<(), ElicitError> {
         }
     }
     Ok(())
+}
+
+/// `{"type": "array", "items": {"enum": [..]}}` or `items` of titled
+/// choices (`anyOf` of `const`s): a multi-select field of SEP-1330.
+fn is_choice_list(property: &Value) -> bool {
+    property
+        .get("items")
+        .is_some_and(|items| items.get("enum").is_some() || items.get("anyOf").is_some())
 }
 
 #[cfg(test)]
@@ -157,5 +167,9 @@ mod tests {
         assert!(why.contains("field `address` has type object"), "{why}");
         let list = json!({"type": "object", "properties": {"tags": {"type": "array"}}});
         assert!(check_flat(&list).is_err());
+        let choices = json!({"type": "object", "properties": {
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
+        }});
+        assert_eq!(check_flat(&choices), Ok(()));
     }
 }

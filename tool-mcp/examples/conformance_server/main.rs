@@ -15,6 +15,9 @@
 //! or with no argument over stdio. interop/checks/conformance.sh runs the
 //! suite against it.
 
+mod asking;
+mod library;
+
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -32,6 +35,15 @@ const RED_PIXEL_PNG: &[u8] = &[
     0x00, 0x03, 0x01, 0x01, 0x00, 0xc9, 0xfe, 0x92, 0xef, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e,
     0x44, 0xae, 0x42, 0x60, 0x82,
 ];
+
+/// [`RED_PIXEL_PNG`] in standard base64, as a resource's `blob` and a
+/// prompt's image carry it: what `Content::image` writes.
+fn red_pixel_base64() -> String {
+    match Content::image(RED_PIXEL_PNG, "image/png") {
+        Content::Image { data, .. } => data,
+        _ => String::new(),
+    }
+}
 
 /// The pause between a tool's notifications: the scenarios of logging and
 /// progress ask for "~50ms" so that the client sees them arrive one by one
@@ -197,6 +209,7 @@ fn conformance_tools() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
         }))?,
     )?;
 
+    asking::register(&mut tools)?;
     Ok(tools)
 }
 
@@ -217,11 +230,13 @@ fn http_address() -> Result<Option<SocketAddr>, String> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools = conformance_tools()?;
     let Some(address) = http_address()? else {
-        tool_mcp::serve_stdio(tools).await?;
+        let server = tool_mcp::McpServer::new(tools).with_handler(library::Library::default());
+        tool_mcp::serve_stdio(server).await?;
         return Ok(());
     };
     let server = tool_mcp::McpServer::new(tools)
-        .with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION"));
+        .with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION"))
+        .with_handler(library::Library::default());
     let http = HttpServer::bind(server, address).await?;
     // What interop/checks/conformance.sh waits for, with the port bound.
     eprintln!("serving MCP on http://{}/mcp", http.local_addr()?);
