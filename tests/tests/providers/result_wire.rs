@@ -15,7 +15,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::Cursor;
 use tool_core::{
-    Content, FailureKind, ToolCall, ToolResultMessage, repair::Repair, repair::RepairRule,
+    Content, EmbeddedResource, FailureKind, ToolCall, ToolResultMessage, repair::Repair,
+    repair::RepairRule,
 };
 
 /// Strings of the characters JSON escapes and the ones it leaves (the
@@ -64,6 +65,12 @@ fn content() -> BoxedStrategy<Content> {
                     mime_type,
                 },
                 other => other,
+            }
+        ),
+        // Every combination of the optional fields, text and bytes.
+        1 => (short(), option::of(short()), option::of(short()), option::of(short())).prop_map(
+            |(uri, mime_type, text, blob)| Content::Resource {
+                resource: EmbeddedResource { uri, mime_type, text, blob },
             }
         ),
     ]

@@ -61,6 +61,32 @@ pub enum Content {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mime_type: Option<String>,
     },
+    /// A resource's contents, carried whole, MCP's embedded resource:
+    /// `{"type":"resource","resource":{"uri":"file:///a.txt","mimeType":"text/plain","text":"..."}}`
+    /// (`blob`, base64, for bytes).
+    Resource {
+        /// The resource and what it holds.
+        resource: EmbeddedResource,
+    },
+}
+
+/// The contents of a resource carried in a result
+/// ([`Content::Resource`]): text, or bytes in base64.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EmbeddedResource {
+    /// Which resource it is.
+    pub uri: String,
+    /// Its MIME type; left out when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mime_type: Option<String>,
+    /// Its text, for a text resource; left out when `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Its bytes in standard base64, for a binary one; left out when
+    /// `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blob: Option<String>,
 }
 
 impl Content {
@@ -95,6 +121,51 @@ impl Content {
             name: name.into(),
             description: None,
             mime_type: None,
+        }
+    }
+
+    /// A text resource carried whole: `Content::embedded_text("file:///a.txt",
+    /// "text/plain", "...")`.
+    ///
+    /// ```
+    /// use tool_core::Content;
+    ///
+    /// let item = Content::embedded_text("test://notes", "text/plain", "Hello");
+    /// assert_eq!(
+    ///     serde_json::to_value(&item).unwrap(),
+    ///     serde_json::json!({"type": "resource", "resource": {
+    ///         "uri": "test://notes", "mimeType": "text/plain", "text": "Hello"
+    ///     }}),
+    /// );
+    /// ```
+    pub fn embedded_text(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        text: impl Into<String>,
+    ) -> Content {
+        Content::Resource {
+            resource: EmbeddedResource {
+                uri: uri.into(),
+                mime_type: Some(mime_type.into()),
+                text: Some(text.into()),
+                blob: None,
+            },
+        }
+    }
+
+    /// A binary resource carried whole, its bytes base64-encoded here.
+    pub fn embedded_bytes(
+        uri: impl Into<String>,
+        mime_type: impl Into<String>,
+        bytes: impl AsRef<[u8]>,
+    ) -> Content {
+        Content::Resource {
+            resource: EmbeddedResource {
+                uri: uri.into(),
+                mime_type: Some(mime_type.into()),
+                text: None,
+                blob: Some(base64::engine::general_purpose::STANDARD.encode(bytes)),
+            },
         }
     }
 

@@ -15,7 +15,7 @@ mod repair;
 mod result_wire;
 
 pub use annotations::ToolAnnotations;
-pub use content::Content;
+pub use content::{Content, EmbeddedResource};
 pub use definition::ToolDefinition;
 pub use excerpt::MAX_REPAIR_VALUE_BYTES;
 #[cfg(feature = "runtime")]

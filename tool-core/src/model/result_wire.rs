@@ -251,6 +251,23 @@ fn write_content<O: Sink>(out: &mut O, item: &Content) {
                 write_escaped(out, mime_type);
             }
         }
+        Content::Resource { resource } => {
+            out.push(r#"{"type":"resource","resource":{"uri":""#);
+            write_escaped(out, &resource.uri);
+            let fields = [
+                (r#"","mimeType":""#, &resource.mime_type),
+                (r#"","text":""#, &resource.text),
+                (r#"","blob":""#, &resource.blob),
+            ];
+            for (key, value) in fields {
+                if let Some(value) = value {
+                    out.push(key);
+                    write_escaped(out, value);
+                }
+            }
+            out.push(r#""}}"#);
+            return;
+        }
     }
     out.push(r#""}"#);
 }

@@ -29,7 +29,9 @@ pub fn content_text(content: &[Content]) -> String {
 /// - an image or a sound: its MIME type and size (of the decoded bytes),
 ///   `[image: image/png, 1234 bytes]`, `[audio: audio/wav, 5120 bytes]`;
 /// - a resource link: its name and URI, then its MIME type and description
-///   when it has them, `[resource: notes.md <file:///notes.md>, text/markdown: Meeting notes]`.
+///   when it has them, `[resource: notes.md <file:///notes.md>, text/markdown: Meeting notes]`;
+/// - an embedded resource: its text as it is, or for bytes its URI, MIME
+///   type and size, `[resource: <test://logo>, image/png, 68 bytes]`.
 ///
 /// ```
 /// use tool_core::{providers::media_note, Content};
@@ -39,6 +41,11 @@ pub fn content_text(content: &[Content]) -> String {
 /// assert_eq!(
 ///     media_note(&Content::resource_link("file:///notes.md", "notes.md").with_description("Meeting notes")),
 ///     "[resource: notes.md <file:///notes.md>: Meeting notes]",
+/// );
+/// assert_eq!(media_note(&Content::embedded_text("test://n", "text/plain", "Hello")), "Hello");
+/// assert_eq!(
+///     media_note(&Content::embedded_bytes("test://logo", "image/png", [0u8; 4])),
+///     "[resource: <test://logo>, image/png, 4 bytes]",
 /// );
 /// ```
 pub fn media_note(item: &Content) -> String {
@@ -69,6 +76,20 @@ pub(crate) fn note(item: &Content, sent: Option<&str>) -> String {
             }
             body
         }
+        // Its text, where text fits: what it holds, not a mention of it.
+        Content::Resource { resource } => match (&resource.text, &resource.blob) {
+            (Some(text), _) => return text.clone(),
+            (None, Some(blob)) => format!(
+                "resource: <{}>, {}, {}",
+                resource.uri,
+                resource
+                    .mime_type
+                    .as_deref()
+                    .unwrap_or("application/octet-stream"),
+                size(blob)
+            ),
+            (None, None) => format!("resource: <{}>, empty", resource.uri),
+        },
     };
     match sent {
         Some(place) => format!("[{body}, {place}]"),

@@ -209,6 +209,36 @@ fn conformance_tools() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
         }))?,
     )?;
 
+    // tools-call-embedded-resource: a text resource carried whole.
+    tools.register(DynamicTool::new(
+        "test_embedded_resource",
+        "Returns an embedded text resource",
+        |_args, _ctx| async {
+            Ok(ToolOutput::new(vec![Content::embedded_text(
+                "test://embedded-resource",
+                "text/plain",
+                "This is an embedded resource content.",
+            )]))
+        },
+    ))?;
+
+    // tools-call-mixed-content: text, an image and an embedded resource.
+    tools.register(DynamicTool::new(
+        "test_multiple_content_types",
+        "Returns text, an image and a resource",
+        |_args, _ctx| async {
+            Ok(ToolOutput::new(vec![
+                Content::text("Multiple content types test:"),
+                Content::image(RED_PIXEL_PNG, "image/png"),
+                Content::embedded_text(
+                    "test://mixed-content-resource",
+                    "application/json",
+                    json!({"test": "data", "value": 123}).to_string(),
+                ),
+            ]))
+        },
+    ))?;
+
     asking::register(&mut tools)?;
     Ok(tools)
 }
