@@ -13,6 +13,7 @@
 //! Run: `conformance client --command "target/debug/examples/conformance_client" --scenario tools_call`
 //! (interop/checks/conformance.sh runs every client scenario).
 
+use rmcp::model::ProtocolVersion;
 use serde_json::json;
 use tool_core::{RunOptions, ToolCall, ToolRegistry, execute_tool_call};
 use tool_mcp::client::{McpClient, Upstream};
@@ -20,7 +21,9 @@ use tool_mcp::client::{McpClient, Upstream};
 /// Connects (`initialize`, `notifications/initialized`, `tools/list`),
 /// calls the scenario's tool if it has one, and checks the answer.
 async fn run(scenario: &str, url: &str) -> Result<(), String> {
-    let client = McpClient::connect(Upstream::http(url))
+    // The suite's revisions: it checks the offered one is among them.
+    let upstream = Upstream::http(url).with_protocol_version(ProtocolVersion::V_2025_11_25);
+    let client = McpClient::connect(upstream)
         .await
         .map_err(|error| format!("connecting to {url}: {error}"))?;
     let mut tools = ToolRegistry::new();
@@ -29,7 +32,7 @@ async fn run(scenario: &str, url: &str) -> Result<(), String> {
         .map_err(|error| format!("registering the server's tools: {error}"))?;
     let (tool, arguments, expected) = match scenario {
         // `initialize`: the server checks the client's `initialize` request
-        // (protocol version, clientInfo); connecting is all of it.
+        // (a protocol version it knows, clientInfo); connecting is all of it.
         "initialize" => {
             client.close().await;
             return Ok(());

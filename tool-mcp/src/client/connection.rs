@@ -99,7 +99,10 @@ impl ClientHandler for Handler {
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         );
         config.meta = self.initialize_meta.clone();
-        config
+        match self.upstream.protocol_version() {
+            Some(version) => config.with_protocol_version(version.clone()),
+            None => config,
+        }
     }
 
     async fn on_progress(

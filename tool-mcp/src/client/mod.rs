@@ -156,6 +156,8 @@ pub struct Upstream {
     connect_timeout: Duration,
     /// Whether its tools' annotations may decide (scopes, approvals).
     trusted_hints: bool,
+    /// The revision offered at `initialize`; rmcp's latest when `None`.
+    protocol_version: Option<rmcp::model::ProtocolVersion>,
 }
 
 #[derive(Clone)]
@@ -229,7 +231,30 @@ impl Upstream {
             timeout: Some(DEFAULT_CALL_TIMEOUT),
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             trusted_hints: false,
+            protocol_version: None,
         }
+    }
+
+    /// Offers `version` at `initialize` instead of the newest revision rmcp
+    /// speaks: for a server, or a test, that must see an older one (the
+    /// server still answers with the revision it picks).
+    ///
+    /// ```
+    /// use rmcp::model::ProtocolVersion;
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// let upstream = Upstream::http("http://127.0.0.1:9/mcp")
+    ///     .with_protocol_version(ProtocolVersion::V_2025_11_25);
+    /// # let _ = upstream;
+    /// ```
+    pub fn with_protocol_version(mut self, version: rmcp::model::ProtocolVersion) -> Self {
+        self.protocol_version = Some(version);
+        self
+    }
+
+    /// The revision offered at `initialize`, when one was set.
+    pub(crate) fn protocol_version(&self) -> Option<&rmcp::model::ProtocolVersion> {
+        self.protocol_version.as_ref()
     }
 
     /// Sends `Authorization: Bearer <token>` with every HTTP request; give
@@ -463,6 +488,7 @@ impl fmt::Debug for Upstream {
             .field("timeout", &self.timeout)
             .field("connect_timeout", &self.connect_timeout)
             .field("trusted_hints", &self.trusted_hints)
+            .field("protocol_version", &self.protocol_version)
             .finish()
     }
 }
