@@ -169,11 +169,8 @@ const NEAR_NAMES_SHOWN: usize = 3;
 #[cold]
 fn unknown_tool(sent: &str, registry: &ToolRegistry, ctx: &RunOptions) -> String {
     let near: Vec<String> = registry
-        .iter()
-        .filter(|tool| tool.is_available_in(&ctx.turn))
-        .map(RegisteredTool::name)
-        .filter(|name| crate::params::suggest::near_miss(name, std::iter::once(sent), &[]).is_some())
-        .take(NEAR_NAMES_SHOWN)
+        .names_like(sent, ctx, NEAR_NAMES_SHOWN)
+        .into_iter()
         .map(|name| format!("\"{name}\""))
         .collect();
     if near.is_empty() {

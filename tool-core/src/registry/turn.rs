@@ -6,6 +6,33 @@ use crate::turn::Turn;
 use std::borrow::Cow;
 
 impl ToolRegistry {
+    /// The tools `turn` offers whose names `sent` most likely misspells,
+    /// at most `limit`: the "did you mean" of a call of an unknown tool
+    /// (the same near-miss rule as a misspelt field's: case and
+    /// separators ignored, one or two edits by length).
+    ///
+    /// ```
+    /// use tool_core::{DynamicTool, RunOptions, ToolOutput, ToolRegistry};
+    ///
+    /// let mut tools = ToolRegistry::new();
+    /// for name in ["get_weather", "set_timer"] {
+    ///     tools.register(DynamicTool::new(name, "A tool", |_, _| async { Ok(ToolOutput::text("ok")) })).unwrap();
+    /// }
+    /// assert_eq!(tools.names_like("get_wether", &RunOptions::new(), 3), ["get_weather"]);
+    /// assert!(tools.names_like("ghost", &RunOptions::new(), 3).is_empty());
+    /// ```
+    pub fn names_like(&self, sent: &str, turn: &impl AsRef<Turn>, limit: usize) -> Vec<&str> {
+        let turn = turn.as_ref();
+        self.iter()
+            .filter(|tool| tool.is_available_in(turn))
+            .map(RegisteredTool::name)
+            .filter(|name| {
+                crate::params::suggest::near_miss(name, std::iter::once(sent), &[]).is_some()
+            })
+            .take(limit)
+            .collect()
+    }
+
     /// The definitions to send the model in a turn run with `options`,
     /// for any provider: the tools that are not deferred, sorted by name,
     /// with the built-in `tool_search` among them when some tool is

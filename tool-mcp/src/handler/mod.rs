@@ -608,7 +608,7 @@ impl McpServer {
         if !self.callable(&listing, &request.name) {
             tracing::debug!("unknown tool");
             return Err(ErrorData::invalid_params(
-                format!("Unknown tool: {}", request.name),
+                unknown_tool(&listing.registry, &request.name, &self.options),
                 None,
             ));
         }
@@ -767,6 +767,17 @@ fn mcp_tool(definition: &ToolDefinition) -> Tool {
             )
         }
     }
+}
+
+/// `Unknown tool: get_wether`, and the names the client's model most
+/// likely meant among the tools served: `(did you mean "get_weather"?)`.
+fn unknown_tool(registry: &ToolRegistry, name: &str, options: &RunOptions) -> String {
+    let near = registry.names_like(name, options, 3);
+    if near.is_empty() {
+        return format!("Unknown tool: {name}");
+    }
+    let near: Vec<String> = near.iter().map(|name| format!("\"{name}\"")).collect();
+    format!("Unknown tool: {name} (did you mean {}?)", near.join(" or "))
 }
 
 /// A JSON-RPC request id as our call id.

@@ -102,6 +102,23 @@ async fn only_enabled_tools_are_listed_and_callable() {
             .await
             .expect_err("a tool that is not enabled is unknown");
         assert!(error.to_string().contains("Unknown tool: wipe"), "{error}");
+        // A misspelling of a tool it may call is told which one; never a
+        // tool the options do not enable.
+        let error = client
+            .call_tool(CallToolRequestParams::new("ad").with_arguments(serde_json::Map::new()))
+            .await
+            .expect_err("unknown");
+        assert!(
+            error
+                .to_string()
+                .contains(r#"Unknown tool: ad (did you mean "add"?)"#),
+            "{error}"
+        );
+        let error = client
+            .call_tool(CallToolRequestParams::new("wip").with_arguments(serde_json::Map::new()))
+            .await
+            .expect_err("unknown");
+        assert!(!error.to_string().contains("did you mean"), "{error}");
     })
     .await;
 }
