@@ -75,6 +75,12 @@ pub(crate) fn session_closed(session: &str, caller: &str, client: Option<IpAddr>
     );
 }
 
+/// Whether a subscriber wants the audit lines now: what a caller checks
+/// before it does work for one on a hot path (every call).
+pub(crate) fn wanted() -> bool {
+    tracing::enabled!(tracing::Level::INFO)
+}
+
 /// What one `tools/call` did, for its audit line.
 pub(crate) struct CallRecord<'a> {
     pub tool: &'a str,

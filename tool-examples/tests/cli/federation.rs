@@ -9,7 +9,7 @@
 //! upstreams that are the binary.
 
 use crate::support::BIN;
-use crate::support::mcp::{binary, bounded, call_json, client_info, connect_stdio};
+use crate::support::mcp::{binary, bounded, call_json, client_info, connect_stdio, served_address};
 use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -55,12 +55,7 @@ pub(crate) async fn upstream_with_log(
         .await
         .unwrap()
         .expect("a line on stderr");
-    let address = first
-        .split_once("serving MCP on http://")
-        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
-        .unwrap_or_else(|| panic!("unexpected first line: {first:?}"))
-        .parse()
-        .expect("a socket address");
+    let address = served_address(&first);
     // Keep reading its stderr so it never blocks on a full pipe.
     let (lines, log) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {

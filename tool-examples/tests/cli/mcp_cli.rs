@@ -4,7 +4,7 @@
 
 #[cfg(unix)]
 use crate::support::mcp::terminate;
-use crate::support::mcp::{Client, binary, bounded, call, call_json, client_info};
+use crate::support::mcp::{Client, binary, bounded, call, call_json, client_info, served_address};
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolResult, Tool};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -264,12 +264,7 @@ async fn mcp_over_http_serves_on_the_port_it_prints_until_ctrl_c() {
         .await
         .expect("stderr reads")
         .expect("a line on stderr");
-    let address: SocketAddr = first_line
-        .split_once("serving MCP on http://")
-        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
-        .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
-        .parse()
-        .expect("a socket address");
+    let address = served_address(&first_line);
     assert!(address.ip().is_loopback(), "{address}");
     assert_ne!(address.port(), 0, "the bound port, not the one asked for");
 
@@ -385,13 +380,7 @@ async fn serve_http_child(args: &[&str]) -> (Child, SocketAddr, tokio::task::Joi
     bounded("the address is printed", stderr.read_line(&mut first_line))
         .await
         .expect("stderr reads");
-    let address = first_line
-        .trim_end()
-        .split_once("serving MCP on http://")
-        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
-        .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
-        .parse()
-        .expect("a socket address");
+    let address = served_address(&first_line);
     (child, address, drain(stderr))
 }
 

@@ -84,3 +84,16 @@ pub(crate) fn terminate(child: &tokio::process::Child) {
         .expect("kill runs");
     assert!(sent.success(), "kill -TERM {pid}: {sent}");
 }
+
+/// The address `mcp --http` says it serves on, from its first line on
+/// stderr (`serving MCP on http://ADDR/mcp (Ctrl-C to stop)`); a line
+/// that is not that one fails the test, quoting it.
+pub(crate) fn served_address(first_line: &str) -> std::net::SocketAddr {
+    first_line
+        .trim_end()
+        .split_once("serving MCP on http://")
+        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
+        .unwrap_or_else(|| panic!("unexpected first line on stderr: {first_line:?}"))
+        .parse()
+        .expect("a socket address")
+}

@@ -552,7 +552,9 @@ impl ServerHandler for McpServer {
         // Before the span is first entered: its parent is fixed then.
         trace_context::adopt_parent(&span, &context.meta);
         let started = std::time::Instant::now();
-        let tool = request.name.clone();
+        // The audit line's own work (the tool's name kept, the caller's key
+        // built) only when a subscriber wants it: this runs on every call.
+        let tool = audit::wanted().then(|| request.name.clone());
         let mut audit = CallAudit::default();
         let answer = self
             .run_call(request, &context, &mut audit)
@@ -563,15 +565,17 @@ impl ServerHandler for McpServer {
             Err(_) => audit::Outcome::Refused,
             Ok(_) => audit.outcome.unwrap_or(audit::Outcome::Ok),
         };
-        audit::call_answered(&audit::CallRecord {
-            tool: &tool,
-            caller: &transport::audit_caller(&context),
-            client: transport::client_of(&context),
-            session: transport::http_session(&context).flatten(),
-            outcome,
-            approval: audit.decided.get().copied(),
-            duration: started.elapsed(),
-        });
+        if let Some(tool) = tool {
+            audit::call_answered(&audit::CallRecord {
+                tool: &tool,
+                caller: &transport::audit_caller(&context),
+                client: transport::client_of(&context),
+                session: transport::http_session(&context).flatten(),
+                outcome,
+                approval: audit.decided.get().copied(),
+                duration: started.elapsed(),
+            });
+        }
         answer
     }
 

@@ -5,7 +5,7 @@
 
 use super::receiver::{Received, Receiver};
 use super::{EXPORT_WAIT, attribute, service_name};
-use crate::support::mcp::{Client, binary, bounded, call, client_info, terminate};
+use crate::support::mcp::{Client, binary, bounded, call, client_info, served_address, terminate};
 use opentelemetry_proto::tonic::metrics::v1::metric::Data;
 use opentelemetry_proto::tonic::metrics::v1::number_data_point::Value as Number;
 use rmcp::ServiceExt;
@@ -170,11 +170,7 @@ async fn an_http_server_exports_its_operations_responses_sessions_and_refusals()
         .await
         .unwrap()
         .expect("a line on stderr");
-    let address = first
-        .split_once("serving MCP on http://")
-        .and_then(|(_, rest)| rest.strip_suffix("/mcp (Ctrl-C to stop)"))
-        .unwrap_or_else(|| panic!("unexpected first line: {first:?}"))
-        .to_owned();
+    let address = served_address(&first);
     tokio::spawn(async move { while let Ok(Some(_)) = stderr.next_line().await {} });
     let uri = format!("http://{address}/mcp");
 
