@@ -72,6 +72,18 @@ from mcp import ClientSession, StdioServerParameters, stdio_client
 
 
 async def main():
+    # The upstream is a Python process that may take more than the 5 s
+    # tool-examples waits at start on a slow machine; it then serves without
+    # the upstream's tools and announces them with list_changed when they
+    # arrive. Either way the client ends up seeing them.
+    changed = anyio.Event()
+
+    async def on_message(message):
+        # Older SDKs wrap a notification in a RootModel, newer ones do not.
+        notification = getattr(message, "root", message)
+        if getattr(notification, "method", None) == "notifications/tools/list_changed":
+            changed.set()
+
     # The SDK's client passes a minimal environment of its own unless told
     # otherwise: give tool-examples this one, secrets and all.
     parameters = StdioServerParameters(
@@ -80,10 +92,16 @@ async def main():
         env=dict(os.environ),
     )
     async with stdio_client(parameters) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, message_handler=on_message) as session:
             await session.initialize()
             tools = await session.list_tools()
             names = [tool.name for tool in tools.tools]
+            if "py__add" not in names:
+                print("the upstream was late; waiting for list_changed")
+                with anyio.fail_after(60):
+                    await changed.wait()
+                tools = await session.list_tools()
+                names = [tool.name for tool in tools.tools]
             assert "py__add" in names and "py__env_names" in names, names
             add = next(tool for tool in tools.tools if tool.name == "py__add")
             assert add.input_schema["properties"]["a"]["type"] == "integer", add.input_schema
