@@ -14,15 +14,22 @@
 //! (interop/checks/conformance.sh runs every client scenario).
 
 use rmcp::model::ProtocolVersion;
-use serde_json::json;
-use tool_core::{RunOptions, ToolCall, ToolRegistry, execute_tool_call};
+use serde_json::{Value, json};
+use tool_core::{Elicited, RunOptions, ToolCall, ToolRegistry, execute_tool_call};
 use tool_mcp::client::{McpClient, Upstream};
 
 /// Connects (`initialize`, `notifications/initialized`, `tools/list`),
 /// calls the scenario's tool if it has one, and checks the answer.
 async fn run(scenario: &str, url: &str) -> Result<(), String> {
     // The suite's revisions: it checks the offered one is among them.
-    let upstream = Upstream::http(url).with_protocol_version(ProtocolVersion::V_2025_11_25);
+    // `elicitation-sep1034-client-defaults` asks with a form whose every
+    // field has a default and checks each arrives: the person accepts the
+    // form as it was pre-filled.
+    let upstream = Upstream::http(url)
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+        .with_elicitation(|question| async move {
+            Ok(Elicited::Accept(Value::Object(question.defaults())))
+        });
     let client = McpClient::connect(upstream)
         .await
         .map_err(|error| format!("connecting to {url}: {error}"))?;
@@ -50,6 +57,14 @@ async fn run(scenario: &str, url: &str) -> Result<(), String> {
         // 500`), and checks that the client reconnects with a GET carrying
         // `Last-Event-ID`, no sooner than the retry wait.
         "sse-retry" => ("test_reconnection", json!({}), ""),
+        // `elicitation-sep1034-client-defaults` (SEP-1034): the server's
+        // `test_client_elicitation_defaults` asks a form of five fields,
+        // each with a default, and checks the accepted answer has them all.
+        "elicitation-sep1034-client-defaults" => (
+            "test_client_elicitation_defaults",
+            json!({}),
+            "Elicitation completed",
+        ),
         other => {
             return Err(format!(
                 "scenario {other} is not one this client takes part in \

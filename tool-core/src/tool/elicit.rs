@@ -29,6 +29,35 @@ pub struct ElicitationRequest {
     pub schema: Value,
 }
 
+impl ElicitationRequest {
+    /// The form's defaults (SEP-1034), field by field: what a client
+    /// pre-fills, and what it sends for the fields the person left alone.
+    /// A field without a `default` is absent.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::ElicitationRequest;
+    ///
+    /// let question = ElicitationRequest {
+    ///     message: "Who are you?".to_owned(),
+    ///     schema: json!({"type": "object", "properties": {
+    ///         "name": {"type": "string", "default": "John Doe"},
+    ///         "age": {"type": "integer"},
+    ///     }}),
+    /// };
+    /// assert_eq!(serde_json::Value::Object(question.defaults()), json!({"name": "John Doe"}));
+    /// ```
+    pub fn defaults(&self) -> serde_json::Map<String, Value> {
+        let Some(properties) = self.schema.get("properties").and_then(Value::as_object) else {
+            return serde_json::Map::new();
+        };
+        properties
+            .iter()
+            .filter_map(|(name, property)| Some((name.clone(), property.get("default")?.clone())))
+            .collect()
+    }
+}
+
 /// What the person did with the question
 /// (<https://modelcontextprotocol.io/specification/2025-11-25/client/elicitation#response-actions>).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -9,12 +9,12 @@ use super::{ClientError, Upstream};
 use crate::trace_context;
 use rmcp::model::{
     CallToolRequestParams, CancelledNotification, CancelledNotificationParam, ClientCapabilities,
-    ClientConfig, ClientNotification,
-    ClientRequest, Implementation, JsonObject, PaginatedRequestParams, ProgressNotificationParam,
+    ClientConfig, ClientNotification, ClientRequest, ElicitRequestParams, ElicitResult,
+    ElicitationCapability, FormElicitationCapability, Implementation, JsonObject, PaginatedRequestParams, ProgressNotificationParam,
     ProgressToken, Request, RequestId, RequestMetaObject, ServerResult,
 };
-use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
-use rmcp::{ClientHandler, Peer, RoleClient, ServiceError};
+use rmcp::service::{NotificationContext, PeerRequestOptions, RequestContext, RunningService};
+use rmcp::{ClientHandler, ErrorData, Peer, RoleClient, ServiceError};
 use serde_json::Value;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
@@ -94,8 +94,14 @@ pub(super) struct Handler {
 
 impl ClientHandler for Handler {
     fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        if self.upstream.elicitation().is_some() {
+            let mut elicitation = ElicitationCapability::new();
+            elicitation.form = Some(FormElicitationCapability::new());
+            capabilities.elicitation = Some(elicitation);
+        }
         let mut config = ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         );
         config.meta = self.initialize_meta.clone();
@@ -121,6 +127,14 @@ impl ClientHandler for Handler {
         if let Some((sink, content)) = delivery {
             sink(content);
         }
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        super::questions::answer(self.upstream.elicitation(), request).await
     }
 
     async fn on_tool_list_changed(&self, context: NotificationContext<RoleClient>) {

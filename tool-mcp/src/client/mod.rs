@@ -73,6 +73,7 @@
 
 mod connection;
 mod progress;
+mod questions;
 mod remote;
 mod span;
 mod start;
@@ -158,6 +159,9 @@ pub struct Upstream {
     trusted_hints: bool,
     /// The revision offered at `initialize`; rmcp's latest when `None`.
     protocol_version: Option<rmcp::model::ProtocolVersion>,
+    /// Who answers the server's questions to the person; without one the
+    /// client declares no elicitation.
+    elicitation: Option<tool_core::ElicitFn>,
 }
 
 #[derive(Clone)]
@@ -232,7 +236,51 @@ impl Upstream {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             trusted_hints: false,
             protocol_version: None,
+            elicitation: None,
         }
+    }
+
+    /// Answers the server's questions to the person (`elicitation/create`,
+    /// form mode) with `ask`, and declares form elicitation at `initialize`
+    /// so the server may ask. `ask` gets the question and the form's schema
+    /// ([`ElicitationRequest::defaults`](tool_core::ElicitationRequest::defaults)
+    /// gives the values SEP-1034 says to pre-fill); an accepted answer is
+    /// checked against the form before it is sent, and one that does not
+    /// fit goes back to the server as an error naming the field. Without
+    /// it, the client declares no elicitation and a server that asks anyway
+    /// gets "method not found".
+    ///
+    /// The asker is the connection's, not a call's: rmcp's client does not
+    /// tell which call of several in flight a question belongs to, and
+    /// guessing could put one caller's question to another person.
+    ///
+    /// ```
+    /// use tool_core::Elicited;
+    /// use tool_mcp::client::Upstream;
+    ///
+    /// // Accepts every question with the form's defaults.
+    /// let upstream = Upstream::http("http://127.0.0.1:9/mcp").with_elicitation(|question| async move {
+    ///     Ok(Elicited::Accept(serde_json::Value::Object(question.defaults())))
+    /// });
+    /// # let _ = upstream;
+    /// ```
+    pub fn with_elicitation<F, Answer>(mut self, ask: F) -> Self
+    where
+        F: Fn(tool_core::ElicitationRequest) -> Answer + Send + Sync + 'static,
+        Answer: std::future::Future<
+                Output = Result<tool_core::Elicited<serde_json::Value>, tool_core::ElicitError>,
+            > + Send
+            + 'static,
+    {
+        self.elicitation = Some(Arc::new(move |question| {
+            Box::pin(ask(question)) as tool_core::ElicitFuture
+        }));
+        self
+    }
+
+    /// Who answers the server's questions, when someone does.
+    pub(crate) fn elicitation(&self) -> Option<&tool_core::ElicitFn> {
+        self.elicitation.as_ref()
     }
 
     /// Offers `version` at `initialize` instead of the newest revision rmcp
@@ -489,6 +537,7 @@ impl fmt::Debug for Upstream {
             .field("connect_timeout", &self.connect_timeout)
             .field("trusted_hints", &self.trusted_hints)
             .field("protocol_version", &self.protocol_version)
+            .field("elicitation", &self.elicitation.is_some())
             .finish()
     }
 }
