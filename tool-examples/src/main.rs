@@ -104,6 +104,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             deferral,
             allow_unauthenticated,
             stateless,
+            defer_without_sessions,
             approval_key_file,
             state,
             repair,
@@ -139,6 +140,9 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             {
                 let _runtime = runtime.enter();
                 late_upstream::serve_when_connected(later, &server, &deferral.core);
+            }
+            if defer_without_sessions {
+                server = server.with_deferral_without_sessions();
             }
             if let Some(file) = approval_key_file {
                 let key = call::approval::load_key(Some(&file))?;

@@ -1,6 +1,7 @@
 //! MCP sessions on Redis: each session one hash under `prefix:session:ID`
 //! (`init`: the client's `initialize` params as rmcp's [`SessionState`]
-//! JSON; `owner`: who opened it), kept for the idle time after its last
+//! JSON; `owner`: who opened it; `loaded`: the deferred tools its searches
+//! loaded, one name a line, in order), kept for the idle time after its last
 //! request (every request renews it, whichever process serves it), and the
 //! messages for calls running in another process published on
 //! `prefix:inbox:ID`.
@@ -19,6 +20,8 @@ static OPENED: LazyLock<Script> =
     LazyLock::new(|| Script::new(include_str!("scripts/session_opened.lua")));
 static TOUCH: LazyLock<Script> =
     LazyLock::new(|| Script::new(include_str!("scripts/session_touch.lua")));
+static LOAD: LazyLock<Script> =
+    LazyLock::new(|| Script::new(include_str!("scripts/session_load.lua")));
 
 /// How many delivered messages wait for the gate before the oldest are
 /// dropped (the subscription's reader never blocks on the gate).
@@ -167,6 +170,40 @@ impl SessionDirectory for RedisSessions {
         receiver
     }
 
+    fn load_tools<'a>(
+        &'a self,
+        session: &'a str,
+        names: &'a [String],
+    ) -> StateFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            // One name a line: a name with a line break would be two.
+            if let Some(name) = names.iter().find(|name| name.contains('\n')) {
+                return Err(
+                    format!("a tool name with a line break cannot be loaded: {name:?}").into(),
+                );
+            }
+            let mut connection = self.store.connection();
+            let mut script = LOAD.key(self.session(session));
+            for name in names {
+                script.arg(name);
+            }
+            let added: String = script.invoke_async(&mut connection).await?;
+            Ok(lines(&added))
+        })
+    }
+
+    fn loaded_tools<'a>(&'a self, session: &'a str) -> StateFuture<'a, Vec<String>> {
+        Box::pin(async move {
+            let mut connection = self.store.connection();
+            let loaded: Option<String> = redis::cmd("HGET")
+                .arg(self.session(session))
+                .arg("loaded")
+                .query_async(&mut connection)
+                .await?;
+            Ok(lines(&loaded.unwrap_or_default()))
+        })
+    }
+
     fn ready(&self) -> StateFuture<'_, ()> {
         Box::pin(async move {
             let mut connection = self.store.connection();
@@ -178,6 +215,15 @@ impl SessionDirectory for RedisSessions {
     fn describe(&self) -> String {
         self.store.describe()
     }
+}
+
+/// The names of a `loaded` field, one a line.
+fn lines(loaded: &str) -> Vec<String> {
+    loaded
+        .lines()
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Subscribes to every session's inbox and hands on what arrives, until

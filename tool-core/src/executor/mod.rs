@@ -29,7 +29,7 @@
 //! | `error.type` | the call failed because |
 //! | --- | --- |
 //! | `unknown_tool` | no tool of that name is registered |
-//! | `not_available` | the tool is not available in this turn ([`RunOptions::with_enabled`], or a deferred tool not loaded) |
+//! | `not_available` | the tool is not available in this turn ([`RunOptions::with_enabled`], or a toolset's preparation hides it); a deferred tool not yet loaded is available: deferral decides what the model is shown, not what it may call (a provider's own search loads a tool on its side, unseen here) |
 //! | `invalid_arguments` | the arguments do not parse (or a before hook's or a person's replacement does not) |
 //! | `tool_error` | the tool answered with an output marked as an error (or the after hook marked it so) |
 //! | `retry` | the tool (or the before hook) returned an error of kind [`Retry`](crate::FailureKind::Retry), or any other error |

@@ -42,7 +42,14 @@ impl ToolRegistry {
     /// left out.
     ///
     /// A search only ever appends, so the definitions sent before it keep
-    /// their bytes and order, and a provider's prompt cache stays valid.
+    /// their bytes and order. That keeps a cache that matches a prefix of
+    /// the tools alone, not Anthropic's: its cache is one prefix, tools
+    /// then system then messages, and a change to the tools invalidates
+    /// all of it
+    /// (<https://docs.claude.com/en/docs/build-with-claude/prompt-caching>,
+    /// "what invalidates the cache"). For Anthropic, send every tool with
+    /// [`definitions_for_native_search`](Self::definitions_for_native_search)
+    /// and let its own search load them.
     ///
     /// ```
     /// use tool_core::toolset::Toolset;

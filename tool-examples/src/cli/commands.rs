@@ -258,6 +258,16 @@ pub struct McpArgs {
     /// revision 2026-07-28 get a session that lives in this process, and need sticky routing.
     #[arg(long, requires = "http", env = STATELESS_VARIABLE, hide_env_values = true)]
     pub stateless: bool,
+    /// Keep deferral for clients without a session (--stateless, and revision 2026-07-28)
+    ///
+    /// Without it they list every tool, the deferred ones after the others: without a session
+    /// there is nowhere to keep what their tool_search found, and a host offers its model only the
+    /// tools it listed. With it they list only the tools offered up front and tool_search, and
+    /// call what a search finds by name (its answer carries the definitions), which a host that
+    /// offers only listed tools cannot do. A client with a session lists what its own searches
+    /// found either way.
+    #[arg(long, requires = "core")]
+    pub defer_without_sessions: bool,
     /// Seal the approval state sent to clients on revision 2026-07-28 with the key in FILE
     ///
     /// 32 bytes or more, as `call`'s. A client's answer then runs its call in any process given

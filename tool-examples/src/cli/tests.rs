@@ -79,6 +79,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         deferral: Deferral::default(),
         allow_unauthenticated: false,
         stateless: false,
+        defer_without_sessions: false,
         approval_key_file: None,
         state: SharedState::default(),
         repair: false,
@@ -545,6 +546,27 @@ fn defer_all_except_takes_names_repeated_or_comma_separated_in_every_command() {
         panic!("definitions parses");
     };
     assert_eq!(definitions.deferral, core);
+    assert!(!mcp.defer_without_sessions);
+    // Deferral kept without sessions: only with something deferred.
+    let Some(Command::Mcp(mcp)) = command(&[
+        "mcp",
+        "--defer-all-except",
+        "echo",
+        "--defer-without-sessions",
+    ]) else {
+        panic!("mcp parses");
+    };
+    assert!(mcp.defer_without_sessions);
+    let refused = error(&["mcp", "--defer-without-sessions"]);
+    assert_eq!(
+        refused.kind(),
+        ErrorKind::MissingRequiredArgument,
+        "{refused}"
+    );
+    assert!(
+        refused.to_string().contains("--defer-all-except"),
+        "{refused}"
+    );
     // Without the flag, nothing is deferred.
     let Some(Command::Call(call)) = command(&["call"]) else {
         panic!("call parses");

@@ -24,6 +24,9 @@ pub(crate) struct Listing {
     pub registry: Arc<ToolRegistry>,
     /// What `tools/list` shows (deferred tools left out).
     pub listed: Vec<Tool>,
+    /// What `tools/list` shows a client without a session: `listed`, then
+    /// the deferred tools, by name. Empty when no tool is deferred.
+    pub(super) with_deferred: Vec<Tool>,
     pub(super) output_schemas: OutputSchemas,
 }
 
@@ -36,9 +39,21 @@ impl Listing {
             .map(mcp_tool)
             .collect();
         let every: Vec<Tool> = registry.definitions().iter().map(mcp_tool).collect();
+        let deferred = registry
+            .definitions_for_native_search(options)
+            .into_iter()
+            .filter(|definition| definition.defer_loading);
+        let mut with_deferred = Vec::new();
+        for definition in deferred {
+            if with_deferred.is_empty() {
+                with_deferred.clone_from(&listed);
+            }
+            with_deferred.push(mcp_tool(&definition));
+        }
         Listing {
             registry,
             listed,
+            with_deferred,
             output_schemas: OutputSchemas::of(&every),
         }
     }

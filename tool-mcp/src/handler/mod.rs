@@ -4,6 +4,7 @@
 mod alongside;
 mod approving;
 mod listing;
+mod loaded;
 mod logging;
 mod malformed;
 mod progress;
@@ -121,11 +122,17 @@ pub struct McpServer {
     /// cannot be asked (the answer to `elicitation/create` would come in a
     /// request no session ties to the call).
     without_sessions: bool,
+    /// The deferred tools this session's searches loaded (loaded.rs): each
+    /// clone (each session) has its own.
+    loaded: Arc<loaded::LoadedHere>,
+    /// Whether a client without a session sees only the tools not
+    /// deferred (and `tool_search`), instead of every tool.
+    defer_without_sessions: bool,
 }
 
 /// A clone serves the same tools with the same options and shares the
-/// running calls; what a session sets for itself (its log level) starts
-/// afresh, as the HTTP transport serves each session with a clone.
+/// running calls; what a session sets for itself (its log level, the
+/// deferred tools its searches loaded) starts afresh, as the HTTP transport serves each session with a clone.
 impl Clone for McpServer {
     fn clone(&self) -> Self {
         McpServer {
@@ -137,6 +144,8 @@ impl Clone for McpServer {
             approvals: Arc::clone(&self.approvals),
             alongside: self.alongside.clone(),
             without_sessions: self.without_sessions,
+            loaded: Arc::default(),
+            defer_without_sessions: self.defer_without_sessions,
         }
     }
 }
@@ -174,6 +183,8 @@ impl McpServer {
             approvals: Arc::new(ApprovalStates::with_random_key(APPROVAL_TIMEOUT)),
             alongside: None,
             without_sessions: false,
+            loaded: Arc::default(),
+            defer_without_sessions: false,
         }
     }
 
@@ -237,6 +248,28 @@ impl McpServer {
     #[cfg(feature = "http")]
     pub(crate) fn serving_without_sessions(mut self) -> Self {
         self.without_sessions = true;
+        self
+    }
+
+    /// Keeps deferral for clients without a session (stateless HTTP, and
+    /// MCP 2026-07-28, which has no sessions): their `tools/list` shows the
+    /// tools not deferred and `tool_search`, as a session's does before
+    /// its first search. Without it they see every tool (deferred ones
+    /// after the others), since there is no session to keep what a search
+    /// found, and a host offers its model only what it listed.
+    ///
+    /// With it, what a search finds is callable by name (its answer
+    /// carries the definitions), which serves a client whose model reads
+    /// the search's answer; a host that offers only listed tools cannot
+    /// call them.
+    ///
+    /// ```
+    /// # let tools = tool_core::ToolRegistry::new();
+    /// let server = tool_mcp::McpServer::new(tools).with_deferral_without_sessions();
+    /// # let _ = server;
+    /// ```
+    pub fn with_deferral_without_sessions(mut self) -> Self {
+        self.defer_without_sessions = true;
         self
     }
 
@@ -339,10 +372,11 @@ impl McpServer {
     /// `tools/list` shows what a turn with the call options shows
     /// ([`ToolRegistry::definitions_for`]): the enabled tools sorted by
     /// name (the deterministic order MCP 2026-07-28 asks of `tools/list`),
-    /// deferred ones left out in favour of `tool_search`. A deferred tool
-    /// stays callable by name: `tool_search` answers with its definition,
-    /// so the server keeps no per-client list, and a search answered by
-    /// one process behind a balancer holds for the next.
+    /// deferred ones left out in favour of `tool_search`, and then those
+    /// the session's searches loaded (loaded.rs). A deferred tool stays
+    /// callable by name, loaded or not: `tool_search` answers with its
+    /// definition, so a client without a session (or whose list another
+    /// process has not caught up with) can still call what it found.
     fn callable(&self, listing: &Listing, name: &str) -> bool {
         listing.listed.iter().any(|tool| tool.name == name)
             || listing
@@ -487,17 +521,12 @@ impl ServerHandler for McpServer {
         let span = span::request_span("tools/list", &context);
         trace_context::adopt_parent(&span, &context.meta);
         let _entered = span.enter();
-        // An OAuth caller sees only the tools its scopes allow.
         let listing = self.tools.current();
-        let tools = match grant_of(&context) {
-            Some(grant) => listing
-                .listed
-                .iter()
-                .filter(|tool| grant.missing(&tool.name).is_none())
-                .cloned()
-                .collect(),
-            None => listing.listed.clone(),
-        };
+        let mut tools = self.session_tools(&listing, &context).await?;
+        // An OAuth caller sees only the tools its scopes allow.
+        if let Some(grant) = grant_of(&context) {
+            tools.retain(|tool| grant.missing(&tool.name).is_none());
+        }
         Ok(ListToolsResult::with_all_items(tools))
     }
 
@@ -705,7 +734,10 @@ impl McpServer {
             forwarder.finish().await;
         }
         let result = match ended {
-            Ended::Answered(result) => result,
+            Ended::Answered(result) => {
+                self.load_found(&listing, &result, context).await;
+                result
+            }
             Ended::Handed(Handed::Ask(question)) => {
                 tracing::debug!("asking the client for approval (InputRequiredResult)");
                 audit.outcome = Some(audit::Outcome::InputRequired);

@@ -23,6 +23,20 @@ pub(super) fn grant_of(context: &RequestContext<RoleServer>) -> Option<&Grant> {
         .get::<Grant>()
 }
 
+/// The store every process shares, when the request's session lives
+/// there (`McpHttp::with_shared_state`).
+#[cfg(feature = "http")]
+pub(super) fn shared_loads(context: &RequestContext<RoleServer>) -> Option<&SharedLoads> {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()?
+        .extensions
+        .get::<SharedLoads>()
+}
+
+#[cfg(feature = "http")]
+pub(super) use crate::http::SharedLoads;
+
 /// Whether the request came over HTTP (`Some`), with the session it names
 /// when it names one.
 #[cfg(feature = "http")]
@@ -77,7 +91,7 @@ pub(super) fn client_of(_context: &RequestContext<RoleServer>) -> Option<std::ne
 }
 
 #[cfg(not(feature = "http"))]
-pub(super) use no_http::{Grant, grant_of, http_session};
+pub(super) use no_http::{Grant, SharedLoads, grant_of, http_session, shared_loads};
 
 #[cfg(not(feature = "http"))]
 mod no_http {
@@ -108,6 +122,29 @@ mod no_http {
     }
 
     pub(in crate::handler) fn grant_of(_context: &RequestContext<RoleServer>) -> Option<&Grant> {
+        None
+    }
+
+    /// No shared store without HTTP: no value of it exists.
+    pub(in crate::handler) enum SharedLoads {}
+
+    impl SharedLoads {
+        pub(in crate::handler) async fn load(
+            &self,
+            _session: &str,
+            _names: &[String],
+        ) -> Result<Vec<String>, String> {
+            match *self {}
+        }
+
+        pub(in crate::handler) async fn loaded(&self, _session: &str) -> Result<Vec<String>, String> {
+            match *self {}
+        }
+    }
+
+    pub(in crate::handler) fn shared_loads(
+        _context: &RequestContext<RoleServer>,
+    ) -> Option<&SharedLoads> {
         None
     }
 

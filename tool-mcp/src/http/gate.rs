@@ -189,6 +189,11 @@ impl Gate {
         if let Some(client) = client {
             parts.extensions.insert(ClientIp(client));
         }
+        if let Some(shared) = &self.shared {
+            parts
+                .extensions
+                .insert(super::SharedLoads(Arc::clone(&shared.directory)));
+        }
         let body = match parts.method {
             Method::POST => Some(limits::read_body(body, &parts.headers, &self.limits).await?),
             _ => None,

@@ -25,6 +25,7 @@ mod shared;
 pub(crate) use gate::session_of;
 pub(crate) use grant::Grant;
 pub(crate) use quotas::ClientIp;
+pub(crate) use shared::SharedLoads;
 pub use layer::{McpGate, McpGateService};
 pub use mount::{McpHttp, RmcpHttpService};
 #[cfg(feature = "oauth")]

@@ -75,6 +75,19 @@ pub trait SessionDirectory: Send + Sync + 'static {
     /// sent while it is down is lost, as a request whose process died is.
     fn subscribe(&self) -> tokio::sync::mpsc::Receiver<Delivered>;
 
+    /// Adds `names` to the deferred tools `session` has loaded (what its
+    /// `tool_search` calls found), after those already there and without
+    /// repeating one, and gives back those that were not loaded before,
+    /// in order. The set is the session's: it ends with it, and nothing is
+    /// added to a session the store does not know. Every process lists the
+    /// session's tools from it, so a search answered by one process shows
+    /// in the `tools/list` another answers.
+    fn load_tools<'a>(&'a self, session: &'a str, names: &'a [String])
+    -> StateFuture<'a, Vec<String>>;
+
+    /// The deferred tools `session` has loaded, in the order loaded.
+    fn loaded_tools<'a>(&'a self, session: &'a str) -> StateFuture<'a, Vec<String>>;
+
     /// Whether the store answers now (the readiness probe asks).
     fn ready(&self) -> StateFuture<'_, ()>;
 
@@ -133,6 +146,29 @@ impl fmt::Debug for SharedState {
         out.debug_struct("SharedState")
             .field("store", &self.directory.describe())
             .finish_non_exhaustive()
+    }
+}
+
+/// The store, as the handler finds it in a request's extensions: where a
+/// session's loaded tools live when every process serves every session.
+#[derive(Clone)]
+pub(crate) struct SharedLoads(pub Arc<dyn SessionDirectory>);
+
+impl SharedLoads {
+    /// [`SessionDirectory::load_tools`], its error as text.
+    pub(crate) async fn load(&self, session: &str, names: &[String]) -> Result<Vec<String>, String> {
+        self.0
+            .load_tools(session, names)
+            .await
+            .map_err(|error| format!("the shared store ({}): {error}", self.0.describe()))
+    }
+
+    /// [`SessionDirectory::loaded_tools`], its error as text.
+    pub(crate) async fn loaded(&self, session: &str) -> Result<Vec<String>, String> {
+        self.0
+            .loaded_tools(session)
+            .await
+            .map_err(|error| format!("the shared store ({}): {error}", self.0.describe()))
     }
 }
 

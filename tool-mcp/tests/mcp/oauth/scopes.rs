@@ -321,9 +321,11 @@ async fn tool_search_finds_only_the_tools_a_token_may_call() {
         let fixture = Fixture::serving(tools, |config| config, HttpServer::stateless).await;
 
         // The search is read-only: a reader lists it, and may call it.
+        // Stateless, the deferred tools are listed too (no session keeps
+        // what a search found), those the token allows only.
         let reader = fixture.es.sign(&claims("tools:read"));
         let listed = fixture.with_token(&reader, LIST).await;
-        assert_eq!(listed.tool_names(), ["look", "tool_search"]);
+        assert_eq!(listed.tool_names(), ["look", "tool_search", "archive_read"]);
         for arguments in [
             json!({"query": "archive records"}),
             json!({"query": "purge the archive"}),

@@ -24,6 +24,8 @@
 //! - [`logging`]: what tools log, sent to the client at the level it asked.
 //! - [`cors`]: CORS for the allowed origins.
 //! - [`tools_changed`]: tools added while serving, and the clients told.
+//! - [`loaded`]: what a session's `tool_search` found joins its
+//!   `tools/list`, and its client is told; without a session, every tool.
 //! - [`callers`]: the limits per caller (rate, sessions, in flight),
 //!   counted in memory.
 
@@ -31,6 +33,7 @@ mod alongside;
 mod callers;
 mod cors;
 mod limits;
+mod loaded;
 mod logging;
 mod mounted;
 mod options;

@@ -33,6 +33,8 @@ use tool_mcp::{
 struct Entry {
     init: Option<SessionState>,
     owner: Option<String>,
+    /// The deferred tools the session's searches loaded, in order.
+    loaded: Vec<String>,
 }
 
 #[derive(Default)]
@@ -225,6 +227,37 @@ impl SessionDirectory for FakeStore {
         let (sender, receiver) = mpsc::channel(64);
         self.held.lock().unwrap().inboxes.push(sender);
         receiver
+    }
+
+    fn load_tools<'a>(
+        &'a self,
+        session: &'a str,
+        names: &'a [String],
+    ) -> StateFuture<'a, Vec<String>> {
+        let loaded = self.with(|held| {
+            let Some(entry) = held.sessions.get_mut(session) else {
+                return Vec::new();
+            };
+            let mut added = Vec::new();
+            for name in names {
+                if !entry.loaded.contains(name) {
+                    entry.loaded.push(name.clone());
+                    added.push(name.clone());
+                }
+            }
+            added
+        });
+        Box::pin(std::future::ready(loaded))
+    }
+
+    fn loaded_tools<'a>(&'a self, session: &'a str) -> StateFuture<'a, Vec<String>> {
+        let loaded = self.with(|held| {
+            held.sessions
+                .get(session)
+                .map(|entry| entry.loaded.clone())
+                .unwrap_or_default()
+        });
+        Box::pin(std::future::ready(loaded))
     }
 
     fn ready(&self) -> StateFuture<'_, ()> {
@@ -745,6 +778,76 @@ async fn a_request_without_a_session_cannot_resume_a_sessions_stream() {
         .await;
         assert_eq!(store.replays(), Vec::<String>::new(), "{resumed:?}");
         assert_unknown(&resumed);
+        a.stop().await;
+        b.stop().await;
+    })
+    .await;
+}
+
+/// `echo` up front, `nap` deferred behind `tool_search`.
+fn deferred_registry() -> tool_core::ToolRegistry {
+    let mut tools = tool_core::ToolRegistry::new();
+    tools
+        .register_all(
+            tool_core::toolset::IntoToolset::into_toolset(registry()).deferred_except(&["echo"]),
+        )
+        .unwrap();
+    tools
+}
+
+/// The names a `tools/list` answer lists.
+fn listed_names(answer: &Answer) -> Vec<String> {
+    assert_eq!(answer.status, 200, "{answer:?}");
+    let listed = answer_json(answer);
+    let mut names: Vec<String> = listed["result"]["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no tools: {listed}"))
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap().to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// A session's loaded tools live in the store: what a search answered by
+/// one process found is in the `tools/list` the other answers, and a
+/// session of its own elsewhere sees none of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_on_one_process_shows_in_the_list_another_gives() {
+    bounded(async {
+        let store = FakeStore::default();
+        let a = start_with(deferred_registry(), |server| {
+            server.with_shared_state(store.state())
+        })
+        .await;
+        let b = start_with(deferred_registry(), |server| {
+            server.with_shared_state(store.state())
+        })
+        .await;
+        let session = open(&a, &[], V_2025_06_18).await;
+        let other = open(&b, &[], V_2025_06_18).await;
+        let before = post_in(&b, &[], &session, V_2025_06_18, LIST).await;
+        assert_eq!(listed_names(&before), ["echo", "tool_search"]);
+
+        let search = call(
+            4,
+            "tool_search",
+            r#"{"query":"answers after milliseconds"}"#,
+        );
+        let found = post_in(&a, &[], &session, V_2025_06_18, &search).await;
+        assert!(text(&found).contains("nap"), "{found:?}");
+
+        let after = post_in(&b, &[], &session, V_2025_06_18, LIST).await;
+        assert_eq!(listed_names(&after), ["echo", "nap", "tool_search"]);
+        let elsewhere = post_in(&a, &[], &other, V_2025_06_18, LIST).await;
+        assert_eq!(listed_names(&elsewhere), ["echo", "tool_search"]);
+
+        // The store answers nothing: the list is refused, not shown from
+        // memory without what the session loaded.
+        store.set_down(true);
+        let refused = post_in(&b, &[], &session, V_2025_06_18, LIST).await;
+        assert_ne!(refused.status, 200, "{refused:?}");
+        store.set_down(false);
         a.stop().await;
         b.stop().await;
     })

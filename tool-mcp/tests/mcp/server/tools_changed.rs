@@ -18,9 +18,9 @@ use tool_mcp::McpServer;
 
 /// A client that says when it was told the tools changed.
 #[derive(Clone)]
-struct Told {
-    revision: ProtocolVersion,
-    changed: mpsc::UnboundedSender<()>,
+pub(super) struct Told {
+    pub(super) revision: ProtocolVersion,
+    pub(super) changed: mpsc::UnboundedSender<()>,
 }
 
 impl ClientHandler for Told {
@@ -37,7 +37,7 @@ impl ClientHandler for Told {
     }
 }
 
-async fn connect(
+pub(super) async fn connect(
     url: &str,
     revision: ProtocolVersion,
 ) -> (
@@ -73,7 +73,7 @@ fn named(name: &'static str) -> DynamicTool {
     })
 }
 
-async fn names(client: &RunningService<RoleClient, Told>) -> Vec<String> {
+pub(super) async fn names(client: &RunningService<RoleClient, Told>) -> Vec<String> {
     let mut names: Vec<String> = client
         .list_all_tools()
         .await
