@@ -51,6 +51,8 @@ pub mod tool_deny_missing_docs;
 pub mod tool_mut_parameter;
 #[path = "../ui/pass/tool_name_override.rs"]
 pub mod tool_name_override;
+#[path = "../ui/pass/tool_error_types.rs"]
+pub mod tool_error_types;
 #[path = "../ui/pass/tool_return_types.rs"]
 pub mod tool_return_types;
 #[path = "../ui/pass/tool_snake_case_name.rs"]
@@ -98,6 +100,7 @@ mod runs {
         raw_identifier,
         tool_context_parameter,
         tool_deny_missing_docs,
+        tool_error_types,
         tool_mut_parameter,
         tool_name_override,
         tool_return_types,

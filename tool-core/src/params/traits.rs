@@ -39,6 +39,12 @@ use serde_json::Value;
 /// every problem is reported with its path (see [`ParseContext`]). Keys the
 /// struct does not declare are dropped, unless the struct says
 /// `#[param(deny_unknown_fields)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` does not implement `ToolParams`",
+    label = "`{Self}` needs `#[derive(ToolParams)]`",
+    note = "add `#[derive(ToolParams)]` to `{Self}`: its parser and the JSON Schema the model sees come from that one definition",
+    note = "a `Json<T>` result needs `T: ToolParams` too, not only `Serialize`: its schema is the tool's output schema, and the value is checked against it before it is sent"
+)]
 pub trait ToolParams: ParamValue {
     /// Parses a call's arguments, which must be a JSON object.
     #[inline]

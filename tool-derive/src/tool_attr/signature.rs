@@ -54,7 +54,10 @@ impl<'a> ToolSig<'a> {
         check_signature(cx, owner, sig);
         let inputs = inputs(cx, owner, sig);
         let output = match &sig.output {
-            ReturnType::Type(_, ty) => Some(&**ty),
+            ReturnType::Type(_, ty) => {
+                check_error_type(cx, ty);
+                Some(&**ty)
+            }
             ReturnType::Default => {
                 cx.error_spanned_by(
                     &sig.ident,
@@ -103,6 +106,68 @@ impl<'a> ToolSig<'a> {
             Input::Context { .. } => None,
         })
     }
+}
+
+/// A `Result<_, Box<dyn Error>>` return, written out: the one error type
+/// Rust users reach for that cannot cross to the executor (it is neither
+/// `Send` nor `Sync`, so it converts into no `ToolError`), and whose trait
+/// errors (three E0277s about `Send`, `Sync` and `Sized`, through the
+/// runtime's private traits) say nothing of the fix. Seen in the tokens,
+/// it gets one error that does; anything else is left to the trait bounds.
+fn check_error_type(cx: &Ctxt, output: &Type) {
+    let Some(error) = result_error_type(output) else {
+        return;
+    };
+    let Type::Path(path) = error else { return };
+    let Some(last) = path.path.segments.last() else {
+        return;
+    };
+    if last.ident != "Box" {
+        return;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return;
+    };
+    let Some(syn::GenericArgument::Type(Type::TraitObject(object))) = arguments.args.first() else {
+        return;
+    };
+    let bound_named = |name: &str| {
+        object.bounds.iter().any(|bound| match bound {
+            syn::TypeParamBound::Trait(bound) => bound
+                .path
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == name),
+            _ => false,
+        })
+    };
+    if bound_named("Error") && !(bound_named("Send") && bound_named("Sync")) {
+        cx.error_spanned_by(
+            error,
+            "a #[tool] function's error must be `Send + Sync`: the executor may answer the call on another thread. Return `Result<_, Box<dyn std::error::Error + Send + Sync>>` (what `?` converts any `std::error::Error + Send + Sync` into), `anyhow::Error`, or `tool_core::ToolError`",
+        );
+    }
+}
+
+/// `E` of a return type written `Result<T, E>` (any path ending in
+/// `Result` with two arguments).
+fn result_error_type(output: &Type) -> Option<&Type> {
+    let Type::Path(path) = output else {
+        return None;
+    };
+    let last = path.path.segments.last()?;
+    if last.ident != "Result" {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(arguments) = &last.arguments else {
+        return None;
+    };
+    let mut types = arguments.args.iter().filter_map(|argument| match argument {
+        syn::GenericArgument::Type(ty) => Some(ty),
+        _ => None,
+    });
+    let _ok = types.next()?;
+    types.next()
 }
 
 /// The parts of a signature no tool may have, and the receiver rules.
