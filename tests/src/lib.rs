@@ -28,6 +28,10 @@ mod docs_running {}
 mod docs_tool_context {}
 
 #[cfg(doctest)]
+#[doc = include_str!("../../docs/code-mode.md")]
+mod docs_code_mode {}
+
+#[cfg(doctest)]
 #[doc = include_str!("../../docs/approvals.md")]
 mod docs_approvals {}
 

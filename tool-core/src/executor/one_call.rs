@@ -588,6 +588,9 @@ fn start<'a>(
     if tool.sees_turn() {
         tool_ctx.turn = Some(Arc::new(ctx.turn.clone()));
     }
+    if tool.runs_tools() {
+        tool_ctx.run_options = Some(Arc::new(ctx.clone()));
+    }
     Started {
         running: CatchUnwind::new(prepared.run(tool_ctx)),
         timeout,

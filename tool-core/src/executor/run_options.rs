@@ -553,6 +553,7 @@ impl RunOptions {
             elicit: self.elicit.clone(),
             sample: self.sample.clone(),
             turn: None,
+            run_options: None,
         }
     }
 }

@@ -50,6 +50,8 @@ pub struct RegisteredTool {
     /// Whether its context carries the call's turn: the built-in
     /// `tool_search` only, which searches what they make callable.
     sees_turn: bool,
+    /// [`Tool::runs_tools`]'s answer: its context carries the call's options.
+    runs_tools: bool,
 }
 
 impl RegisteredTool {
@@ -57,6 +59,7 @@ impl RegisteredTool {
     /// (what [`Toolbox::tools`](crate::Toolbox::tools) returns).
     pub fn new<T: Tool>(tool: T) -> Self {
         let origin = Arc::from(format!("tool {}", Tool::name(&tool)));
+        let runs_tools = Tool::runs_tools(&tool);
         RegisteredTool {
             origin,
             definition: Arc::new(ToolDefinition::of(&tool)),
@@ -69,6 +72,7 @@ impl RegisteredTool {
             tool: Arc::new(tool),
             prepare: None,
             sees_turn: false,
+            runs_tools,
         }
     }
 
@@ -182,6 +186,11 @@ impl RegisteredTool {
     /// Whether the executor gives its context the call's turn.
     pub(crate) fn sees_turn(&self) -> bool {
         self.sees_turn
+    }
+
+    /// Whether the executor gives its context the call's options.
+    pub(crate) fn runs_tools(&self) -> bool {
+        self.runs_tools
     }
 
     /// Parses `arguments` with the tool's parameter type, then checks them

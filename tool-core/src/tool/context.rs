@@ -38,6 +38,9 @@ pub struct ToolContext {
     /// The turn the call runs in, given only to the tools that need it:
     /// the built-in `tool_search` finds only the tools it makes callable.
     pub(crate) turn: Option<Arc<Turn>>,
+    /// The call's own options, given only to a tool that runs other tools
+    /// ([`Tool::runs_tools`](crate::Tool::runs_tools)).
+    pub(crate) run_options: Option<Arc<crate::RunOptions>>,
 }
 
 impl ToolContext {
@@ -51,7 +54,17 @@ impl ToolContext {
             elicit: None,
             sample: None,
             turn: None,
+            run_options: None,
         }
+    }
+
+    /// The options the call runs with (hooks, repair, retry budget, the
+    /// caller, the enabled tools, approvals), for a tool that runs other
+    /// tools ([`Tool::runs_tools`](crate::Tool::runs_tools)): the calls it
+    /// makes go through the executor with them, as the model's own would.
+    /// `None` for every other tool.
+    pub fn run_options(&self) -> Option<&crate::RunOptions> {
+        self.run_options.as_deref()
     }
 
     /// Asks the person using the client `message`, with a form whose fields

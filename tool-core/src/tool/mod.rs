@@ -162,6 +162,15 @@ pub trait Tool: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// True for a tool that runs other tools of the same run (a code
+    /// mode, an agent as a tool): the executor gives it the call's options
+    /// ([`ToolContext::run_options`]), so each call it makes goes through
+    /// the executor with the caller's hooks, scopes, repair and retry
+    /// budget. False by default: other tools never see the options.
+    fn runs_tools(&self) -> bool {
+        false
+    }
+
     /// True when a person must approve each call before it runs
     /// (`#[tool(needs_approval)]`). The executor then never runs it
     /// unasked: with [`Approvals`](crate::approval::Approvals) on the run

@@ -1,0 +1,396 @@
+//! One script on a thread of its own: a QuickJS runtime with the run's
+//! limits, whose tool calls leave as [`Request`]s and come back as
+//! [`Settled`] answers, and an event loop that runs the script's jobs
+//! between answers until its main promise settles.
+//!
+//! The runtime is not `Send`, and a script must never hold the caller's
+//! task: the thread owns it from start to end, and the async side (the
+//! `run_code` tool) only exchanges JSON text with it. Nothing of the host
+//! is reachable from the script but the four functions installed here.
+
+use rquickjs::{Context, Ctx, Exception, Function, Object, Runtime, Value};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Instant;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// What the script asks of the host.
+#[derive(Debug)]
+pub(crate) enum Request {
+    /// Call `tool` with these arguments (JSON text); answer `ticket`.
+    Call {
+        ticket: u32,
+        tool: String,
+        arguments: String,
+    },
+    /// The script ended: its outcome, what it printed.
+    Done(Finished),
+}
+
+/// A tool call's answer, for the script.
+#[derive(Debug)]
+pub(crate) struct Settled {
+    pub ticket: u32,
+    /// `Ok(JSON text)` resolves the call's promise, `Err(message)` rejects
+    /// it with an `Error`.
+    pub answer: Result<String, String>,
+}
+
+/// How a script ended.
+#[derive(Debug)]
+pub(crate) struct Finished {
+    pub outcome: Outcome,
+    pub printed: String,
+    /// Whether printing stopped at the output limit.
+    pub cut: bool,
+}
+
+/// The script's end.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Outcome {
+    /// It returned this value (JSON text; `None` for `undefined`).
+    Returned(Option<String>),
+    /// It threw, or failed to compile: the message, as JavaScript says it.
+    Threw(String),
+    /// A limit ended it.
+    Stopped(Limit),
+}
+
+/// Which limit ended a script.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Limit {
+    Time,
+    Memory,
+    Stack,
+    /// It awaited something no call will ever settle.
+    Stuck,
+    /// The host ended it: the call was cancelled, or another limit (the
+    /// calls per run) was reached there.
+    Aborted,
+}
+
+/// The limits the engine enforces itself.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EngineLimits {
+    pub memory: usize,
+    pub stack: usize,
+    pub output: usize,
+    pub deadline: Instant,
+}
+
+/// What the script sees besides its own code: `tools.<name>(args)` as
+/// async functions, `console.log` (and `info`, `warn`, `error`), and no
+/// clock: `Date` throws (a script's result must not depend on when it ran,
+/// so a replay gives the same calls), and `Math.random` is a fixed
+/// sequence for the same reason.
+const PRELUDE: &str = r#"
+"use strict";
+(() => {
+  const start = globalThis.__start, print = globalThis.__print;
+  const pending = new Map();
+  globalThis.__settle = (ticket, ok, text) => {
+    const waiting = pending.get(ticket);
+    pending.delete(ticket);
+    if (ok) waiting.resolve(text === undefined ? undefined : JSON.parse(text));
+    else waiting.reject(new Error(text));
+  };
+  const call = (name) => (args) => new Promise((resolve, reject) => {
+    const text = JSON.stringify(args === undefined ? {} : args);
+    pending.set(start(name, text === undefined ? "{}" : text), { resolve, reject });
+  });
+  const tools = {};
+  for (const name of JSON.parse(globalThis.__names)) tools[name] = call(name);
+  globalThis.tools = Object.freeze(tools);
+  const show = (value) => typeof value === "string" ? value : (() => {
+    try { const text = JSON.stringify(value); return text === undefined ? String(value) : text; }
+    catch (_) { return String(value); }
+  })();
+  const log = (...values) => print(values.map(show).join(" "));
+  globalThis.console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
+  globalThis.Date = function Date() {
+    throw new Error("there is no clock in code mode: pass times in as arguments, or ask a tool");
+  };
+  let seed = 0x2545f491;
+  Math.random = () => {
+    seed ^= seed << 13; seed ^= seed >>> 17; seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  delete globalThis.performance;
+  delete globalThis.__start; delete globalThis.__print; delete globalThis.__names;
+})();
+"#;
+
+/// Runs `script` (the body of an async function: it may `await` and
+/// `return`) to its end, within `limits`, with `names` as its tools. Every
+/// call goes out through `requests`; answers come in on `answers`.
+/// `abort` ends it from outside. Never panics on what the script does.
+pub(crate) fn run(
+    script: &str,
+    names: &[String],
+    limits: EngineLimits,
+    requests: &UnboundedSender<Request>,
+    answers: &Receiver<Settled>,
+    abort: &Arc<AtomicBool>,
+) -> Finished {
+    let output = Rc::new(RefCell::new(Output::new(limits.output)));
+    let outcome = match start(script, names, limits, requests, abort, &output) {
+        Ok((runtime, context, state)) => drive(&runtime, &context, &state, limits, answers, abort),
+        Err(outcome) => outcome,
+    };
+    let output = output.take();
+    Finished {
+        outcome,
+        printed: output.text,
+        cut: output.cut,
+    }
+}
+
+/// What the script has printed, up to the limit.
+#[derive(Default)]
+struct Output {
+    text: String,
+    limit: usize,
+    cut: bool,
+}
+
+impl Output {
+    fn new(limit: usize) -> Self {
+        Output {
+            text: String::new(),
+            limit,
+            cut: false,
+        }
+    }
+
+    fn line(&mut self, line: &str) {
+        if self.cut {
+            return;
+        }
+        let room = self.limit.saturating_sub(self.text.len());
+        if line.len() + 1 > room {
+            let mut end = room.min(line.len());
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&line[..end]);
+            self.cut = true;
+            return;
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
+    }
+}
+
+/// The script's state the host functions share.
+#[derive(Default)]
+struct State {
+    next_ticket: u32,
+    /// Calls started and not yet answered.
+    outstanding: u32,
+    /// Set by `__done`.
+    ended: Option<Outcome>,
+}
+
+type Started = (Runtime, Context, Rc<RefCell<State>>);
+
+fn start(
+    script: &str,
+    names: &[String],
+    limits: EngineLimits,
+    requests: &UnboundedSender<Request>,
+    abort: &Arc<AtomicBool>,
+    output: &Rc<RefCell<Output>>,
+) -> Result<Started, Outcome> {
+    let failed =
+        |error: rquickjs::Error| Outcome::Threw(format!("the engine did not start: {error}"));
+    let runtime = Runtime::new().map_err(failed)?;
+    runtime.set_memory_limit(limits.memory);
+    runtime.set_max_stack_size(limits.stack);
+    let stop = Arc::clone(abort);
+    let deadline = limits.deadline;
+    runtime.set_interrupt_handler(Some(Box::new(move || {
+        stop.load(Ordering::Relaxed) || Instant::now() >= deadline
+    })));
+    let context = Context::full(&runtime).map_err(failed)?;
+    let state = Rc::new(RefCell::new(State::default()));
+    let names = serde_json::to_string(names).unwrap_or_else(|_| "[]".to_owned());
+    let installed = context.with(|ctx| {
+        install(&ctx, &names, requests, &state, output)?;
+        ctx.eval::<(), _>(PRELUDE)?;
+        // On the script's first line, so its line numbers are its own.
+        let wrapped = format!(
+            "(async () => {{{script}\n}})().then(\
+             (value) => __done(true, value === undefined ? undefined : JSON.stringify(value)),\
+             (error) => __done(false, (error && error.stack) ? String(error) + \"\\n\" + error.stack : String(error)));"
+        );
+        ctx.eval::<(), _>(wrapped)
+    });
+    match installed {
+        Ok(()) => Ok((runtime, context, state)),
+        Err(error) => Err(context.with(|ctx| thrown(&ctx, error, limits, abort))),
+    }
+}
+
+/// The host functions: `__start` (a tool call), `__print`, `__done`, and
+/// the tools' names.
+fn install<'js>(
+    ctx: &Ctx<'js>,
+    names: &str,
+    requests: &UnboundedSender<Request>,
+    state: &Rc<RefCell<State>>,
+    output: &Rc<RefCell<Output>>,
+) -> rquickjs::Result<()> {
+    let globals: Object<'js> = ctx.globals();
+    globals.set("__names", names)?;
+    let calls = requests.clone();
+    let started = Rc::clone(state);
+    globals.set(
+        "__start",
+        Function::new(ctx.clone(), move |tool: String, arguments: String| {
+            let mut state = started.borrow_mut();
+            let ticket = state.next_ticket;
+            state.next_ticket += 1;
+            state.outstanding += 1;
+            // The host is gone only when the run ended: nothing answers.
+            let _ = calls.send(Request::Call {
+                ticket,
+                tool,
+                arguments,
+            });
+            ticket
+        })?,
+    )?;
+    let printed = Rc::clone(output);
+    globals.set(
+        "__print",
+        Function::new(ctx.clone(), move |line: String| {
+            printed.borrow_mut().line(&line);
+        })?,
+    )?;
+    let ended = Rc::clone(state);
+    globals.set(
+        "__done",
+        Function::new(ctx.clone(), move |ok: bool, text: Option<String>| {
+            ended.borrow_mut().ended = Some(if ok {
+                Outcome::Returned(text)
+            } else {
+                Outcome::Threw(text.unwrap_or_default())
+            });
+        })?,
+    )?;
+    Ok(())
+}
+
+/// The event loop: the script's jobs, then the next answer, until it ends.
+fn drive(
+    runtime: &Runtime,
+    context: &Context,
+    state: &Rc<RefCell<State>>,
+    limits: EngineLimits,
+    answers: &Receiver<Settled>,
+    abort: &Arc<AtomicBool>,
+) -> Outcome {
+    loop {
+        loop {
+            match runtime.execute_pending_job() {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(_) => {
+                    // An exception out of a job: the script's own errors end
+                    // in its promise, so this is the interrupt or memory.
+                    return context.with(|ctx| {
+                        let error = ctx.catch();
+                        limit_or_thrown(&describe(&ctx, error), limits, abort)
+                    });
+                }
+            }
+        }
+        if let Some(outcome) = state.borrow_mut().ended.take() {
+            return match outcome {
+                Outcome::Threw(message) => limit_or_thrown(&message, limits, abort),
+                other => other,
+            };
+        }
+        if abort.load(Ordering::Relaxed) {
+            return Outcome::Stopped(Limit::Aborted);
+        }
+        if state.borrow().outstanding == 0 {
+            return Outcome::Stopped(Limit::Stuck);
+        }
+        let wait = limits.deadline.saturating_duration_since(Instant::now());
+        let settled = match answers.recv_timeout(wait) {
+            Ok(settled) => settled,
+            Err(RecvTimeoutError::Timeout) => return Outcome::Stopped(Limit::Time),
+            Err(RecvTimeoutError::Disconnected) => return Outcome::Stopped(Limit::Aborted),
+        };
+        state.borrow_mut().outstanding -= 1;
+        let delivered = context.with(|ctx| {
+            let settle: Function = ctx.globals().get("__settle")?;
+            match settled.answer {
+                Ok(text) => settle.call::<_, ()>((settled.ticket, true, text)),
+                Err(message) => settle.call::<_, ()>((settled.ticket, false, message)),
+            }
+        });
+        if let Err(error) = delivered {
+            return context.with(|ctx| thrown(&ctx, error, limits, abort));
+        }
+    }
+}
+
+/// An error out of the engine, as the model should read it.
+fn thrown(
+    ctx: &Ctx<'_>,
+    error: rquickjs::Error,
+    limits: EngineLimits,
+    abort: &Arc<AtomicBool>,
+) -> Outcome {
+    let message = match error {
+        rquickjs::Error::Exception => describe(ctx, ctx.catch()),
+        other => other.to_string(),
+    };
+    limit_or_thrown(&message, limits, abort)
+}
+
+/// A thrown value's text: an `Error`'s message and stack, else its string.
+fn describe(_ctx: &Ctx<'_>, value: Value<'_>) -> String {
+    if let Some(exception) = value.as_object().cloned().and_then(Exception::from_object) {
+        let name: Option<String> = exception.get("name").ok();
+        let message = match (name, exception.message()) {
+            (Some(name), Some(message)) if !name.is_empty() => format!("{name}: {message}"),
+            (_, message) => message.unwrap_or_default(),
+        };
+        return match exception.stack() {
+            Some(stack) if !stack.trim().is_empty() => format!("{message}\n{}", stack.trim_end()),
+            _ => message,
+        };
+    }
+    value
+        .as_string()
+        .and_then(|text| text.to_string().ok())
+        .unwrap_or_else(|| format!("{value:?}"))
+}
+
+/// QuickJS says a limit in its own words: "interrupted", "out of memory",
+/// "stack overflow". Those become the limit; anything else is the
+/// script's own error.
+fn limit_or_thrown(message: &str, limits: EngineLimits, abort: &Arc<AtomicBool>) -> Outcome {
+    let first = message.lines().next().unwrap_or_default();
+    if first.contains("interrupted") {
+        if abort.load(Ordering::Relaxed) {
+            return Outcome::Stopped(Limit::Aborted);
+        }
+        if Instant::now() >= limits.deadline {
+            return Outcome::Stopped(Limit::Time);
+        }
+    }
+    if first.contains("out of memory") {
+        return Outcome::Stopped(Limit::Memory);
+    }
+    if first.contains("stack overflow") || first.contains("call stack size exceeded") {
+        return Outcome::Stopped(Limit::Stack);
+    }
+    Outcome::Threw(message.to_owned())
+}
