@@ -20,6 +20,7 @@
 #![forbid(unsafe_code)]
 pub mod call;
 pub mod cli;
+pub mod code_mode;
 pub mod deferral;
 pub mod echo;
 pub mod files;

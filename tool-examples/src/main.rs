@@ -105,6 +105,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             allow_unauthenticated,
             stateless,
             defer_without_sessions,
+            code_mode,
             approval_key_file,
             state,
             repair,
@@ -133,13 +134,19 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             let core_now = Deferral {
                 core: late_upstream::names_known_now(&deferral.core, &later),
             };
+            let tools = if code_mode {
+                tool_examples::code_mode::with_run_code(tools)
+                    .map_err(|error| std::io::Error::other(format!("mcp --code-mode: {error}")))?
+            } else {
+                tools
+            };
             let tools = deferred(tools, &core_now, "mcp")?;
             oauth.check_tools(&tools, &later)?;
             let mut server =
                 tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
             {
                 let _runtime = runtime.enter();
-                late_upstream::serve_when_connected(later, &server, &deferral.core);
+                late_upstream::serve_when_connected(later, &server, &deferral.core, code_mode);
             }
             if defer_without_sessions {
                 server = server.with_deferral_without_sessions();

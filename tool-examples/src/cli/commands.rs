@@ -268,6 +268,13 @@ pub struct McpArgs {
     /// found either way.
     #[arg(long, requires = "core")]
     pub defer_without_sessions: bool,
+    /// Also serve run_code: the model writes one JavaScript program over all the tools served
+    ///
+    /// Upstream ones included. The program runs here, in an embedded interpreter with limits on
+    /// time, memory, calls and output; each call it makes is served as a call of its own, and
+    /// only what it prints and returns goes back. --defer-all-except may name run_code.
+    #[arg(long)]
+    pub code_mode: bool,
     /// Seal the approval state sent to clients on revision 2026-07-28 with the key in FILE
     ///
     /// 32 bytes or more, as `call`'s. A client's answer then runs its call in any process given

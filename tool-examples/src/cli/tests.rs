@@ -80,6 +80,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         allow_unauthenticated: false,
         stateless: false,
         defer_without_sessions: false,
+        code_mode: false,
         approval_key_file: None,
         state: SharedState::default(),
         repair: false,
