@@ -20,16 +20,29 @@ pub(crate) struct Api {
     /// are deferred (each then marked `defer_loading`); `None` when the
     /// provider has no tool search.
     pub(crate) search_tool: Option<fn() -> Value>,
+    /// The most tools a request may carry, and where that is said, when
+    /// the provider has a limit: a longer list is reported on the first
+    /// tool past it, since the request would be refused whole.
+    pub(crate) max_tools: Option<(usize, &'static str)>,
 }
 
 impl Api {
-    /// A provider with no place for examples and no tool search.
+    /// A provider with no place for examples, no tool search and no limit
+    /// on the number of tools.
     pub(crate) const fn plain(rule: NameRule) -> Api {
         Api {
             rule,
             examples: None,
             search_tool: None,
+            max_tools: None,
         }
+    }
+
+    /// The same API, with at most `count` tools a request (`source`: where
+    /// the limit is said or seen).
+    pub(crate) const fn with_max_tools(mut self, count: usize, source: &'static str) -> Api {
+        self.max_tools = Some((count, source));
+        self
     }
 }
 
@@ -45,12 +58,23 @@ pub(crate) fn convert_each(
     let mut diagnostics = Vec::new();
     let mut value: Vec<Value> = definitions
         .iter()
-        .map(|definition| {
+        .enumerate()
+        .map(|(index, definition)| {
             let mut report = Report {
                 tool: &definition.name,
                 diagnostics: &mut diagnostics,
             };
             api.rule.report(&definition.name, &mut report);
+            if let Some((limit, source)) = api.max_tools.filter(|(limit, _)| index == *limit) {
+                report.push(
+                    "",
+                    format!(
+                        "the request has {} tools, and {} refuses more than {limit} ({source}):                          defer the others behind tool_search (Toolset::deferred) or send fewer",
+                        definitions.len(),
+                        api.rule.provider
+                    ),
+                );
+            }
             let mut tool = convert(definition, &mut report);
             write_extras(definition, api, &mut tool, &mut report);
             tool

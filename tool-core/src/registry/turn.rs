@@ -127,6 +127,43 @@ impl ToolRegistry {
             .filter_map(|tool| shown_in(tool, options))
             .collect()
     }
+
+    /// The definitions for a provider whose requests carry every tool, the
+    /// deferred ones marked `defer_loading`, found by the built-in
+    /// `tool_search` whose answers load them by reference (Anthropic's
+    /// `tool_reference` blocks: [`ToolSearch::Client`](crate::providers::anthropic::ToolSearch::Client),
+    /// [`write_result_referencing`](crate::providers::anthropic::write_result_referencing)):
+    /// what [`definitions_for_native_search`](Self::definitions_for_native_search)
+    /// gives, and `tool_search` among them, not deferred. The list is the
+    /// same every turn, so a provider's prompt cache holds across searches.
+    ///
+    /// ```
+    /// use tool_core::providers::anthropic::{self, ToolSearch};
+    /// use tool_core::providers::Strict;
+    /// use tool_core::toolset::Toolset;
+    /// use tool_core::{DynamicTool, RunOptions, ToolOutput, ToolRegistry};
+    ///
+    /// let tool = |name: &str| DynamicTool::new(name, "", |_args, _ctx| async { Ok(ToolOutput::text("")) });
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register(tool("echo")).unwrap();
+    /// tools.register_all(Toolset::new("extra").with(tool("weather")).deferred()).unwrap();
+    ///
+    /// let definitions = tools.definitions_for_referenced_search(&RunOptions::new());
+    /// let names: Vec<&str> = definitions.iter().map(|d| d.name.as_str()).collect();
+    /// assert_eq!(names, ["echo", "tool_search", "weather"]);
+    /// let request = anthropic::tools_with_search(&definitions, Strict::Off, ToolSearch::Client);
+    /// assert_eq!(request.value[2]["defer_loading"], true);
+    /// assert!(request.value[1].get("defer_loading").is_none());
+    /// ```
+    pub fn definitions_for_referenced_search(
+        &self,
+        turn: &impl AsRef<Turn>,
+    ) -> Vec<ToolDefinition> {
+        let options = turn.as_ref();
+        self.iter()
+            .filter_map(|tool| shown_in(tool, options))
+            .collect()
+    }
 }
 
 /// The tool's definition in this turn, if the options show it.

@@ -11,19 +11,45 @@ use crate::providers::strict::{NO_STRICT_FORM, Strict, report_not_strict, strict
 use serde_json::{Map, Value};
 
 /// Anthropic's tool list: example inputs go in `input_examples`, and
-/// deferred tools are marked `defer_loading` and found by Anthropic's own
-/// BM25 tool search tool. Both need the `advanced-tool-use-2025-11-20`
-/// beta header on the request
+/// deferred tools are marked `defer_loading` and found by a tool search.
+/// Tool search is generally available, with no beta header: the header
+/// `advanced-tool-use-2025-11-20` left the docs on 2026-02-18, and the
+/// Python SDK moved its types out of `beta` in 0.80.0
 /// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>,
 /// <https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/tool-use-examples>,
-/// checked 2026-12-02).
+/// checked 2026-12-07). A request may defer at most 10,000 tools and must
+/// keep one not deferred; it has no documented limit on its tools.
 const MESSAGES: Api = Api {
     rule: NameRule::ANTHROPIC,
     examples: Some("input_examples"),
     search_tool: Some(
         || serde_json::json!({"type": "tool_search_tool_bm25_20251119", "name": "tool_search_tool_bm25"}),
     ),
+    max_tools: None,
 };
+
+/// How Claude finds a request's deferred tools (`defer_loading`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolSearch {
+    /// Anthropic's server-side BM25 search tool,
+    /// `tool_search_tool_bm25_20251119`, after the tools: it searches
+    /// names, descriptions and parameters with natural language.
+    #[default]
+    Bm25,
+    /// Anthropic's server-side regex search tool,
+    /// `tool_search_tool_regex_20251119`: Claude writes a Python regex.
+    Regex,
+    /// No server-side search: the built-in `tool_search` is among the
+    /// definitions (send [`ToolRegistry::definitions_for_referenced_search`](crate::ToolRegistry::definitions_for_referenced_search)),
+    /// and its answers are written as `tool_reference` blocks
+    /// ([`write_result_referencing`](super::write_result_referencing)), so
+    /// the tools block never changes between turns and the prompt cache
+    /// holds: "Deferred tools are not included in the system-prompt prefix
+    /// [...] The prefix is untouched, so prompt caching is preserved"
+    /// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-use-with-prompt-caching>).
+    Client,
+}
 
 /// The request's `tools`: `[{"name","description","input_schema","strict"?}]`.
 ///
@@ -66,8 +92,76 @@ const MESSAGES: Api = Api {
 /// assert_eq!(strict.diagnostics[0].path, "/properties/city/maxLength");
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
+    tools_with_search(definitions, strict, ToolSearch::Bm25)
+}
+
+/// [`tools`], with deferred tools found by `search`: Anthropic's BM25 or
+/// regex search tool after the tools, or none when the built-in
+/// `tool_search` answers with `tool_reference` blocks ([`ToolSearch::Client`]).
+/// A request whose every tool is deferred is reported: Anthropic refuses
+/// it ("At least one tool must have defer_loading=false").
+///
+/// ```
+/// use tool_core::providers::anthropic::{self, ToolSearch};
+/// use tool_core::providers::Strict;
+/// use tool_core::ToolDefinition;
+/// use serde_json::json;
+///
+/// let mut weather = ToolDefinition::new("weather", "Get the weather", json!({"type": "object"}));
+/// weather.defer_loading = true;
+/// let echo = ToolDefinition::new("echo", "Echo a value", json!({"type": "object"}));
+/// let definitions = [echo, weather];
+///
+/// let regex = anthropic::tools_with_search(&definitions, Strict::Off, ToolSearch::Regex);
+/// assert_eq!(regex.value[2], json!({"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"}));
+/// let client = anthropic::tools_with_search(&definitions, Strict::Off, ToolSearch::Client);
+/// assert_eq!(client.value.as_array().unwrap().len(), 2);
+/// assert_eq!(client.value[1]["defer_loading"], true);
+/// ```
+pub fn tools_with_search(
+    definitions: &[ToolDefinition],
+    strict: Strict,
+    search: ToolSearch,
+) -> Converted {
+    let api = match search {
+        ToolSearch::Bm25 => MESSAGES,
+        ToolSearch::Regex => Api {
+            search_tool: Some(
+                || serde_json::json!({"type": "tool_search_tool_regex_20251119", "name": "tool_search_tool_regex"}),
+            ),
+            ..MESSAGES
+        },
+        // The deferral is still written: the references load the tools.
+        ToolSearch::Client => Api {
+            search_tool: Some(|| Value::Null),
+            ..MESSAGES
+        },
+    };
+    let mut converted = convert(definitions, strict, &api);
+    if search == ToolSearch::Client
+        && let Value::Array(tools) = &mut converted.value
+    {
+        tools.retain(|tool| !tool.is_null());
+    }
+    if let Some(first) = definitions.first()
+        && definitions
+            .iter()
+            .all(|definition| definition.defer_loading)
+    {
+        converted.diagnostics.push(crate::providers::Diagnostic {
+            tool: first.name.clone(),
+            path: String::new(),
+            message: "every tool is deferred, and Anthropic refuses that (\"At least one tool \
+                      must have defer_loading=false\"): keep one up front, such as the search"
+                .to_owned(),
+        });
+    }
+    converted
+}
+
+fn convert(definitions: &[ToolDefinition], strict: Strict, api: &Api) -> Converted {
     let mut budget = Budget::default();
-    convert_each(definitions, &MESSAGES, |definition, report| {
+    convert_each(definitions, api, |definition, report| {
         let flat = flatten_root(&definition.parameters, &ANTHROPIC, report);
         let (schema, is_strict) = match strict {
             Strict::Off => (flat.into_owned(), false),

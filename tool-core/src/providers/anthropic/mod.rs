@@ -43,6 +43,6 @@ mod stream;
 mod strict;
 
 pub use call::read_call;
-pub use definitions::tools;
-pub use result::write_result;
+pub use definitions::{ToolSearch, tools, tools_with_search};
+pub use result::{write_result, write_result_referencing};
 pub use stream::StreamAccumulator;

@@ -61,6 +61,64 @@ pub fn write_result(result: &ToolResultMessage) -> Value {
     })
 }
 
+/// [`write_result`], but a successful answer of the built-in
+/// `tool_search` is written as the `tool_reference` blocks of the tools it
+/// found, which load their deferred definitions into the request
+/// ([`ToolSearch::Client`](super::ToolSearch::Client)):
+/// `{"type":"tool_result","tool_use_id","content":[{"type":"tool_reference","tool_name":"get_weather"}]}`
+/// (<https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool>,
+/// "Custom tool search implementation"; `ToolReferenceBlockParam` in
+/// anthropics/anthropic-sdk-python; checked 2026-12-07). Only references:
+/// the docs show no text beside them. A search that found nothing, a
+/// failed one, and every other result are written as [`write_result`]
+/// writes them. Every tool referenced must be in the request's tools,
+/// deferred: send
+/// [`ToolRegistry::definitions_for_referenced_search`](crate::ToolRegistry::definitions_for_referenced_search).
+///
+/// ```
+/// use tool_core::providers::anthropic;
+/// use tool_core::{Content, ToolCall, ToolResultMessage};
+/// use serde_json::json;
+///
+/// let call = ToolCall::new("toolu_01", "tool_search", json!({"query": "weather"}));
+/// let mut found = ToolResultMessage::new(&call, vec![Content::text("get_weather: ...")]);
+/// found.details = Some(json!({"found": ["get_weather"]}));
+/// assert_eq!(anthropic::write_result_referencing(&found), json!({
+///     "type": "tool_result",
+///     "tool_use_id": "toolu_01",
+///     "content": [{"type": "tool_reference", "tool_name": "get_weather"}],
+/// }));
+/// ```
+pub fn write_result_referencing(result: &ToolResultMessage) -> Value {
+    let found: Vec<&str> = found_by_search(result);
+    if found.is_empty() {
+        return write_result(result);
+    }
+    let references: Vec<Value> = found
+        .iter()
+        .map(|name| json!({"type": "tool_reference", "tool_name": name}))
+        .collect();
+    json!({
+        "type": "tool_result",
+        "tool_use_id": result.tool_call_id,
+        "content": references,
+    })
+}
+
+/// The tools a successful `tool_search` answer found (`details.found`).
+fn found_by_search(result: &ToolResultMessage) -> Vec<&str> {
+    if result.tool_name != crate::toolset::SEARCH_TOOL_NAME || result.is_error {
+        return Vec::new();
+    }
+    result
+        .details
+        .as_ref()
+        .and_then(|details| details.get("found"))
+        .and_then(Value::as_array)
+        .map(|found| found.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
 /// One item as a `tool_result` content block.
 fn block(item: &Content, is_error: bool) -> Value {
     match item {

@@ -30,6 +30,16 @@ pub enum Dialect {
     OpenApi,
 }
 
+/// Gemini's function declarations: at most 512 a request ("Maximum 512
+/// function declarations can be provided.": `Tool.functionDeclarations` in
+/// googleapis/js-genai, 2026-08; the API answers more with "At most 512
+/// function declarations can be specified", google-gemini/gemini-cli#19083;
+/// checked 2026-12-07).
+const GEMINI: Api = Api::plain(NameRule::GEMINI).with_max_tools(
+    512,
+    "\"At most 512 function declarations can be specified\"",
+);
+
 /// The request's `tools` entry: `{"functionDeclarations":[{"name","description",<parameters>}]}`,
 /// the parameters in the field and language `dialect` names.
 ///
@@ -62,10 +72,8 @@ pub enum Dialect {
 /// ```
 pub fn tools(definitions: &[ToolDefinition], dialect: Dialect) -> Converted {
     let converted = match dialect {
-        Dialect::JsonSchema => {
-            convert_each(definitions, &Api::plain(NameRule::GEMINI), json_schema)
-        }
-        Dialect::OpenApi => convert_each(definitions, &Api::plain(NameRule::GEMINI), openapi),
+        Dialect::JsonSchema => convert_each(definitions, &GEMINI, json_schema),
+        Dialect::OpenApi => convert_each(definitions, &GEMINI, openapi),
     };
     Converted {
         value: json!({"functionDeclarations": converted.value}),

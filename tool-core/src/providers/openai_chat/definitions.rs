@@ -8,6 +8,16 @@ use crate::providers::openai::parameters;
 use crate::providers::strict::Strict;
 use serde_json::{Map, Value, json};
 
+/// Chat Completions' tool list: no examples, no tool search, and at most
+/// 128 tools. The reference no longer states the limit (it read "A max of
+/// 128 functions are supported" until 2025-08, openai/openai-python
+/// `caf837bb`), but the API still refuses a longer list: "Invalid 'tools':
+/// array too long. Expected an array with maximum length 128"
+/// (`array_above_max_length`, seen in musistudio/claude-code-router#686 and
+/// zed-industries/zed#32946; checked 2026-12-07).
+const CHAT: Api = Api::plain(NameRule::OPENAI)
+    .with_max_tools(128, "\"Expected an array with maximum length 128\"");
+
 /// The request's `tools`:
 /// `[{"type":"function","function":{"name","description","parameters","strict"?}}]`.
 ///
@@ -45,22 +55,18 @@ use serde_json::{Map, Value, json};
 /// assert_eq!(strict.diagnostics[0].path, "/properties/value/maxLength");
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
-    convert_each(
-        definitions,
-        &Api::plain(NameRule::OPENAI),
-        |definition, report| {
-            let (parameters, is_strict) = parameters(definition, strict, report);
-            let mut function = Map::new();
-            function.insert("name".into(), Value::String(definition.name.clone()));
-            function.insert(
-                "description".into(),
-                Value::String(definition.description.clone()),
-            );
-            function.insert("parameters".into(), parameters);
-            if strict == Strict::On {
-                function.insert("strict".into(), Value::Bool(is_strict));
-            }
-            json!({"type": "function", "function": function})
-        },
-    )
+    convert_each(definitions, &CHAT, |definition, report| {
+        let (parameters, is_strict) = parameters(definition, strict, report);
+        let mut function = Map::new();
+        function.insert("name".into(), Value::String(definition.name.clone()));
+        function.insert(
+            "description".into(),
+            Value::String(definition.description.clone()),
+        );
+        function.insert("parameters".into(), parameters);
+        if strict == Strict::On {
+            function.insert("strict".into(), Value::Bool(is_strict));
+        }
+        json!({"type": "function", "function": function})
+    })
 }

@@ -16,6 +16,7 @@ const RESPONSES: Api = Api {
     rule: NameRule::OPENAI,
     examples: None,
     search_tool: Some(|| json!({"type": "tool_search"})),
+    max_tools: None,
 };
 
 /// The request's `tools`:
