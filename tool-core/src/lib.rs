@@ -139,8 +139,8 @@ pub mod __private;
 pub mod _derive;
 
 pub use model::{
-    Content, EmbeddedResource, FailureKind, ToolAnnotations, ToolCall, ToolDefinition,
-    ToolResultMessage,
+    CallOrigin, Callers, Content, EmbeddedResource, FailureKind, ToolAnnotations, ToolCall,
+    ToolDefinition, ToolResultMessage,
 };
 pub use params::{ParamError, ToolParams};
 cfg_feature!("runtime" =>

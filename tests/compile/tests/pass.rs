@@ -43,6 +43,8 @@ pub mod generic_bounds;
 pub mod generic_struct;
 #[path = "../ui/pass/raw_identifier.rs"]
 pub mod raw_identifier;
+#[path = "../ui/pass/tool_callers.rs"]
+pub mod tool_callers;
 #[path = "../ui/pass/tool_context_parameter.rs"]
 pub mod tool_context_parameter;
 #[path = "../ui/pass/tool_deny_missing_docs.rs"]
@@ -98,6 +100,7 @@ mod runs {
         generic_bounds,
         generic_struct,
         raw_identifier,
+        tool_callers,
         tool_context_parameter,
         tool_deny_missing_docs,
         tool_error_types,

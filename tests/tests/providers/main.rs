@@ -24,6 +24,7 @@ mod stream_formats;
 mod streaming;
 mod streaming_deltas;
 mod streaming_properties;
+mod programmatic;
 mod tool_search_wire;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]

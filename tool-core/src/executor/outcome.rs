@@ -23,6 +23,7 @@ pub(crate) fn success(call: &ToolCall, output: ToolOutput<Value>) -> ToolResultM
         failure_kind: output.is_error.then_some(FailureKind::Retry),
         repairs: Vec::new(),
         timestamp: now_millis(),
+        origin: call.origin.clone(),
     }
 }
 

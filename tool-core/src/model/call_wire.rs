@@ -59,6 +59,7 @@ impl<'de> Visitor<'de> for CallVisitor {
             id: id.ok_or_else(|| de::Error::missing_field("id"))?,
             name: name.ok_or_else(|| de::Error::missing_field("name"))?,
             arguments: arguments.unwrap_or_else(|| Value::Object(Map::new())),
+            origin: None,
         })
     }
 }

@@ -1,5 +1,6 @@
 //! What a provider is told about one tool.
 
+use super::Callers;
 use super::ToolAnnotations;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -48,6 +49,15 @@ pub struct ToolDefinition {
         skip_serializing_if = "std::ops::Not::not"
     )]
     pub defer_loading: bool,
+    /// Who may call the tool: the model (the default), code it writes, or
+    /// both. A format with programmatic calling writes it as its
+    /// `allowed_callers`.
+    #[serde(
+        rename = "allowedCallers",
+        default,
+        skip_serializing_if = "Callers::is_direct_only"
+    )]
+    pub allowed_callers: Callers,
 }
 
 impl ToolDefinition {
@@ -72,6 +82,7 @@ impl ToolDefinition {
             annotations: ToolAnnotations::default(),
             input_examples: Vec::new(),
             defer_loading: false,
+            allowed_callers: Callers::DIRECT,
         }
     }
 }

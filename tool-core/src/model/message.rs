@@ -1,7 +1,7 @@
 //! The two wire messages: a model's request to call a tool, and the result
 //! paired with it by id.
 
-use super::{Content, FailureKind, Repair};
+use super::{CallOrigin, Content, FailureKind, Repair};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -30,6 +30,12 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, as the model wrote them (not yet checked).
     pub arguments: Value,
+    /// Who made the call when it was not the model itself (a program run
+    /// by the provider's code execution), as the provider's format read
+    /// it; `None` for the model's own calls. Not part of the call's JSON
+    /// line: the format that read it writes its result.
+    #[serde(skip)]
+    pub origin: Option<CallOrigin>,
 }
 
 impl ToolCall {
@@ -39,6 +45,7 @@ impl ToolCall {
             id: id.into(),
             name: name.into(),
             arguments,
+            origin: None,
         }
     }
 }
@@ -86,6 +93,10 @@ pub struct ToolResultMessage {
     pub repairs: Vec<Repair>,
     /// When the result was made, in milliseconds since the Unix epoch.
     pub timestamp: u64,
+    /// The call's [`origin`](ToolCall::origin), kept for the format that
+    /// writes the result in the shape its program receives. Not part of
+    /// the result's JSON line.
+    pub origin: Option<CallOrigin>,
 }
 
 fn is_retry_or_none(failure: &Option<FailureKind>) -> bool {
@@ -160,6 +171,7 @@ impl From<WireToolResult> for ToolResultMessage {
             failure_kind: failure,
             repairs: wire.repairs,
             timestamp: wire.timestamp,
+            origin: None,
         }
     }
 }
@@ -188,6 +200,7 @@ impl ToolResultMessage {
             failure_kind: None,
             repairs: Vec::new(),
             timestamp: now_millis(),
+            origin: call.origin.clone(),
         }
     }
 
@@ -219,6 +232,7 @@ impl ToolResultMessage {
             failure_kind: Some(kind),
             repairs: Vec::new(),
             timestamp: now_millis(),
+            origin: call.origin.clone(),
         }
     }
 

@@ -6,6 +6,7 @@
 
 mod annotations;
 mod call_wire;
+mod callers;
 mod content;
 mod definition;
 mod excerpt;
@@ -15,6 +16,7 @@ mod repair;
 mod result_wire;
 
 pub use annotations::ToolAnnotations;
+pub use callers::{CallOrigin, Callers};
 pub use content::{Content, EmbeddedResource};
 pub use definition::ToolDefinition;
 pub use excerpt::MAX_REPAIR_VALUE_BYTES;

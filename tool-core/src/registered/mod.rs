@@ -221,6 +221,13 @@ impl RegisteredTool {
         self
     }
 
+    pub(crate) fn with_callers(mut self, callers: crate::Callers) -> Self {
+        if self.definition.allowed_callers != callers {
+            Arc::make_mut(&mut self.definition).allowed_callers = callers;
+        }
+        self
+    }
+
     /// Gives the tool the call's turn in its context.
     pub(crate) fn seeing_turn(mut self) -> Self {
         self.sees_turn = true;

@@ -14,9 +14,9 @@ pub(crate) mod tool_fn_support;
 
 pub use context::{ProgressFn, ToolContext};
 pub use dynamic::DynamicTool;
+pub use elicit::{ElicitError, ElicitFn, ElicitFuture, ElicitationRequest, Elicited};
 pub(crate) use erased::{ErasedCall, ErasedTool};
 pub use failure::ToolFailure;
-pub use elicit::{ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest};
 pub use json::Json;
 pub use log::{LogEvent, LogFn, LogLevel, UnknownLogLevel};
 pub use output::ToolOutput;
@@ -162,6 +162,15 @@ pub trait Tool: Send + Sync + 'static {
         Vec::new()
     }
 
+    /// Who may call the tool: the model (the default), code the model
+    /// writes and the provider runs (Anthropic's programmatic tool calling,
+    /// OpenAI's programmatic callers), or both. `#[tool(callers(code))]`
+    /// or `callers(direct, code)` sets it; a format with programmatic
+    /// calling writes it as its `allowed_callers`.
+    fn callers(&self) -> crate::Callers {
+        crate::Callers::DIRECT
+    }
+
     /// True for a tool that runs other tools of the same run (a code
     /// mode, an agent as a tool): the executor gives it the call's options
     /// ([`ToolContext::run_options`]), so each call it makes goes through
@@ -243,6 +252,7 @@ impl ToolDefinition {
             annotations: tool.annotations(),
             input_examples: tool.examples(),
             defer_loading: false,
+            allowed_callers: tool.callers(),
         }
     }
 }

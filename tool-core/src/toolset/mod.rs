@@ -281,6 +281,27 @@ impl Toolset {
         self
     }
 
+    /// Who may call every tool of the set: the model, code it writes (the
+    /// provider's code execution), or both; a format with programmatic
+    /// calling writes it as each tool's `allowed_callers`.
+    ///
+    /// ```
+    /// use tool_core::toolset::Toolset;
+    /// use tool_core::{Callers, DynamicTool, ToolOutput, ToolRegistry};
+    ///
+    /// let tool = |name: &str| DynamicTool::new(name, "", |_args, _ctx| async { Ok(ToolOutput::text("")) });
+    /// let mut tools = ToolRegistry::new();
+    /// tools.register_all(Toolset::new("lookups").with(tool("expenses")).callers(Callers::BOTH)).unwrap();
+    /// assert_eq!(tools.get("expenses").unwrap().definition().allowed_callers, Callers::BOTH);
+    /// ```
+    pub fn callers(mut self, callers: crate::Callers) -> Self {
+        self.tools = std::mem::take(&mut self.tools)
+            .into_iter()
+            .map(|tool| tool.with_callers(callers))
+            .collect();
+        self
+    }
+
     /// Every tool of the set waits for a search: a turn's definitions
     /// ([`ToolRegistry::definitions_for`](crate::ToolRegistry::definitions_for)) leave it out and offer the
     /// built-in `tool_search` instead, until the run options load it

@@ -148,6 +148,13 @@ fn optional_items(attrs: &ToolAttrs) -> TokenStream {
             }
         });
     }
+    if let Some((direct, code)) = attrs.callers {
+        items.extend(quote! {
+            fn callers(&self) -> ::tool_core::Callers {
+                ::tool_core::Callers { direct: #direct, code: #code }
+            }
+        });
+    }
     if !attrs.examples.is_empty() {
         items.extend(examples(&attrs.examples));
     }

@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 
 /// A `tool_use` content block: `{"type":"tool_use","id","name","input"}`.
 /// `input` is the arguments object itself; a block without one is a call
-/// with `{}`.
+/// with `{}`. A call made by code Claude runs (its `caller` names the code
+/// execution tool) keeps that [`origin`](ToolCall::origin), and its result
+/// is written as the code receives it ([`write_result`](super::write_result)).
 ///
 /// ```
 /// use tool_core::providers::anthropic;
@@ -29,5 +31,7 @@ pub fn read_call(block: &Value) -> Result<ToolCall, AdapterError> {
     let id = string_field(block, "id", "a tool_use block")?;
     let name = string_field(block, "name", "a tool_use block")?;
     let input = block.get("input").cloned().unwrap_or_else(|| json!({}));
-    Ok(ToolCall::new(id, name, input))
+    let mut call = ToolCall::new(id, name, input);
+    call.origin = super::programmatic::origin(block);
+    Ok(call)
 }

@@ -138,6 +138,11 @@ pub fn tools_with_search(
         },
     };
     let mut converted = convert(definitions, strict, &api);
+    if super::programmatic::any_from_code(definitions.iter().map(|d| d.allowed_callers))
+        && let Value::Array(tools) = &mut converted.value
+    {
+        tools.push(super::programmatic::code_execution_tool());
+    }
     if search == ToolSearch::Client
         && let Value::Array(tools) = &mut converted.value
     {
@@ -165,6 +170,17 @@ fn convert(definitions: &[ToolDefinition], strict: Strict, api: &Api) -> Convert
         let flat = flatten_root(&definition.parameters, &ANTHROPIC, report);
         let (schema, is_strict) = match strict {
             Strict::Off => (flat.into_owned(), false),
+            // "Strict tools are not supported with programmatic calling."
+            Strict::On if definition.allowed_callers.code => {
+                report_not_strict(
+                    report,
+                    "without \"strict\"",
+                    *flat == definition.parameters,
+                    "Anthropic",
+                    "code may call the tool (programmatic tool calling), which takes no strict tools",
+                );
+                (flat.into_owned(), false)
+            }
             Strict::On => match strict_within(&flat, &mut budget, report) {
                 Ok(strict) => (strict, true),
                 Err(why) => {
@@ -184,6 +200,9 @@ fn convert(definitions: &[ToolDefinition], strict: Strict, api: &Api) -> Convert
         tool.insert("input_schema".into(), schema);
         if is_strict {
             tool.insert("strict".into(), Value::Bool(true));
+        }
+        if let Some(allowed) = super::programmatic::allowed_callers(definition.allowed_callers) {
+            tool.insert("allowed_callers".into(), allowed);
         }
         Value::Object(tool)
     })

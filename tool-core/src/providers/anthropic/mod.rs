@@ -38,6 +38,7 @@
 mod call;
 mod definitions;
 mod limits;
+mod programmatic;
 mod result;
 mod stream;
 mod strict;

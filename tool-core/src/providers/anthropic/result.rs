@@ -29,7 +29,10 @@ const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/we
 /// result, since Anthropic answers a `tool_result` with `is_error: true`
 /// holding anything but text with HTTP 400, "all content must be type
 /// 'text' if 'is_error' is true" (reported in
-/// <https://github.com/vellum-ai/vellum-assistant/pull/18387>).
+/// <https://github.com/vellum-ai/vellum-assistant/pull/18387>). A call made
+/// by code Claude runs ([`origin`](crate::ToolResultMessage::origin)) is
+/// answered with text blocks only too: the code receives "a string or
+/// `text` blocks" (programmatic tool calling).
 ///
 /// ```
 /// use tool_core::providers::anthropic;
@@ -48,10 +51,12 @@ const IMAGE_TYPES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/we
 /// );
 /// ```
 pub fn write_result(result: &ToolResultMessage) -> Value {
+    // What code receives is text: images and documents are refused there.
+    let text_only = result.is_error || result.origin.is_some();
     let content: Vec<Value> = result
         .content
         .iter()
-        .map(|item| block(item, result.is_error))
+        .map(|item| block(item, text_only))
         .collect();
     json!({
         "type": "tool_result",
@@ -119,11 +124,12 @@ fn found_by_search(result: &ToolResultMessage) -> Vec<&str> {
         .unwrap_or_default()
 }
 
-/// One item as a `tool_result` content block.
-fn block(item: &Content, is_error: bool) -> Value {
+/// One item as a `tool_result` content block; only text blocks when
+/// `text_only`.
+fn block(item: &Content, text_only: bool) -> Value {
     match item {
         Content::Text { text } => json!({"type": "text", "text": text}),
-        Content::Image { data, mime_type } if !is_error && accepts(IMAGE_TYPES, mime_type) => {
+        Content::Image { data, mime_type } if !text_only && accepts(IMAGE_TYPES, mime_type) => {
             json!({
                 "type": "image",
                 "source": {"type": "base64", "media_type": mime_type, "data": data},

@@ -166,6 +166,9 @@ impl StreamAccumulator {
             }
         };
         self.calls.start(index, id, name, events);
+        // Programmatic calling: `caller` comes with the block's start.
+        self.calls
+            .set_origin(index, super::programmatic::origin(block));
         if let Some(text) = given {
             self.calls.grow(index, &text, events);
         }

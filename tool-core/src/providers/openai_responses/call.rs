@@ -33,5 +33,7 @@ pub fn read_call(item: &Value) -> Result<ToolCall, AdapterError> {
     let id = string_field(item, "call_id", "a function_call item")?;
     let name = string_field(item, "name", "a function_call item")?;
     let arguments = decode_arguments(item.get("arguments"));
-    Ok(ToolCall::new(id, name, arguments))
+    let mut call = ToolCall::new(id, name, arguments);
+    call.origin = super::programmatic::origin(item);
+    Ok(call)
 }

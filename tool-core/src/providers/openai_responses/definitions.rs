@@ -49,14 +49,27 @@ const RESPONSES: Api = Api {
 /// }]));
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
-    convert_each(definitions, &RESPONSES, |definition, report| {
+    let mut converted = convert_each(definitions, &RESPONSES, |definition, report| {
         let (parameters, strict) = parameters(definition, strict, report);
-        json!({
+        let mut function = json!({
             "type": "function",
             "name": definition.name,
             "description": definition.description,
             "parameters": parameters,
             "strict": strict,
-        })
-    })
+        });
+        if let Some(allowed) = super::programmatic::allowed_callers(definition.allowed_callers) {
+            function["allowed_callers"] = allowed;
+        }
+        function
+    });
+    // Programs may call some of them: the tool that lets the model write one.
+    if definitions
+        .iter()
+        .any(|definition| definition.allowed_callers.code)
+        && let serde_json::Value::Array(tools) = &mut converted.value
+    {
+        tools.push(super::programmatic::programmatic_tool());
+    }
+    converted
 }

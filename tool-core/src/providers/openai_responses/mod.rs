@@ -34,6 +34,7 @@
 
 mod call;
 mod definitions;
+mod programmatic;
 mod result;
 mod stream;
 

@@ -22,16 +22,22 @@ use serde_json::{Value, json};
 /// (`ResponseFunctionCallOutputItemParam` in openai/openai-python), and
 /// the Responses API takes no audio input at all.
 pub fn write_result(result: &ToolResultMessage) -> Value {
-    let output = if result.content.iter().any(is_responses_image) {
+    // A program receives a string (the Agents SDK writes program outputs
+    // as text or JSON), and its call's `caller` goes back unchanged.
+    let output = if result.origin.is_none() && result.content.iter().any(is_responses_image) {
         Value::Array(result.content.iter().map(responses_item).collect())
     } else {
         Value::String(content_text(&result.content))
     };
-    json!({
+    let mut written = json!({
         "type": "function_call_output",
         "call_id": result.tool_call_id,
         "output": output,
-    })
+    });
+    if let Some(origin) = &result.origin {
+        written["caller"] = super::programmatic::caller(origin);
+    }
+    written
 }
 
 fn is_responses_image(item: &Content) -> bool {

@@ -104,6 +104,9 @@ impl StreamAccumulator {
                         ));
                     }
                     self.start(output_index, &call, &mut events);
+                    // Programmatic calling: `caller` comes with the item.
+                    self.calls
+                        .set_origin(output_index, super::programmatic::origin(item));
                     if let Some(piece) = call.arguments {
                         self.calls.grow(output_index, piece, &mut events);
                     }

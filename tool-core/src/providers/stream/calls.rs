@@ -3,7 +3,7 @@
 
 use super::StreamEvent;
 use super::partial_json::PartialJson;
-use crate::model::ToolCall;
+use crate::model::{CallOrigin, ToolCall};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -19,6 +19,8 @@ pub(crate) struct OpenCall {
     pub(crate) id: String,
     pub(crate) name: String,
     arguments: PartialJson,
+    /// Who made the call, when the start said it was a program.
+    origin: Option<CallOrigin>,
 }
 
 impl OpenCalls {
@@ -44,6 +46,7 @@ impl OpenCalls {
                 id: id.to_owned(),
                 name: name.to_owned(),
                 arguments: PartialJson::new(),
+                origin: None,
             },
         );
         events.push(StreamEvent::Started {
@@ -51,6 +54,13 @@ impl OpenCalls {
             id: id.to_owned(),
             name: name.to_owned(),
         });
+    }
+
+    /// The call at `index`, which is open, was made by a program.
+    pub(crate) fn set_origin(&mut self, index: usize, origin: Option<CallOrigin>) {
+        if let Some(call) = self.open.get_mut(&index) {
+            call.origin = origin;
+        }
     }
 
     /// More arguments text for the call at `index`, which is open: one
@@ -106,8 +116,10 @@ impl OpenCalls {
 /// Reports a call that ended, its whole arguments text read as each API's
 /// `read_call` reads it.
 fn finished(index: usize, call: OpenCall, events: &mut Vec<StreamEvent>) {
+    let mut finished = ToolCall::new(call.id, call.name, call.arguments.finish());
+    finished.origin = call.origin;
     events.push(StreamEvent::Finished {
         index,
-        call: ToolCall::new(call.id, call.name, call.arguments.finish()),
+        call: finished,
     });
 }

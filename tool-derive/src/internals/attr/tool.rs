@@ -18,6 +18,8 @@ pub(crate) struct ToolAttrs {
     pub retries: Option<u32>,
     pub exclusive: bool,
     pub needs_approval: bool,
+    /// `callers(direct, code)`: (direct, code), `None` when not written.
+    pub callers: Option<(bool, bool)>,
     /// `example = <expr>`, each evaluating to a `serde_json::Value`, in
     /// the order written; the registry parses them when it adds the tool.
     pub examples: Vec<Expr>,
@@ -44,7 +46,7 @@ impl Annotations {
     }
 }
 
-const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `retries`, `exclusive`, `needs_approval`, `example`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
+const TOOL_KEYS: &str = "`name`, `description`, `timeout_ms`, `retries`, `exclusive`, `needs_approval`, `callers`, `example`, `title`, `read_only`, `destructive`, `idempotent`, `open_world`";
 
 pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut name = Attr::none(cx, "tool", "name");
@@ -53,6 +55,7 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
     let mut retries = Attr::none(cx, "tool", "retries");
     let mut exclusive = Attr::none(cx, "tool", "exclusive");
     let mut needs_approval = Attr::none(cx, "tool", "needs_approval");
+    let mut callers = Attr::none(cx, "tool", "callers");
     let mut title = Attr::none(cx, "tool", "title");
     let mut read_only = Attr::none(cx, "tool", "read_only");
     let mut destructive = Attr::none(cx, "tool", "destructive");
@@ -136,6 +139,11 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
                 flag(cx, &meta, "needs_approval")?;
                 needs_approval.set(&meta.path, ());
             }
+            "callers" => {
+                if let Some(written) = callers_list(cx, &meta)? {
+                    callers.set(&meta.path, written);
+                }
+            }
             "example" => {
                 if let Some(value) = required_value(cx, &meta, "example", "json!({...})")? {
                     match not_an_object(&value) {
@@ -190,6 +198,7 @@ pub(crate) fn tool(cx: &Ctxt, args: TokenStream) -> ToolAttrs {
         retries: retries.get(),
         exclusive: exclusive.get().is_some(),
         needs_approval: needs_approval.get().is_some(),
+        callers: callers.get(),
         examples,
         annotations: Annotations {
             title: title.get(),
@@ -226,4 +235,39 @@ fn not_an_object(value: &Expr) -> Option<&'static str> {
         Expr::Array(_) | Expr::Repeat(_) => Some("an array"),
         _ => None,
     }
+}
+
+/// `callers(direct)`, `callers(code)` or `callers(direct, code)`: who may
+/// call the tool. Each problem is an error at its token; `None` when the
+/// list says nothing usable.
+fn callers_list(
+    cx: &Ctxt,
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<Option<(bool, bool)>> {
+    const EXPECTED: &str = "expected `callers(direct)`, `callers(code)` or `callers(direct, code)`: who may call the tool, the model (`direct`) or code it writes and the provider runs (`code`)";
+    if !meta.input.peek(syn::token::Paren) {
+        skip_value(meta)?;
+        cx.error_spanned_by(&meta.path, EXPECTED);
+        return Ok(None);
+    }
+    let (mut direct, mut code) = (false, false);
+    meta.parse_nested_meta(|caller| {
+        let seen = match caller.path.get_ident().map(ToString::to_string).as_deref() {
+            Some("direct") => &mut direct,
+            Some("code") => &mut code,
+            _ => {
+                cx.error_spanned_by(&caller.path, EXPECTED);
+                return Ok(());
+            }
+        };
+        if std::mem::replace(seen, true) {
+            cx.error_spanned_by(&caller.path, "this caller is already listed");
+        }
+        Ok(())
+    })?;
+    if !direct && !code {
+        cx.error_spanned_by(&meta.path, EXPECTED);
+        return Ok(None);
+    }
+    Ok(Some((direct, code)))
 }
