@@ -26,6 +26,7 @@ mod streaming_deltas;
 mod streaming_properties;
 mod programmatic;
 mod tool_search_wire;
+mod whole_responses;
 // Shared by every test binary here: one copy, beside the binaries.
 #[path = "../support/mod.rs"]
 mod support;

@@ -167,6 +167,7 @@ mod openai;
 mod rewrite;
 mod stream;
 mod strict;
+mod turns;
 mod walk;
 
 pub use diagnostic::{AdapterError, AdapterErrorKind, Converted, Diagnostic};

@@ -42,8 +42,10 @@ mod programmatic;
 mod result;
 mod stream;
 mod strict;
+mod turn;
 
 pub use call::read_call;
 pub use definitions::{ToolSearch, tools, tools_with_search};
 pub use result::{write_result, write_result_referencing};
 pub use stream::StreamAccumulator;
+pub use turn::{next_messages, read_calls};

@@ -40,10 +40,12 @@ mod definitions;
 mod json_schema;
 mod openapi;
 mod result;
+mod turn;
 
 pub use call::read_call;
 pub use definitions::{Dialect, tools};
 pub use result::write_result;
+pub use turn::{next_contents, read_calls};
 
 /// Ids made up for calls Gemini sent without one start with this; a
 /// response to such a call leaves the id out again.

@@ -39,8 +39,10 @@ mod call;
 mod definitions;
 mod result;
 mod stream;
+mod turn;
 
 pub use call::read_call;
 pub use definitions::tools;
 pub use result::{write_result, write_results};
 pub use stream::StreamAccumulator;
+pub use turn::{next_messages, read_calls};

@@ -37,8 +37,10 @@ mod definitions;
 mod programmatic;
 mod result;
 mod stream;
+mod turn;
 
 pub use call::read_call;
 pub use definitions::tools;
 pub use result::write_result;
 pub use stream::StreamAccumulator;
+pub use turn::{next_input, read_calls};
