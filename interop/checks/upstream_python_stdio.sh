@@ -49,7 +49,7 @@ assert total["details"] == {"result": 42}, total
 
 bad = answers["bad"]
 assert bad["isError"] is True, bad
-assert bad["content"][0]["text"] == "Tool py__add failed: a: expected integer, got string", bad
+assert bad["content"][0]["text"] == "Tool py__add failed: a: expected integer, got string \"two\"", bad
 
 env = answers["env"]
 assert env["isError"] is False, env

@@ -55,7 +55,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(
         result.content[0].as_text(),
         Some(
-            "Tool repeat failed: text: expected string, got number\n\
+            "Tool repeat failed: text: expected string, got number 7\n\
              times: missing required field (got \"tims\": did you mean \"times\"?)"
         )
     );

@@ -189,7 +189,7 @@ cfg_feature!("approval-state" =>
 /// assert_eq!((request.value.as_str(), request.limit), ("Pi", None));
 /// assert_eq!(Request::json_schema()["required"], json!(["value"]));
 /// let error = Request::parse(&json!({"value": 1, "limit": 0})).unwrap_err();
-/// assert_eq!(error.to_string(), "value: expected string, got number\nlimit: expected integer >= 1, got 0");
+/// assert_eq!(error.to_string(), "value: expected string, got number 1\nlimit: expected integer >= 1, got 0");
 /// ```
 #[cfg(feature = "derive")]
 #[cfg_attr(docsrs, doc(cfg(feature = "derive")))]

@@ -86,7 +86,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(result["isError"], true);
     assert_eq!(
         result["content"][0]["text"],
-        "Tool add failed: a: expected integer, got string"
+        "Tool add failed: a: expected integer, got string \"2\""
     );
 
     // An unknown tool is a protocol error (invalid params), not a result.

@@ -229,7 +229,7 @@ async fn dynamic_tools_get_any_object_and_refuse_the_rest() {
         ),
         (
             json!("[1, 2]"),
-            "Tool keys failed: arguments: expected object, got array",
+            "Tool keys failed: arguments: expected object, got array [1,2]",
         ),
     ] {
         let call = ToolCall::new("k", "keys", arguments);

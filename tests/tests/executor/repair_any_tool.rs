@@ -50,7 +50,7 @@ async fn a_dynamic_tool_refuses_arguments_its_schema_refuses_as_a_derived_tool_d
     assert!(result.is_error);
     assert_eq!(
         text_of(&result),
-        "Tool take failed: n: expected integer, got string"
+        "Tool take failed: n: expected integer, got string \"2\""
     );
     assert!(result.repairs.is_empty());
 
@@ -108,7 +108,7 @@ async fn with_repair_the_closure_gets_the_repaired_arguments_and_the_result_reco
 }
 
 #[tokio::test]
-async fn arguments_repair_cannot_fix_are_the_strict_error_listing_every_problem() {
+async fn arguments_repair_cannot_fix_list_every_problem_with_the_rule_a_repaired_value_broke() {
     let schema = json!({
         "type": "object",
         "properties": {
@@ -118,15 +118,17 @@ async fn arguments_repair_cannot_fix_are_the_strict_error_listing_every_problem(
         "required": ["n"],
     });
     let (tools, seen) = recording(schema);
-    // `n` can be repaired but is then below its minimum; `tags` is too long.
+    // `n` can be repaired but is then below its minimum, which the model
+    // is told with what it sent; `tags` is too long.
     let call = ToolCall::new("c1", "take", json!({"n": "0", "tags": ["a", "b", "c"]}));
     let result = run_call(&call, &tools, repairing()).await;
     assert!(result.is_error);
     assert_eq!(
         text_of(&result),
-        "Tool take failed: n: expected integer, got string\n\
+        "Tool take failed: n: expected integer >= 1, got string \"0\"\n\
          tags: expected array of at most 2 items, got 3"
     );
+    assert_eq!(result.content.len(), 1, "no note of repairs");
     assert!(
         result.repairs.is_empty(),
         "a repair that did not help is not recorded"
@@ -243,4 +245,121 @@ async fn repairing_ten_megabytes_of_json_text_puts_excerpts_on_the_wire() {
         text.len()
     );
     assert!(line.contains(&sizes), "{line}");
+}
+
+/// Lists at most 20 items.
+#[tool]
+async fn list(
+    #[param(min = 1, max = 20)] limit: u32,
+    #[param(items(max = 20), default = Vec::new())] ids: Vec<u32>,
+    #[param(default = Filter { top: 1 })] filter: Filter,
+) -> String {
+    format!("{limit} {ids:?} {}", filter.top)
+}
+
+/// What to keep.
+#[derive(tool_core::ToolParams)]
+struct Filter {
+    #[param(max = 20)]
+    top: u32,
+}
+
+fn lists() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools.register(ListTool).unwrap();
+    tools
+}
+
+#[tokio::test]
+async fn a_repaired_value_that_breaks_a_bound_is_refused_naming_the_bound() {
+    let tools = lists();
+    let call = ToolCall::new("c1", "list", json!({"limit": "50"}));
+
+    // Strict, the type is what is wrong.
+    let strict = run_call(&call, &tools, RunOptions::new()).await;
+    assert_eq!(
+        text_of(&strict),
+        "Tool list failed: limit: expected integer, got string \"50\""
+    );
+
+    // Repaired, 50 is read and breaks the bound: the model is told the
+    // bound with what it sent, and the call still fails, nothing recorded.
+    let result = run_call(&call, &tools, repairing()).await;
+    assert!(result.is_error);
+    assert_eq!(
+        text_of(&result),
+        "Tool list failed: limit: expected integer <= 20, got string \"50\""
+    );
+    assert!(
+        result.repairs.is_empty(),
+        "a repair not used is not recorded"
+    );
+    assert_eq!(result.content.len(), 1, "no note of repairs");
+
+    let low = ToolCall::new("c2", "list", json!({"limit": "0"}));
+    assert_eq!(
+        text_of(&run_call(&low, &tools, repairing()).await),
+        "Tool list failed: limit: expected integer >= 1, got string \"0\""
+    );
+
+    // Within the bound, the repair is made and recorded as before.
+    let fine = ToolCall::new("c3", "list", json!({"limit": "20"}));
+    let result = run_call(&fine, &tools, repairing()).await;
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(text_of(&result), "20 [] 1");
+    assert_eq!(
+        result.repairs,
+        [Repair::new(
+            "limit",
+            &json!("20"),
+            &json!(20),
+            RepairRule::StringToScalar
+        )]
+    );
+}
+
+#[tokio::test]
+async fn problems_inside_a_repaired_value_are_told_after_its_own() {
+    let tools = lists();
+    // One value sent for the list, then read as a number: over the items'
+    // bound. And an object sent as JSON text, whose field is over its bound.
+    let call = ToolCall::new(
+        "c1",
+        "list",
+        json!({"limit": 2, "ids": "50", "filter": "{\"top\": 30}"}),
+    );
+    let result = run_call(&call, &tools, repairing()).await;
+    assert!(result.is_error);
+    assert_eq!(
+        text_of(&result),
+        "Tool list failed: ids: expected array, got string \"50\"\n\
+         ids[0]: expected integer <= 20, got string \"50\"\n\
+         filter: expected object, got string \"{\\\"top\\\": 30}\"\n\
+         filter.top: expected integer <= 20, got 30"
+    );
+    assert!(result.repairs.is_empty());
+
+    // Without repair, only what the strict parse sees.
+    let strict = run_call(&call, &tools, RunOptions::new()).await;
+    assert_eq!(
+        text_of(&strict),
+        "Tool list failed: ids: expected array, got string \"50\"\n\
+         filter: expected object, got string \"{\\\"top\\\": 30}\""
+    );
+}
+
+#[tokio::test]
+async fn a_dynamic_tool_names_the_bound_a_repaired_value_breaks_as_a_derived_tool_does() {
+    let tools = lists();
+    let (dynamic, seen) = recording(tools.definitions()[0].parameters.clone());
+    let call = ToolCall::new("c1", "list", json!({"limit": "50"}));
+    let theirs = run_call(&call, &tools, repairing()).await;
+    let call = ToolCall::new("c1", "take", json!({"limit": "50"}));
+    let ours = run_call(&call, &dynamic, repairing()).await;
+    assert_eq!(
+        text_of(&ours),
+        text_of(&theirs).replace("Tool list", "Tool take")
+    );
+    assert!(ours.repairs.is_empty());
+    assert!(seen.lock().unwrap().is_empty());
 }

@@ -179,8 +179,8 @@ fn request_parses_full_and_bare() {
 fn request_rejects_the_seeds_bad_values() {
     let cases = [
         (json!(null), "arguments: expected object, got null"),
-        (json!([]), "arguments: expected object, got array"),
-        (json!({"value": 1}), "value: expected string, got number"),
+        (json!([]), "arguments: expected object, got array []"),
+        (json!({"value": 1}), "value: expected string, got number 1"),
         (
             json!({"value": "Pi", "limit": 0}),
             "limit: expected integer >= 1, got 0",
@@ -254,7 +254,7 @@ async fn wrong_argument_type_stops_before_execute() {
     let call = ToolCall::new("call-1", "echo", json!({"value": 1}));
     assert_eq!(
         answer(&call, &registry_of(echo)).await,
-        failure_json("call-1", "echo", "value: expected string, got number")
+        failure_json("call-1", "echo", "value: expected string, got number 1")
     );
     assert_eq!(executions.load(Ordering::SeqCst), 0);
 }

@@ -301,7 +301,7 @@ fn judge(
             return Outcome::CancelledBeforeRunning;
         }
         assert_eq!(
-            text, "Tool ok failed: n: expected integer, got string",
+            text, "Tool ok failed: n: expected integer, got string \"not a number\"",
             "{context}"
         );
         return Outcome::Own;

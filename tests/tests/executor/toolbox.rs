@@ -676,7 +676,7 @@ async fn bad_arguments_are_paired_errors_naming_the_path() {
     assert!(bad.is_error);
     assert_eq!(
         text_of(&bad),
-        "Tool place failed: points[1].x: expected integer, got string\n\
+        "Tool place failed: points[1].x: expected integer, got string \"three\"\n\
          points[2].y: missing required field"
     );
     let good = run(

@@ -213,6 +213,21 @@ fn a_repair_is_logged_with_what_changed() {
 }
 
 #[test]
+fn a_repair_that_does_not_make_the_arguments_parse_is_not_logged() {
+    // `"-3"` reads as -3, which a `u32` refuses: the call fails, telling
+    // the model the bound, and nothing was repaired.
+    let ctx = RunOptions::new().with_repair(RepairPolicy::all());
+    let logs = logs_of(
+        ToolCall::new("call-7", "count", json!({"count": "-3"})),
+        ctx,
+    );
+    assert!(
+        !logs.contains("the arguments were repaired"),
+        "the logs:\n{logs}"
+    );
+}
+
+#[test]
 fn an_internal_errors_full_message_reaches_the_logs_only() {
     let logs = logs_of(call(json!({"how": "internal"})), RunOptions::new());
     line_with(

@@ -68,7 +68,7 @@ fn internally_tagged_enums_read_the_tag_then_the_variants_fields() {
     );
     assert_eq!(
         errors::<Action>(json!({"action": "click", "x": "a"})),
-        "x: expected integer, got string\ny: missing required field"
+        "x: expected integer, got string \"a\"\ny: missing required field"
     );
     assert_eq!(
         errors::<Action>(json!({"action": "wait", "seconds": 90})),
@@ -76,7 +76,7 @@ fn internally_tagged_enums_read_the_tag_then_the_variants_fields() {
     );
     assert_eq!(
         errors::<Action>(json!("click")),
-        "arguments: expected object, got string"
+        "arguments: expected object, got string \"click\""
     );
 }
 
@@ -195,7 +195,7 @@ fn adjacently_tagged_enums_put_the_data_under_the_content_key() {
     );
     assert_eq!(
         value_errors::<Shape>(json!({"kind": "Rect", "data": {"w": 1, "h": "x", "d": 3}})),
-        "data.h: expected integer, got string\ndata.d: unknown field (expected one of: w, h)"
+        "data.h: expected integer, got string \"x\"\ndata.d: unknown field (expected one of: w, h)"
     );
     // `deny_unknown_fields`: the outer object holds the tag and the data only.
     assert_eq!(
@@ -325,7 +325,7 @@ fn untagged_enums_take_the_first_variant_that_parses() {
     assert_eq!(
         value_errors::<Query>(json!({"name": 5})),
         "arguments: matches none of the variants \"ById\", \"ByName\", \"Text\", \"Nothing\" (tried in order); the closest, \"ByName\", has these problems:\n\
-         name: expected string, got number"
+         name: expected string, got number 5"
     );
     assert_eq!(
         <Query as ParamValue>::schema()["anyOf"][3],
@@ -356,7 +356,7 @@ fn enums_nest_anywhere_and_report_problems_at_their_paths() {
             "named": {"a": {"move": [1]}},
         })),
         "steps[1].y: expected integer >= 0, got -1\n\
-         first.data: expected number, got string\n\
+         first.data: expected number, got string \"big\"\n\
          named.a.move: expected array of exactly 2 items, got 1"
     );
 }

@@ -85,9 +85,9 @@ fn arrays_tuples_and_single_characters() {
         "rgb: expected array of exactly 3 items, got 2\n\
          pair: expected array of exactly 2 items, got 1\n\
          point[2]: expected integer <= 127, got 300\n\
-         point[3]: expected boolean, got number\n\
+         point[3]: expected boolean, got number 1\n\
          letter: expected a string of exactly 1 character, got \"ab\"\n\
-         shared: expected string, got number\n\
+         shared: expected string, got number 1\n\
          path: expected string, got null"
     );
 }
@@ -224,7 +224,7 @@ fn signed_non_zero_integers_have_a_hole_at_zero() {
         })),
         "tiny: expected a non-zero integer, got 0\n\
          big: expected a non-zero integer, got -0.0\n\
-         size: expected integer, got 1.5\n\
+         size: expected integer, got number 1.5\n\
          maybe: expected a non-zero integer, got 0\n\
          list[1]: expected integer >= -10, got -11"
     );
@@ -289,14 +289,14 @@ fn other_owners_of_strings_and_lists() {
             "boxed": 1, "rc": null, "arc": "abcd", "cow": "Cow", "cow_list": [0, 1, 2], "counter": 0,
             "maybe": [],
         })),
-        "boxed: expected string, got number\n\
+        "boxed: expected string, got number 1\n\
          rc: expected string, got null\n\
          arc: expected string of at most 3 characters, got 4\n\
          cow: expected a string matching \"^[a-z]+$\", got \"Cow\"\n\
          cow_list: expected array of at most 2 items, got 3\n\
          cow_list[0]: expected integer >= 1, got 0\n\
          counter: expected integer >= 1, got 0\n\
-         maybe: expected string, got array"
+         maybe: expected string, got array []"
     );
 }
 
@@ -347,7 +347,7 @@ fn durations_are_iso_8601_in_fixed_units() {
         })),
         "wait: expected a duration in weeks, days, hours, minutes and seconds such as \"P1DT2H\", got \"P1M\": years and months have no fixed length\n\
          maybe: expected duration string such as \"P1DT2H\", got \"PT1.5S\"\n\
-         timeout: expected string, got number\n\
+         timeout: expected string, got number 90\n\
          waits[0]: expected a duration in weeks, days, hours, minutes and seconds such as \"P1DT2H\", got \"P1Y\": years and months have no fixed length\n\
          waits[1]: expected a duration whose numbers have at most 13 digits (seconds alone at most 18446744073709551615), got \"P10000000000000D\"\n\
          waits[2]: expected a duration whose numbers have at most 13 digits (seconds alone at most 18446744073709551615), got \"PT18446744073709551616S\""

@@ -29,7 +29,7 @@ fn integral_floats_are_integers_and_fractions_are_not() {
     assert_eq!(parsed.count, NonZeroU8::new(1));
     assert_eq!(
         problems::<Numbers>(json!({"small": 2.5})),
-        "small: expected integer, got 2.5"
+        "small: expected integer, got number 2.5"
     );
 }
 
@@ -77,7 +77,7 @@ fn floats_are_range_checked_for_f32() {
     );
     assert_eq!(
         problems::<Numbers>(json!({"precise": "1"})),
-        "precise: expected number, got string"
+        "precise: expected number, got string \"1\""
     );
 }
 
@@ -112,12 +112,12 @@ fn nested_problems_carry_their_whole_path() {
     }));
     assert_eq!(
         error,
-        "items[1].name: expected string, got number\n\
+        "items[1].name: expected string, got number 7\n\
          items[1].quantity: expected integer >= 1, got 0\n\
-         items[2]: expected object, got string\n\
-         notes.gift: expected string, got number\n\
-         notes[\"a b\"]: expected string, got boolean\n\
-         flags.fast: expected boolean, got string\n\
+         items[2]: expected object, got string \"not an item\"\n\
+         notes.gift: expected string, got number 1\n\
+         notes[\"a b\"]: expected string, got boolean false\n\
+         flags.fast: expected boolean, got string \"yes\"\n\
          shipping.name: missing required field"
     );
 }
@@ -325,7 +325,7 @@ fn defaults_fill_missing_and_null_fields() {
     assert_eq!((nulls.limit, nulls.language.as_str()), (20, "en"));
     assert_eq!(
         problems::<Paging>(json!({"limit": "20"})),
-        "limit: expected integer, got string"
+        "limit: expected integer, got string \"20\""
     );
     let schema = Paging::json_schema();
     assert_eq!(schema["properties"]["limit"]["default"], json!(20));
@@ -403,5 +403,107 @@ fn recursive_types_refer_to_themselves_in_their_schema() {
     ] {
         assert_eq!(validator.is_valid(&value), valid, "{value}");
         assert_eq!(Node::parse(&value).is_ok(), valid, "{value}");
+    }
+}
+
+/// Wrong types, one per field kind.
+#[derive(ToolParams, Debug)]
+#[allow(dead_code)]
+struct Typed {
+    count: u32,
+    ratio: f64,
+    name: String,
+    flag: bool,
+    tags: Vec<String>,
+    inner: Inner,
+    mode: Mode,
+}
+
+#[derive(ToolParams, Debug)]
+#[allow(dead_code)]
+struct Inner {
+    id: i64,
+}
+
+#[derive(ToolParams, Debug)]
+#[allow(dead_code)]
+enum Mode {
+    Fast,
+    Slow,
+}
+
+#[test]
+fn a_wrong_type_is_named_and_quoted_in_the_words_the_schema_check_says() {
+    let check = tool_core::params::SchemaCheck::new(&Typed::json_schema()).unwrap();
+    let long = format!("count: expected integer, got string \"{}…", "z".repeat(79));
+    let cases = [
+        (
+            json!({"count": "5"}),
+            "count: expected integer, got string \"5\"",
+        ),
+        (
+            json!({"count": 2.5}),
+            "count: expected integer, got number 2.5",
+        ),
+        (json!({"count": "z".repeat(1000)}), long.as_str()),
+        (
+            json!({"ratio": "1.5"}),
+            "ratio: expected number, got string \"1.5\"",
+        ),
+        (json!({"name": 7}), "name: expected string, got number 7"),
+        (json!({"name": null}), "name: expected string, got null"),
+        (
+            json!({"flag": "yes"}),
+            "flag: expected boolean, got string \"yes\"",
+        ),
+        (
+            json!({"tags": {"a": 1}}),
+            "tags: expected array, got object {\"a\":1}",
+        ),
+        (
+            json!({"tags": [true]}),
+            "tags[0]: expected string, got boolean true",
+        ),
+        (
+            json!({"inner": [1, 2]}),
+            "inner: expected object, got array [1,2]",
+        ),
+        (
+            json!({"inner": {"id": "x"}}),
+            "inner.id: expected integer, got string \"x\"",
+        ),
+        (
+            json!({"mode": 3}),
+            "mode: expected one of \"Fast\", \"Slow\", got number 3",
+        ),
+        (
+            json!({"mode": "Medium"}),
+            "mode: expected one of \"Fast\", \"Slow\", got \"Medium\"",
+        ),
+    ];
+    let valid = json!({
+        "count": 1, "ratio": 1.0, "name": "a", "flag": true, "tags": [],
+        "inner": {"id": 1}, "mode": "Fast",
+    });
+    for (wrong, expected) in cases {
+        let mut arguments = valid.clone();
+        for (key, value) in wrong.as_object().unwrap() {
+            arguments[key] = value.clone();
+        }
+        assert_eq!(
+            problems::<Typed>(arguments.clone()),
+            expected,
+            "parse of {wrong}"
+        );
+        let checked = check.check(&arguments).unwrap_err().to_string();
+        if wrong["mode"].is_number() {
+            // The validator also reports the enum's `type`, in the same words.
+            assert_eq!(
+                checked,
+                format!("mode: expected string, got number 3\n{expected}")
+            );
+        } else {
+            assert_eq!(checked, expected, "the schema check of {wrong}");
+        }
     }
 }

@@ -955,9 +955,9 @@ async fn mcp_input_validation_errors_are_results_with_is_error() {
         &json!({
             "content": [{
                 "type": "text",
-                "text": "Tool get_weather failed: location: expected string, got number",
+                "text": "Tool get_weather failed: location: expected string, got number 10001",
             }],
-            "structuredContent": {"error": "location: expected string, got number"},
+            "structuredContent": {"error": "location: expected string, got number 10001"},
             "isError": true,
         }),
     );

@@ -223,7 +223,7 @@ fn a_registry_refuses_an_example_of_the_wrong_type() {
     );
     assert_eq!(
         error.to_string(),
-        "Tool wrong_type's example 1 does not parse with its parameters: query: expected string, got number"
+        "Tool wrong_type's example 1 does not parse with its parameters: query: expected string, got number 5"
     );
 }
 
@@ -267,7 +267,7 @@ fn a_registry_refuses_an_example_with_a_key_the_schema_does_not_have() {
 fn a_registry_refuses_an_example_that_is_not_an_object() {
     assert_eq!(
         refusal(NotAnObjectTool).to_string(),
-        "Tool not_an_object's example 0 does not parse with its parameters: arguments: expected object, got array"
+        "Tool not_an_object's example 0 does not parse with its parameters: arguments: expected object, got array [\"x\"]"
     );
 }
 
@@ -294,7 +294,7 @@ fn a_toolbox_with_one_bad_example_registers_nothing() {
     let error = tools.register_all(Desk).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "Tool close's example 0 does not parse with its parameters: drawer: expected integer, got string"
+        "Tool close's example 0 does not parse with its parameters: drawer: expected integer, got string \"top\""
     );
     assert!(tools.is_empty(), "{tools:?}");
     assert!(tools.get("open").is_none());

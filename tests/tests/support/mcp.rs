@@ -337,8 +337,8 @@ pub(crate) async fn bad_arguments_are_an_error_result_not_a_protocol_error(
         "echo",
         json!({"value": 5}),
         json!({
-            "content": [{"type": "text", "text": "Tool echo failed: value: expected string, got number"}],
-            "structuredContent": {"error": "value: expected string, got number"},
+            "content": [{"type": "text", "text": "Tool echo failed: value: expected string, got number 5"}],
+            "structuredContent": {"error": "value: expected string, got number 5"},
             "isError": true,
         }),
     )

@@ -24,8 +24,9 @@ pub(crate) struct Parsed<'a> {
 }
 
 /// Decodes, parses, and repairs when the policy allows; a failure is the
-/// paired error the strict parse gave (a repair that does not help changes
-/// nothing the model reads).
+/// paired error the strict parse gave, with the rules a repaired value
+/// then broke said of what was sent (`limit: expected integer <= 20, got
+/// string "50"`: see [`refusal`](crate::repair::refusal)).
 #[inline]
 pub(crate) fn parse<'a>(
     call: &ToolCall,
@@ -41,7 +42,7 @@ pub(crate) fn parse<'a>(
         }
         // Text that is not JSON: only the empty-arguments rule can help.
         Some(Err(problem)) => {
-            return repaired(call, tool, &call.arguments, policy)
+            return repaired(call, tool, &call.arguments, policy, None)
                 .unwrap_or_else(|| Err(invalid(ToolResultMessage::failure(call, &problem))));
         }
     };
@@ -50,28 +51,40 @@ pub(crate) fn parse<'a>(
             prepared,
             repairs: Vec::new(),
         }),
-        Err(problems) => repaired(call, tool, arguments, policy).unwrap_or_else(|| {
-            Err(invalid(ToolResultMessage::failure(
-                call,
-                &problems.to_string(),
-            )))
-        }),
+        Err(problems) => {
+            repaired(call, tool, arguments, policy, Some(&problems)).unwrap_or_else(|| {
+                Err(invalid(ToolResultMessage::failure(
+                    call,
+                    &problems.to_string(),
+                )))
+            })
+        }
     }
 }
 
 /// The arguments repaired and parsed again; `None` when repair is off,
-/// changed nothing, or did not make them parse.
+/// changed nothing, or did not make them parse and there are no `strict`
+/// problems (arguments that were not JSON) to tell with what the repaired
+/// parse found. Repairs that did not make the arguments parse are not
+/// recorded: they were not used.
 fn repaired<'a>(
     call: &ToolCall,
     tool: &'a RegisteredTool,
     arguments: &Value,
     policy: Option<&RepairPolicy>,
+    strict: Option<&ParamError>,
 ) -> Option<Result<Parsed<'a>, Failure>> {
     let (fixed, repairs) = repair_arguments(tool.parameters(), arguments, policy?)?;
     match prepare(call, tool, &fixed) {
         Err(panicked) => Some(Err(panicked)),
         Ok(Ok(prepared)) => Some(Ok(Parsed { prepared, repairs })),
-        Ok(Err(_)) => None,
+        Ok(Err(after)) => {
+            let told = crate::repair::refusal(strict?, &after, &repairs);
+            Some(Err(invalid(ToolResultMessage::failure(
+                call,
+                &told.to_string(),
+            ))))
+        }
     }
 }
 

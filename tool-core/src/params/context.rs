@@ -169,13 +169,31 @@ impl ParseContext {
         self.problems.iter().filter(|p| p.missing).count()
     }
 
-    /// Records `expected <what>, got <JSON type of value>`.
+    /// Records `expected <what>, got <JSON type of value> <value>`: the
+    /// value the model sent quoted after its type, cut after
+    /// [`MAX_ECHO_CHARS`](crate::params::MAX_ECHO_CHARS) characters
+    /// (`expected integer, got string "5"`; `null` alone), as
+    /// [`Received`](crate::params::Received) writes it.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use tool_core::params::{ParamPath, ParseContext};
+    ///
+    /// let mut cx = ParseContext::new();
+    /// let root = ParamPath::root();
+    /// cx.expected(&root.field("days"), "integer", &json!("5"));
+    /// cx.expected(&root.field("name"), "string", &json!(null));
+    /// assert_eq!(
+    ///     cx.finish().unwrap_err().to_string(),
+    ///     "days: expected integer, got string \"5\"\nname: expected string, got null"
+    /// );
+    /// ```
     pub fn expected(&mut self, path: &ParamPath<'_>, what: &str, got: &serde_json::Value) {
         self.push(
             path,
             format_args!(
                 "expected {what}, got {}",
-                crate::params::describe::json_type(got)
+                crate::params::describe::Received(got)
             ),
         );
     }
@@ -225,7 +243,7 @@ mod tests {
         let mut cx = ParseContext::new();
         let root = ParamPath::root();
         for i in 0..1000 {
-            cx.push(&root.index(i), "expected string, got number");
+            cx.push(&root.index(i), "expected string, got number 7");
         }
         let error = cx.into_error();
         assert_eq!(error.problems().len(), MAX_PROBLEMS);

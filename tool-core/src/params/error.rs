@@ -60,7 +60,7 @@ impl fmt::Display for ParamProblem {
 /// let error = Search::parse(&json!({"query": 7, "limit": 0})).unwrap_err();
 /// assert_eq!(
 ///     error.to_string(),
-///     "query: expected string, got number\nlimit: expected integer >= 1, got 0"
+///     "query: expected string, got number 7\nlimit: expected integer >= 1, got 0"
 /// );
 /// assert_eq!(error.problems()[1].path(), "limit");
 /// ```

@@ -22,7 +22,7 @@ mod traits;
 
 pub use context::{MAX_UNTAGGED_ATTEMPTS, ParseContext};
 pub use derive_support::MAX_NESTING;
-pub use describe::{MAX_ECHO_CHARS, json_type};
+pub use describe::{MAX_ECHO_CHARS, Received, json_type};
 pub use error::{MAX_PROBLEMS, ParamError, ParamProblem};
 pub use formats::Format;
 pub use impls::MAX_JSON_DEPTH;

@@ -6,13 +6,18 @@
 //! ([`RunOptions::with_repair`](crate::RunOptions::with_repair)); the
 //! default path is exactly as strict as the schema. Nothing is repaired
 //! silently: every change is a [`Repair`] on the result, and the model is
-//! told in a trailing note unless the policy says otherwise.
+//! told in a trailing note unless the policy says otherwise. Repaired
+//! arguments that still do not parse are refused, in the words of what the
+//! model sent, with the rule a repaired value broke (`limit: expected
+//! integer <= 20, got string "50"`), and nothing is recorded as repaired.
 
 mod note;
+mod refusal;
 mod walk;
 
 pub use crate::model::{MAX_REPAIR_VALUE_BYTES, Repair, RepairRule};
 pub use note::{MAX_NOTE_CHARS, repair_note};
+pub(crate) use refusal::refusal;
 pub use walk::repair_arguments;
 
 /// Which repairs a caller allows, and whether the model is told about them.

@@ -5,8 +5,8 @@
 use super::elicit::{ElicitError, ElicitFn, Elicited};
 use super::log::{LogFn, LogLevel, to_tracing};
 use super::sample::{SampleError, SampleFn, Sampled, SamplingRequest};
-use crate::params::ToolParams;
 use crate::model::Content;
+use crate::params::ToolParams;
 use crate::turn::Turn;
 use std::fmt;
 use std::sync::Arc;

@@ -73,7 +73,7 @@ type DynamicFn = dyn Fn(
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let call = ToolCall::new("c1", "shout", json!({"text": 7}));
 /// let result = execute_tool_call(&call, &tools, RunOptions::new()).await;
-/// assert_eq!(result.content[0].as_text(), Some("Tool shout failed: text: expected string, got number"));
+/// assert_eq!(result.content[0].as_text(), Some("Tool shout failed: text: expected string, got number 7"));
 /// # });
 /// # }
 /// ```
@@ -178,7 +178,7 @@ impl DynamicTool {
     /// let error = ToolRegistry::new().register(search).unwrap_err();
     /// assert_eq!(
     ///     error.to_string(),
-    ///     "Tool search's example 1 does not parse with its parameters: q: expected string, got number"
+    ///     "Tool search's example 1 does not parse with its parameters: q: expected string, got number 7"
     /// );
     /// # }
     /// ```

@@ -91,7 +91,9 @@ impl fmt::Display for ElicitError {
     fn fmt(&self, out: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ElicitError::Unavailable(why) => write!(out, "no one can be asked: {why}"),
-            ElicitError::Schema(why) => write!(out, "the question cannot be asked as a form: {why}"),
+            ElicitError::Schema(why) => {
+                write!(out, "the question cannot be asked as a form: {why}")
+            }
             ElicitError::Answer(why) => write!(out, "the answer does not fit: {why}"),
             ElicitError::Failed(why) => write!(out, "asking failed: {why}"),
         }
@@ -125,9 +127,9 @@ pub(crate) async fn elicit<T: ToolParams>(
     check_flat(&schema)?;
     let answer = asker(ElicitationRequest { message, schema }).await?;
     Ok(match answer {
-        Elicited::Accept(values) => {
-            Elicited::Accept(T::parse(&values).map_err(|error| ElicitError::Answer(error.to_string()))?)
-        }
+        Elicited::Accept(values) => Elicited::Accept(
+            T::parse(&values).map_err(|error| ElicitError::Answer(error.to_string()))?,
+        ),
         Elicited::Decline => Elicited::Decline,
         Elicited::Cancel => Elicited::Cancel,
     })

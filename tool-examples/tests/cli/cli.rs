@@ -103,7 +103,7 @@ fn no_arguments_prints_the_walkthrough() {
         r#""source": "echo""#,
         r#""isError": false"#,
         r#""value": 1"#,
-        r#""text": "Tool echo failed: value: expected string, got number""#,
+        r#""text": "Tool echo failed: value: expected string, got number 1""#,
         r#""isError": true"#,
         r#""toolName": "missing""#,
         r#""text": "Tool missing failed: unknown tool""#,
@@ -318,7 +318,7 @@ fn mixed_input() -> (String, Vec<Expect>) {
                 Expect::Result {
                     id,
                     name: "echo".into(),
-                    text: "Tool echo failed: value: expected string, got number".into(),
+                    text: format!("Tool echo failed: value: expected string, got number {i}"),
                     is_error: true,
                 },
             ),
@@ -489,7 +489,7 @@ fn call_repair_fixes_near_misses_visibly_and_only_when_asked() {
     assert_eq!(strict[0]["isError"], true);
     assert_eq!(
         strict[0]["content"][0]["text"],
-        "Tool read failed: limit: expected integer, got string"
+        "Tool read failed: limit: expected integer, got string \"1\""
     );
 
     let lenient = run_in(dir.path(), &["call", "--repair"], input);

@@ -164,7 +164,7 @@ async fn a_remote_read_travels_two_hops_and_comes_back_paired() {
     assert_eq!(bad["isError"], true);
     assert_eq!(
         bad["content"][0]["text"],
-        "Tool far__read failed: path: expected string, got number"
+        "Tool far__read failed: path: expected string, got number 5"
     );
     drop(client);
 }

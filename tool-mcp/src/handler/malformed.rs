@@ -5,6 +5,7 @@
 
 use rmcp::ErrorData;
 use serde_json::Value;
+use tool_core::params::Received;
 
 /// The methods a server of tools answers (MCP's, for any revision rmcp
 /// speaks): params that do not fit one of them are invalid params.
@@ -26,7 +27,7 @@ const KNOWN_METHODS: &[&str] = &[
 ];
 
 /// -32602 naming what is wrong for a known method (for `tools/call`, the
-/// field and the JSON type it had), else -32601.
+/// field and what it held, after its JSON type), else -32601.
 pub(super) fn answer(method: &str, params: Option<&Value>) -> ErrorData {
     if method == "tools/call" {
         return ErrorData::invalid_params(tools_call_problem(params), None);
@@ -48,7 +49,7 @@ fn tools_call_problem(params: Option<&Value>) -> String {
     let Some(Value::Object(params)) = params else {
         return format!(
             "tools/call: params must be an object, got {}",
-            tool_core::params::json_type(params.unwrap_or(&Value::Null))
+            Received(params.unwrap_or(&Value::Null))
         );
     };
     match params.get("name") {
@@ -56,7 +57,7 @@ fn tools_call_problem(params: Option<&Value>) -> String {
         Some(other) => {
             return format!(
                 "tools/call: params.name must be a string, got {}",
-                tool_core::params::json_type(other)
+                Received(other)
             );
         }
         None => return "tools/call: params.name is missing".to_owned(),
@@ -67,7 +68,7 @@ fn tools_call_problem(params: Option<&Value>) -> String {
         }
         Some(other) => format!(
             "tools/call: params.arguments must be an object, got {}",
-            tool_core::params::json_type(other)
+            Received(other)
         ),
     }
 }
@@ -87,17 +88,17 @@ mod tests {
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
         assert_eq!(
             error.message,
-            "tools/call: params.arguments must be an object, got array"
+            "tools/call: params.arguments must be an object, got array [1]"
         );
         let error = answer("tools/call", Some(&json!({"name": 7})));
         assert_eq!(
             error.message,
-            "tools/call: params.name must be a string, got number"
+            "tools/call: params.name must be a string, got number 7"
         );
         let error = answer("tools/call", Some(&json!("echo")));
         assert_eq!(
             error.message,
-            "tools/call: params must be an object, got string"
+            "tools/call: params must be an object, got string \"echo\""
         );
         let error = answer("tools/call", None);
         assert_eq!(

@@ -323,7 +323,7 @@ async fn bad_arguments_fail_locally_like_a_derived_tool() {
         assert!(result.is_error);
         assert_eq!(
             first_text(&result),
-            "Tool srv__search failed: limit: expected integer, got string"
+            "Tool srv__search failed: limit: expected integer, got string \"3\""
         );
         let result = call(&tools, "srv__echo", json!({})).await;
         assert_eq!(
@@ -340,7 +340,7 @@ async fn bad_arguments_fail_locally_like_a_derived_tool() {
             first_text(&result),
             "Tool srv__search failed: limit: expected integer >= 1, got 0\n\
              items[1].name: missing required field\n\
-             items[2].name: expected string, got number"
+             items[2].name: expected string, got number 7"
         );
         assert_eq!(
             seen.calls.load(Ordering::SeqCst),
@@ -421,11 +421,12 @@ async fn imported_tools_are_repaired_against_the_servers_schema() {
         );
         assert_eq!(seen.calls.load(Ordering::SeqCst), 1);
 
-        // What repair cannot fix is the strict error, and nothing is sent.
+        // What repair cannot fix is refused, with the bound the repaired
+        // value breaks said of what was sent, and nothing is sent.
         let result = call_with(&tools, "srv__search", json!({"limit": "0"}), repairing).await;
         assert_eq!(
             first_text(&result),
-            "Tool srv__search failed: limit: expected integer, got string"
+            "Tool srv__search failed: limit: expected integer >= 1, got string \"0\""
         );
         assert!(result.repairs.is_empty());
         assert_eq!(seen.calls.load(Ordering::SeqCst), 1);

@@ -119,6 +119,6 @@ pub fn main() {
         Batch::parse(&json!({"edits": [{"op": "insert", "args": 5}]}))
             .unwrap_err()
             .to_string(),
-        "edits[0].args: expected string, got number"
+        "edits[0].args: expected string, got number 5"
     );
 }

@@ -134,7 +134,7 @@ pub fn main() {
     let errors = |value: Value| Draw::parse(&value).unwrap_err().to_string();
     assert_eq!(
         errors(json!({"shape": "dot"})),
-        "shape: expected an object {\"dot\": ...} (the variant carries data), got \"dot\""
+        "shape: expected an object {\"dot\": ...} (the variant carries data), got string \"dot\""
     );
     assert_eq!(
         errors(json!({"shape": {"segment": [{"x": 0, "y": 0}]}})),
@@ -146,7 +146,7 @@ pub fn main() {
     );
     assert_eq!(
         errors(json!({"shape": {"circle": {"center": {"x": 1}, "radius": "big"}}})),
-        "shape.circle.center.y: missing required field\nshape.circle.radius: expected number, got string"
+        "shape.circle.center.y: missing required field\nshape.circle.radius: expected number, got string \"big\""
     );
 
     // The whole arguments: every alternative is an object.

@@ -188,6 +188,6 @@ pub fn main() {
     assert_eq!(
         in_plan,
         "first.TEXT_TO_TYPE: missing required field\n\
-         then[0].action: expected one of \"click\", \"type\", \"wait\", \"scroll_by\", \"go_back\", got number"
+         then[0].action: expected one of \"click\", \"type\", \"wait\", \"scroll_by\", \"go_back\", got number 1"
     );
 }

@@ -123,10 +123,10 @@ pub fn main() {
         "tags[1]: repeats item 0: the items must be unique\n\
          ids[1]: repeats item 0: the items must be unique\n\
          rgb: expected array of exactly 3 items, got 2\n\
-         pair[1]: expected boolean, got number\n\
+         pair[1]: expected boolean, got number 1\n\
          single: expected array of exactly 1 item, got 2\n\
          separator: expected a string of exactly 1 character, got \"ab\"\n\
-         shared: expected string, got number\n\
+         shared: expected string, got number 1\n\
          file: expected string, got null\n\
          any_ip: expected an ipv4 or ipv6 address such as \"192.0.2.1\" or \"2001:db8::1\", got \"localhost\"\n\
          v4: expected ipv4 string such as \"192.0.2.1\", got \"256.0.0.1\"\n\

@@ -104,6 +104,6 @@ pub fn main() {
         Search::parse(&json!({"query": "a", "page": "two"}))
             .unwrap_err()
             .to_string(),
-        "pageSize: missing required field\npage: expected integer, got string"
+        "pageSize: missing required field\npage: expected integer, got string \"two\""
     );
 }

@@ -75,7 +75,7 @@ pub fn main() {
             .to_string(),
         "items[0].name: missing required field\n\
          items[1].name: missing required field\n\
-         items[2].name: expected string, got number"
+         items[2].name: expected string, got number 1"
     );
 
     // A generic flattened struct, with a defaulted type parameter.

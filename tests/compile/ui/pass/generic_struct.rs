@@ -39,6 +39,6 @@ pub fn main() {
         Page::<Item>::parse(&json!({"items": [{"name": "a"}, {}, {"name": 1}]})).unwrap_err();
     assert_eq!(
         error.to_string(),
-        "items[1].name: missing required field\nitems[2].name: expected string, got number"
+        "items[1].name: missing required field\nitems[2].name: expected string, got number 1"
     );
 }

@@ -53,6 +53,6 @@ pub fn main() {
     assert_eq!(
         error.to_string(),
         "order: expected one of \"most_recent\", \"best\", \"alphabetical\", got \"BestMatch\"\n\
-         fallback: expected one of \"most_recent\", \"best\", \"alphabetical\", got number"
+         fallback: expected one of \"most_recent\", \"best\", \"alphabetical\", got number 1"
     );
 }

@@ -4,7 +4,7 @@
 //! "clik": did you mean "click"?`).
 
 use super::objects::{FieldNames, missing, too_deep};
-use crate::params::describe::{Excerpt, json_type, quoted};
+use crate::params::describe::{Excerpt, Received, json_type, quoted};
 use crate::params::suggest::did_you_mean;
 use crate::params::{ParamPath, ParseContext};
 use serde_json::{Map, Value};
@@ -179,7 +179,7 @@ pub fn read_external<'v>(
                     path,
                     format_args!(
                         "expected an object {{\"{name}\": ...}} (the variant carries data), got {}",
-                        Excerpt(value)
+                        Received(value)
                     ),
                 );
                 None
@@ -196,7 +196,10 @@ pub fn read_external<'v>(
                 Some(_) => {
                     errors.push(
                         path,
-                        format_args!("expected the string \"{name}\" (the variant carries no data), got an object"),
+                        format_args!(
+                            "expected the string \"{name}\" (the variant carries no data), got {}",
+                            Received(value)
+                        ),
                     );
                     None
                 }
@@ -258,7 +261,7 @@ pub fn expected_one_of(
         ),
         other => errors.push(
             path,
-            format_args!("expected one of {expected}, got {}", json_type(other)),
+            format_args!("expected one of {expected}, got {}", Received(other)),
         ),
     }
 }
@@ -365,7 +368,7 @@ mod tests {
                     errors,
                 );
             }),
-            "action: expected one of \"click\", \"type\", got number"
+            "action: expected one of \"click\", \"type\", got number 3"
         );
         let found = read_tag(
             &object(json!({"action": "type"})),
@@ -406,11 +409,11 @@ mod tests {
         );
         assert_eq!(
             read(json!("go")).1,
-            "arguments: expected an object {\"go\": ...} (the variant carries data), got \"go\""
+            "arguments: expected an object {\"go\": ...} (the variant carries data), got string \"go\""
         );
         assert_eq!(
             read(json!({"stop": null})).1,
-            "arguments: expected the string \"stop\" (the variant carries no data), got an object"
+            "arguments: expected the string \"stop\" (the variant carries no data), got object {\"stop\":null}"
         );
         assert_eq!(
             read(json!({"og": 1})).1,
@@ -422,7 +425,7 @@ mod tests {
         );
         assert_eq!(
             read(json!(1)).1,
-            "arguments: expected string or object, got number"
+            "arguments: expected string or object, got number 1"
         );
     }
 }

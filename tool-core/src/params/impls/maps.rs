@@ -204,7 +204,7 @@ mod tests {
         assert_eq!(
             parse::<BTreeMap<u8, bool>>(json!({"1": true, "x": 1, "256": false})).unwrap_err(),
             "hosts.x: expected a key that is an integer from 0 to 255, in plain decimal (no \"+\", no leading zeros), got \"x\"\n\
-             hosts.x: expected boolean, got number\n\
+             hosts.x: expected boolean, got number 1\n\
              hosts.256: expected a key that is an integer from 0 to 255, in plain decimal (no \"+\", no leading zeros), got \"256\""
         );
         let parsed = parse::<BTreeMap<i8, bool>>(json!({"-1": true, "7": false})).unwrap();

@@ -62,10 +62,7 @@ fn integer_slow(
     } else {
         let float = number.as_f64().unwrap_or(f64::NAN);
         if !float.is_finite() || float.fract() != 0.0 {
-            errors.push(
-                path,
-                format_args!("expected integer, got {}", Excerpt(value)),
-            );
+            errors.expected(path, "integer", value);
             return None;
         }
         // Saturates, so integral floats beyond i128 still fail the range check.
@@ -302,7 +299,7 @@ mod tests {
         );
         assert_eq!(
             parse::<NonZeroI16>(json!(0.5)).unwrap_err(),
-            "step: expected integer, got 0.5"
+            "step: expected integer, got number 0.5"
         );
         assert_eq!(
             NonZeroI8::schema(),

@@ -91,7 +91,7 @@ mod tests {
         );
         assert_eq!(
             errors.into_error().to_string(),
-            "arguments: expected array of exactly 2 items, got 3\narguments[1]: expected integer, got string"
+            "arguments: expected array of exactly 2 items, got 3\narguments[1]: expected integer, got string \"x\""
         );
         let mut errors = ParseContext::new();
         assert_eq!(

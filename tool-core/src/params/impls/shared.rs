@@ -83,7 +83,7 @@ mod tests {
         assert_eq!(cow.to_json(), json!("d"));
         assert_eq!(
             parse::<Arc<str>>(json!(1)).unwrap_err(),
-            "name: expected string, got number"
+            "name: expected string, got number 1"
         );
         let list = parse::<Cow<'static, [u8]>>(json!([1, 2])).unwrap();
         assert_eq!(&*list, &[1, 2]);

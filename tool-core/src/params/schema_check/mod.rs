@@ -1,7 +1,7 @@
 //! Arguments checked against a JSON Schema known only at run time (a
 //! [`DynamicTool`](crate::DynamicTool)'s, an MCP server's), reported as a
 //! derived type's parse reports them: every problem at its path, in the
-//! same words (`limit: expected integer, got string`).
+//! same words (`limit: expected integer, got string "5"`).
 //!
 //! A derived type's parse is its schema's check; a tool whose parameter
 //! type accepts any object (`Map<String, Value>`) has no such parse, so
@@ -47,7 +47,7 @@ use std::sync::Arc;
 /// assert!(check.check(&json!({"n": 2})).is_ok());
 /// assert_eq!(
 ///     check.check(&json!({"n": "2"})).unwrap_err().to_string(),
-///     "n: expected integer, got string"
+///     "n: expected integer, got string \"2\""
 /// );
 /// assert_eq!(
 ///     check.check(&json!({})).unwrap_err().to_string(),

@@ -30,14 +30,14 @@ fn reports_every_problem_at_its_path_in_the_derived_words() {
             json!({"items": [{"name": "a"}, {}, {"name": 3}], "mode": "fast", "x": 1})
         ),
         "items[1].name: missing required field\n\
-         items[2].name: expected string, got number\n\
+         items[2].name: expected string, got number 3\n\
          mode: expected one of \"quick\", \"slow\", got \"fast\"\n\
          x: unknown field\n\
          limit: missing required field"
     );
     assert_eq!(
         check(schema.clone(), json!({"limit": "3"})),
-        "limit: expected integer, got string"
+        "limit: expected integer, got string \"3\""
     );
     assert_eq!(
         check(schema.clone(), json!({"limit": 0})),
@@ -78,7 +78,7 @@ fn keys_that_look_like_numbers_stay_fields_of_objects() {
     let schema = json!({"type": "object", "additionalProperties": {"type": "string"}});
     assert_eq!(
         check(schema, json!({"2": 1})),
-        "2: expected string, got number"
+        "2: expected string, got number 1"
     );
 }
 
@@ -117,7 +117,7 @@ fn references_inside_the_schema_resolve_and_recursion_is_bounded_by_the_value() 
         .join()
         .unwrap();
     assert!(
-        message.ends_with(".n: expected integer, got string"),
+        message.ends_with(".n: expected integer, got string \"x\""),
         "{message}"
     );
 }

@@ -1,7 +1,7 @@
 //! The validator's errors in the words and at the paths a derived type's
-//! parse uses: `items[2].name: expected string, got number`.
+//! parse uses: `items[2].name: expected string, got number 3`.
 
-use crate::params::describe::{Excerpt, StrExcerpt, json_type};
+use crate::params::describe::{Excerpt, Received, StrExcerpt, json_type};
 use crate::params::{ParamError, ParamPath, ParseContext};
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::{ValidationError, Validator};
@@ -71,12 +71,12 @@ fn message(kind: &ValidationErrorKind, got: &Value) -> Option<String> {
     Some(match kind {
         ValidationErrorKind::Type {
             kind: TypeKind::Single(expected),
-        } => format!("expected {expected}, got {}", json_type(got)),
+        } => format!("expected {expected}, got {}", Received(got)),
         ValidationErrorKind::Type {
             kind: TypeKind::Multiple(expected),
         } => {
             let names: Vec<String> = expected.iter().map(|t| t.to_string()).collect();
-            format!("expected {}, got {}", names.join(" or "), json_type(got))
+            format!("expected {}, got {}", names.join(" or "), Received(got))
         }
         ValidationErrorKind::Enum { options } => {
             let options = options.as_array().map(Vec::as_slice).unwrap_or_default();
@@ -88,11 +88,17 @@ fn message(kind: &ValidationErrorKind, got: &Value) -> Option<String> {
             if options.len() > MAX_LISTED {
                 listed.push(format!("… ({} in all)", options.len()));
             }
-            format!(
-                "expected one of {}, got {}",
-                listed.join(", "),
-                Excerpt(got)
-            )
+            // A value of a type none of the allowed values has is named
+            // with its type, as a derived enum names it (`got number 3`).
+            let same_type = options
+                .iter()
+                .any(|option| json_type(option) == json_type(got));
+            let got: &dyn std::fmt::Display = if same_type {
+                &Excerpt(got)
+            } else {
+                &Received(got)
+            };
+            format!("expected one of {}, got {got}", listed.join(", "))
         }
         ValidationErrorKind::Constant { expected_value } => {
             format!("expected {}, got {}", Excerpt(expected_value), Excerpt(got))

@@ -269,15 +269,15 @@ async fn params_that_are_not_objects_are_invalid_params() {
         for (arguments, says) in [
             (
                 "[1]",
-                "tools/call: params.arguments must be an object, got array",
+                "tools/call: params.arguments must be an object, got array [1]",
             ),
             (
                 "\"x\"",
-                "tools/call: params.arguments must be an object, got string",
+                "tools/call: params.arguments must be an object, got string \"x\"",
             ),
             (
                 "7",
-                "tools/call: params.arguments must be an object, got number",
+                "tools/call: params.arguments must be an object, got number 7",
             ),
         ] {
             let answer = send(
