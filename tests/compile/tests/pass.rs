@@ -19,6 +19,8 @@
 
 #[path = "../ui/pass/container_attributes.rs"]
 pub mod container_attributes;
+#[path = "../ui/pass/default_literals.rs"]
+pub mod default_literals;
 #[path = "../ui/pass/doc_comment.rs"]
 pub mod doc_comment;
 #[path = "../ui/pass/empty_structs.rs"]
@@ -88,6 +90,7 @@ macro_rules! programs {
 mod runs {
     programs!(
         container_attributes,
+        default_literals,
         doc_comment,
         empty_structs,
         enum_adjacent,

@@ -20,6 +20,7 @@
 //!   `support::child_process`).
 
 mod agreement;
+mod default_literals;
 mod enums;
 mod field_rules;
 mod field_types;

@@ -289,11 +289,20 @@ fn default_expr(field: &Field, default: &DefaultValue) -> TokenStream {
         DefaultValue::Trait => {
             quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default())
         }
-        // A string literal default fills a `String` field: `default = "en"`.
+        // A string literal default: a `String` field's value as written
+        // (`default = "en"`), any other type's as the model would send it
+        // (`default = "celsius"` for a unit enum), chosen by the type.
         DefaultValue::Expr(syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(text),
             ..
-        })) => quote_spanned!(text.span()=> ::core::convert::Into::<#ty>::into(#text)),
+        })) => {
+            let field_name = field.rust_name();
+            quote_spanned!(text.span()=> {
+                #[allow(unused_imports)]
+                use ::tool_core::__private::{DefaultFromJson as _, DefaultFromStr as _};
+                (&::tool_core::__private::DefaultLiteral::<#ty>::new()).literal(#field_name, #text)
+            })
+        }
         DefaultValue::Expr(expr) => {
             quote_spanned!(expr.span()=> { let __default: #ty = #expr; __default })
         }

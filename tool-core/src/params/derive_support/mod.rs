@@ -3,11 +3,13 @@
 //! everything that does not depend on the user's types.
 
 mod annotations;
+mod defaults;
 mod enums;
 mod objects;
 mod sequences;
 mod untagged;
 
+pub use defaults::{DefaultFromJson, DefaultFromStr, DefaultLiteral};
 pub use annotations::{
     describe, describe_if_undescribed, set_default, set_deprecated, set_examples,
 };
