@@ -89,6 +89,8 @@ pub struct DynamicTool {
     /// [`Tool::hints_trusted`]: false for annotations a peer gave.
     hints_trusted: bool,
     examples: Vec<Value>,
+    /// [`Tool::callers`]: who may call it.
+    callers: crate::Callers,
     run: Arc<DynamicFn>,
 }
 
@@ -107,6 +109,7 @@ impl DynamicTool {
             annotations: ToolAnnotations::default(),
             hints_trusted: true,
             examples: Vec::new(),
+            callers: crate::Callers::DIRECT,
             run: Arc::new(move |arguments, ctx| Box::pin(run(arguments, ctx))),
         }
     }
@@ -187,6 +190,24 @@ impl DynamicTool {
         self
     }
 
+    /// Who may call the tool: the model (the default), code it writes and
+    /// the provider runs, or both; a format with programmatic calling
+    /// writes it as `allowed_callers` ([`Tool::callers`]).
+    ///
+    /// ```
+    /// use tool_core::{Callers, DynamicTool, Tool, ToolOutput};
+    ///
+    /// let lookup = DynamicTool::new("lookup", "Look up a record", |_args, _ctx| async {
+    ///     Ok(ToolOutput::text("{}"))
+    /// })
+    /// .with_callers(Callers::BOTH);
+    /// assert_eq!(lookup.callers(), Callers::BOTH);
+    /// ```
+    pub fn with_callers(mut self, callers: crate::Callers) -> Self {
+        self.callers = callers;
+        self
+    }
+
     /// [`with_parameters`](Self::with_parameters), or why the schema does
     /// not compile.
     ///
@@ -238,6 +259,10 @@ impl Tool for DynamicTool {
 
     fn examples(&self) -> Vec<Value> {
         self.examples.clone()
+    }
+
+    fn callers(&self) -> crate::Callers {
+        self.callers
     }
 
     #[cfg_attr(not(feature = "schema-check"), allow(unused_variables))]
