@@ -12,7 +12,7 @@ use crate::model::ToolResultMessage;
 use crate::registry::ToolRegistry;
 use crate::repair::RepairPolicy;
 use crate::tool::{
-    ElicitError, ElicitFn, ElicitFuture, Elicited, ElicitationRequest, LogEvent, LogFn, LogLevel,
+    ElicitError, ElicitFn, ElicitFuture, ElicitationRequest, Elicited, LogEvent, LogFn, LogLevel,
     ProgressFn, SampleError, SampleFn, SampleFuture, Sampled, SamplingRequest, ToolContext,
     ToolError, ToolOutput,
 };
@@ -186,7 +186,9 @@ impl RunOptions {
         F: Fn(ElicitationRequest) -> Answer + Send + Sync + 'static,
         Answer: Future<Output = Result<Elicited<Value>, ElicitError>> + Send + 'static,
     {
-        self.elicit = Some(Arc::new(move |question| Box::pin(ask(question)) as ElicitFuture));
+        self.elicit = Some(Arc::new(move |question| {
+            Box::pin(ask(question)) as ElicitFuture
+        }));
         self
     }
 
@@ -208,7 +210,9 @@ impl RunOptions {
         F: Fn(SamplingRequest) -> Answer + Send + Sync + 'static,
         Answer: Future<Output = Result<Sampled, SampleError>> + Send + 'static,
     {
-        self.sample = Some(Arc::new(move |request| Box::pin(sample(request)) as SampleFuture));
+        self.sample = Some(Arc::new(move |request| {
+            Box::pin(sample(request)) as SampleFuture
+        }));
         self
     }
 
@@ -609,5 +613,18 @@ impl fmt::Debug for RunOptions {
 impl AsRef<Turn> for RunOptions {
     fn as_ref(&self) -> &Turn {
         &self.turn
+    }
+}
+
+/// A tool's view of the options of its own call: here, beside
+/// `RunOptions`, so the tool layer below never names the executor.
+impl ToolContext {
+    /// The options the call runs with (hooks, repair, retry budget, the
+    /// caller, the enabled tools, approvals), for a tool that runs other
+    /// tools ([`Tool::runs_tools`](crate::Tool::runs_tools)): the calls it
+    /// makes go through the executor with them, as the model's own would.
+    /// `None` for every other tool.
+    pub fn run_options(&self) -> Option<&RunOptions> {
+        self.run_options.as_deref()?.downcast_ref()
     }
 }

@@ -38,9 +38,11 @@ pub struct ToolContext {
     /// The turn the call runs in, given only to the tools that need it:
     /// the built-in `tool_search` finds only the tools it makes callable.
     pub(crate) turn: Option<Arc<Turn>>,
-    /// The call's own options, given only to a tool that runs other tools
-    /// ([`Tool::runs_tools`](crate::Tool::runs_tools)).
-    pub(crate) run_options: Option<Arc<crate::RunOptions>>,
+    /// The call's own options (the executor's `RunOptions`, which this
+    /// layer does not name), given only to a tool that runs other tools
+    /// ([`Tool::runs_tools`](crate::Tool::runs_tools)); read with
+    /// `ToolContext::run_options`, defined beside `RunOptions`.
+    pub(crate) run_options: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl ToolContext {
@@ -56,15 +58,6 @@ impl ToolContext {
             turn: None,
             run_options: None,
         }
-    }
-
-    /// The options the call runs with (hooks, repair, retry budget, the
-    /// caller, the enabled tools, approvals), for a tool that runs other
-    /// tools ([`Tool::runs_tools`](crate::Tool::runs_tools)): the calls it
-    /// makes go through the executor with them, as the model's own would.
-    /// `None` for every other tool.
-    pub fn run_options(&self) -> Option<&crate::RunOptions> {
-        self.run_options.as_deref()
     }
 
     /// Asks the person using the client `message`, with a form whose fields
