@@ -8,7 +8,7 @@
 # Usage: scripts/bench-many-tools.sh [criterion args...]   e.g. --measurement-time 10
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo bench -q -p tool-core --bench many_tools -- "$@" >/dev/null
+cargo bench -q -p tool-core --features schema-check --bench many_tools -- "$@" >/dev/null
 CRITERION_DIR="${CARGO_TARGET_DIR:-target}/criterion" python3 - <<'PY'
 import json, os
 def median(path):
@@ -49,4 +49,4 @@ row("`tool_search` regex `(create\\|open).*ticket` vs `echo`", s + "regex", s + 
 row("the first `tool_search` (builds the index) vs a later one", s + "first_search", s + "bm25_one")
 PY
 echo
-cargo bench -q -p tool-core --bench search_latency
+cargo bench -q -p tool-core --features schema-check --bench search_latency

@@ -21,6 +21,6 @@ if ! "$venv/bin/python" -c "import rank_bm25" 2>/dev/null; then
 fi
 
 export_file="$target/bm25-export.json"
-cargo bench -q -p tool-core --bench search_latency -- "${1:-2000}" --export "$export_file"
+cargo bench -q -p tool-core --features schema-check --bench search_latency -- "${1:-2000}" --export "$export_file"
 echo
 "$venv/bin/python" scripts/bm25_reference.py "$export_file"

@@ -43,7 +43,10 @@ const REGEX_SIZE_LIMIT: usize = 1 << 20;
 /// How `tool_search` matches its query.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchMode {
-    /// Words, ranked by BM25 over names, descriptions and parameters.
+    /// Words, ranked by BM25F over names, descriptions, parameters and
+    /// their allowed values, a word in the name counting most (see
+    /// `index.rs`); plurals match singulars, and common English words
+    /// ("could you tell me") are left out.
     Bm25,
     /// A regular expression (Rust's `regex` syntax, case-insensitive),
     /// matched against the same text; tools whose name matches come

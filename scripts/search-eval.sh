@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# How often tool_search finds the right tool for real requests, beside
+# rank_bm25 on the same text: runs the search_eval bench (the labelled set
+# in tool-core/benches/data/search_eval: BFCL's requests over a catalogue
+# of its functions, each tool deferred with its real schema, each request
+# sent to tool_search through execute_tool_call), which prints recall@1,
+# recall@5 and MRR@10 and exports every tool's text and our top 10; then
+# scripts/search_eval_reference.py ranks the same text with rank_bm25's
+# BM25Okapi and prints both side by side. Installs rank_bm25 in a venv
+# under the target directory the first time (as bm25-compare.sh does).
+# A measurement for docs/performance.md, not a test.
+#
+# Usage: scripts/search-eval.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${CARGO_TARGET_DIR:-target}
+mkdir -p "$target"
+target=$(cd "$target" && pwd)
+venv="$target/bm25-venv"
+if ! "$venv/bin/python" -c "import rank_bm25" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "rank_bm25==0.2.2"
+fi
+
+export_file="$target/search-eval-export.json"
+cargo bench -q -p tool-core --features schema-check --bench search_eval -- --export "$export_file"
+echo
+"$venv/bin/python" scripts/search_eval_reference.py "$export_file"
