@@ -98,6 +98,12 @@ fn dropped(keyword: &str) -> String {
     format!("dropped: strict mode does not accept `{keyword}` (parse still enforces it)")
 }
 
+/// The diagnostic for `words` written into a node's description: what
+/// strict mode dropped there, said to the model.
+fn said(words: &str) -> String {
+    format!("changed: says what strict mode dropped, for the model: \"{words}\"")
+}
+
 const NOT_STRICT_UNCHANGED: &str = "sent without \"strict\" and its schema unchanged: the schema cannot be strict (see the other diagnostics)";
 
 /// The diagnostics of a conversion, owned, for comparing with built ones.
@@ -141,7 +147,8 @@ fn a_struct_in_anthropic_strict() {
     let converted = anthropic::tools(&tools, Strict::On);
     assert_eq!(STRICT.definitions(&tools), converted);
     // Optional properties stay optional (`days`, `retries`, `zip`): no
-    // nullable rewrite; bounds and lengths go; `default` stays.
+    // nullable rewrite; bounds and lengths go, said in the description
+    // (a `u8`'s own range too); `default` stays, so it is not said.
     assert_json(
         &converted.value,
         &json!([{
@@ -151,9 +158,9 @@ fn a_struct_in_anthropic_strict() {
                 "type": "object",
                 "properties": {
                     "query": {"description": "What to look for", "type": "string"},
-                    "days": {"type": "integer"},
-                    "label": {"type": "string"},
-                    "retries": {"type": "integer", "default": 3},
+                    "days": {"type": "integer", "description": "From 1 to 255."},
+                    "label": {"type": "string", "description": "At most 10 characters."},
+                    "retries": {"type": "integer", "default": 3, "description": "From 0 to 255."},
                     "place": {
                         "description": "Where to look",
                         "type": "object",
@@ -166,7 +173,10 @@ fn a_struct_in_anthropic_strict() {
                     },
                     "readings": {
                         "type": "array",
-                        "items": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                        "items": {"anyOf": [
+                            {"type": "integer", "description": "From 0 to 255."},
+                            {"type": "null"},
+                        ]},
                     },
                     "unit": {
                         "description": "Temperature unit",
@@ -187,8 +197,18 @@ fn a_struct_in_anthropic_strict() {
             expect("forecast", "/properties/days/maximum", &dropped("maximum")),
             expect(
                 "forecast",
+                "/properties/days/description",
+                &said("From 1 to 255.")
+            ),
+            expect(
+                "forecast",
                 "/properties/label/maxLength",
                 &dropped("maxLength")
+            ),
+            expect(
+                "forecast",
+                "/properties/label/description",
+                &said("At most 10 characters.")
             ),
             expect(
                 "forecast",
@@ -202,6 +222,11 @@ fn a_struct_in_anthropic_strict() {
             ),
             expect(
                 "forecast",
+                "/properties/retries/description",
+                &said("From 0 to 255.")
+            ),
+            expect(
+                "forecast",
                 "/properties/readings/items/anyOf/0/minimum",
                 &dropped("minimum")
             ),
@@ -209,6 +234,11 @@ fn a_struct_in_anthropic_strict() {
                 "forecast",
                 "/properties/readings/items/anyOf/0/maximum",
                 &dropped("maximum")
+            ),
+            expect(
+                "forecast",
+                "/properties/readings/items/anyOf/0/description",
+                &said("From 0 to 255.")
             ),
         ]
     );
@@ -230,13 +260,28 @@ fn array_lengths_tuples_and_min_items() {
     assert_json(
         &converted.value[0]["input_schema"]["properties"],
         &json!({
-            "names": {"type": "array", "items": {"type": "string"}, "minItems": 1},
-            "some": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
-            "rgb": {"type": "array", "items": {"type": "integer"}, "minItems": 1},
+            "names": {
+                "type": "array",
+                "items": {"type": "string"},
+                "minItems": 1,
+                "description": "3 to 5 items.",
+            },
+            "some": {
+                "type": "array",
+                "items": {"type": "integer", "description": "From 0 to 255."},
+                "minItems": 1,
+            },
+            "rgb": {
+                "type": "array",
+                "items": {"type": "integer", "description": "From 0 to 255."},
+                "minItems": 1,
+                "description": "Exactly 3 items.",
+            },
             "pair": {
                 "type": "array",
                 "items": {"anyOf": [{"type": "boolean"}, {"type": "string"}]},
                 "minItems": 1,
+                "description": "Exactly 2 items.",
             },
         }),
     );
@@ -252,6 +297,11 @@ fn array_lengths_tuples_and_min_items() {
             expect("lists", "/properties/names/maxItems", &dropped("maxItems")),
             expect(
                 "lists",
+                "/properties/names/description",
+                &said("3 to 5 items.")
+            ),
+            expect(
+                "lists",
                 "/properties/some/items/minimum",
                 &dropped("minimum")
             ),
@@ -259,6 +309,11 @@ fn array_lengths_tuples_and_min_items() {
                 "lists",
                 "/properties/some/items/maximum",
                 &dropped("maximum")
+            ),
+            expect(
+                "lists",
+                "/properties/some/items/description",
+                &said("From 0 to 255.")
             ),
             expect(
                 "lists",
@@ -270,8 +325,18 @@ fn array_lengths_tuples_and_min_items() {
                 "/properties/rgb/items/maximum",
                 &dropped("maximum")
             ),
+            expect(
+                "lists",
+                "/properties/rgb/items/description",
+                &said("From 0 to 255.")
+            ),
             expect("lists", "/properties/rgb/minItems", &min_items(3)),
             expect("lists", "/properties/rgb/maxItems", &dropped("maxItems")),
+            expect(
+                "lists",
+                "/properties/rgb/description",
+                &said("Exactly 3 items.")
+            ),
             expect(
                 "lists",
                 "/properties/pair/prefixItems",
@@ -279,14 +344,20 @@ fn array_lengths_tuples_and_min_items() {
             ),
             expect("lists", "/properties/pair/minItems", &min_items(2)),
             expect("lists", "/properties/pair/maxItems", &dropped("maxItems")),
+            expect(
+                "lists",
+                "/properties/pair/description",
+                &said("Exactly 2 items.")
+            ),
         ]
     );
 }
 
 /// Patterns: the documented regex subset is kept; a backreference, a
 /// lookahead or lookbehind, or a word boundary is refused by the API with
-/// HTTP 400, so the pattern is dropped (parse still enforces it). A
-/// hand-written schema, as a `DynamicTool` may carry one.
+/// HTTP 400, so the pattern is dropped (parse still enforces it) and said
+/// in the description. A hand-written schema, as a `DynamicTool` may carry
+/// one.
 #[test]
 fn patterns_outside_the_regex_subset_are_dropped() {
     let tools = vec![definition(
@@ -311,33 +382,59 @@ fn patterns_outside_the_regex_subset_are_dropped() {
         properties["plain"],
         json!({"type": "string", "pattern": "^[a-z]+\\d{2,3}$"})
     );
-    for name in ["boundary", "repeat", "ahead"] {
-        assert_eq!(properties[name], json!({"type": "string"}), "{name}");
+    // A dropped pattern is said to the model in the description.
+    for (name, pattern) in [
+        ("boundary", "\\bcat\\b"),
+        ("repeat", "^(a+)-\\1$"),
+        ("ahead", "^(?=.*\\d)(?<!x)[a-z0-9]+$"),
+    ] {
+        assert_json(
+            &properties[name],
+            &json!({
+                "type": "string",
+                "description": format!("Matches the regular expression /{pattern}/."),
+            }),
+        );
     }
     assert_eq!(
-        diagnostics(&converted),
+        owned(&converted),
         vec![
-            (
+            expect(
                 "match",
                 "/properties/boundary/pattern",
                 "dropped: strict mode does not accept a pattern with a word boundary (parse still enforces it)"
             ),
-            (
+            expect(
+                "match",
+                "/properties/boundary/description",
+                &said("Matches the regular expression /\\bcat\\b/.")
+            ),
+            expect(
                 "match",
                 "/properties/repeat/pattern",
                 "dropped: strict mode does not accept a pattern with a backreference (parse still enforces it)"
             ),
-            (
+            expect(
+                "match",
+                "/properties/repeat/description",
+                &said("Matches the regular expression /^(a+)-\\1$/.")
+            ),
+            expect(
                 "match",
                 "/properties/ahead/pattern",
                 "dropped: strict mode does not accept a pattern with a lookahead or a lookbehind (parse still enforces it)"
+            ),
+            expect(
+                "match",
+                "/properties/ahead/description",
+                &said("Matches the regular expression /^(?=.*\\d)(?<!x)[a-z0-9]+$/.")
             ),
         ]
     );
 }
 
 /// Formats: all ten documented ones are kept (`uri` too, unlike OpenAI's
-/// strict mode); another is dropped.
+/// strict mode); another is dropped, and said in the description.
 #[test]
 fn formats_outside_the_list_are_dropped() {
     let formats = [
@@ -370,14 +467,25 @@ fn formats_outside_the_list_are_dropped() {
     for format in formats {
         assert_eq!(written[format]["format"], format);
     }
-    assert_eq!(written["iri"], json!({"type": "string"}));
+    // The dropped format is said to the model in the description.
+    assert_json(
+        &written["iri"],
+        &json!({"type": "string", "description": "Format: iri."}),
+    );
     assert_eq!(
-        diagnostics(&converted),
-        vec![(
-            "formats",
-            "/properties/iri/format",
-            "dropped: strict mode does not accept the format \"iri\" (only date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid) (parse still enforces it)"
-        )]
+        owned(&converted),
+        vec![
+            expect(
+                "formats",
+                "/properties/iri/format",
+                "dropped: strict mode does not accept the format \"iri\" (only date-time, time, date, duration, email, hostname, uri, ipv4, ipv6, uuid) (parse still enforces it)"
+            ),
+            expect(
+                "formats",
+                "/properties/iri/description",
+                &said("Format: iri.")
+            ),
+        ]
     );
 }
 
@@ -497,11 +605,11 @@ fn root_enums_in_anthropic_strict() {
                 "circle": {
                     "description": "A circle",
                     "type": "object",
-                    "properties": {"radius": {"type": "integer"}},
+                    "properties": {"radius": {"type": "integer", "description": "At least 0."}},
                     "required": ["radius"],
                     "additionalProperties": false,
                 },
-                "square": {"description": "A square's side", "type": "integer"},
+                "square": {"description": "A square's side. At least 0.", "type": "integer"},
             },
             "additionalProperties": false,
         }),
@@ -511,8 +619,8 @@ fn root_enums_in_anthropic_strict() {
         &json!({
             "type": "object",
             "properties": {
-                "x": {"type": "integer"},
-                "y": {"type": "integer"},
+                "x": {"type": "integer", "description": "At least 0."},
+                "y": {"type": "integer", "description": "At least 0."},
                 "label": {"type": "string"},
             },
             "additionalProperties": false,
@@ -538,8 +646,18 @@ fn root_enums_in_anthropic_strict() {
                 "/properties/circle/properties/radius/maximum",
                 &dropped("maximum")
             ),
+            expect(
+                "draw",
+                "/properties/circle/properties/radius/description",
+                &said("At least 0.")
+            ),
             expect("draw", "/properties/square/minimum", &dropped("minimum")),
             expect("draw", "/properties/square/maximum", &dropped("maximum")),
+            expect(
+                "draw",
+                "/properties/square/description",
+                &said("At least 0.")
+            ),
             expect(
                 "aim",
                 "/anyOf",
@@ -547,8 +665,10 @@ fn root_enums_in_anthropic_strict() {
             ),
             expect("aim", "/properties/x/minimum", &dropped("minimum")),
             expect("aim", "/properties/x/maximum", &dropped("maximum")),
+            expect("aim", "/properties/x/description", &said("At least 0.")),
             expect("aim", "/properties/y/minimum", &dropped("minimum")),
             expect("aim", "/properties/y/maximum", &dropped("maximum")),
+            expect("aim", "/properties/y/description", &said("At least 0.")),
         ]
     );
     // Parse still takes exactly one key of the external enum.

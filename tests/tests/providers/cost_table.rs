@@ -247,9 +247,10 @@ fn keyword(path: &str) -> &str {
     path.rsplit('/').next().unwrap_or(path)
 }
 
-/// One cell: "kept", or the changes, the dropped keywords, and whether
-/// parse enforces what was lost; "**not strict**" and why, for a strict
-/// format that sent the tool without it.
+/// One cell: "kept", or the changes, the dropped keywords, whether a
+/// strict mode said what it dropped in the description the model reads,
+/// and whether parse enforces what was lost; "**not strict**" and why, for
+/// a strict format that sent the tool without it.
 fn cell(diagnostics: &[Diagnostic], strict: bool) -> String {
     if !strict {
         let reasons: BTreeSet<String> = diagnostics
@@ -264,9 +265,14 @@ fn cell(diagnostics: &[Diagnostic], strict: bool) -> String {
     let mut dropped: Vec<String> = Vec::new();
     let mut other: Vec<String> = Vec::new();
     let mut parse_enforces = false;
+    let mut said = false;
     for diagnostic in diagnostics {
         let message = diagnostic.message.as_str();
         parse_enforces |= message.contains("parse still");
+        if message.starts_with("changed: says what strict mode dropped, for the model") {
+            said = true;
+            continue;
+        }
         let (list, entry) = if let Some(rest) = message.strip_prefix("changed: ") {
             (&mut changes, change(rest))
         } else if message.starts_with("dropped: ") {
@@ -288,6 +294,9 @@ fn cell(diagnostics: &[Diagnostic], strict: bool) -> String {
     parts.extend(changes);
     if !dropped.is_empty() {
         parts.push(format!("dropped {}", dropped.join(", ")));
+    }
+    if said {
+        parts.push("said in `description`".to_owned());
     }
     if parts.is_empty() {
         return "kept".to_owned();

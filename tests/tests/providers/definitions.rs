@@ -179,7 +179,8 @@ fn forecast_schema() -> Value {
 
 /// The strict form (OpenAI Chat Completions and Responses alike): every
 /// property required, the optional ones `anyOf [T, null]`, `maxLength` and
-/// `default` gone, every object closed.
+/// `default` gone and said in the description instead (the bounds stay, so
+/// they are not said), every object closed.
 fn forecast_strict_schema() -> Value {
     json!({
         "type": "object",
@@ -189,9 +190,9 @@ fn forecast_strict_schema() -> Value {
                 {"type": "integer", "minimum": 1, "maximum": 255},
                 {"type": "null"},
             ]},
-            "label": {"type": "string"},
+            "label": {"type": "string", "description": "At most 10 characters."},
             "retries": {"anyOf": [
-                {"type": "integer", "minimum": 0, "maximum": 255},
+                {"type": "integer", "minimum": 0, "maximum": 255, "description": "Default: 3."},
                 {"type": "null"},
             ]},
             "place": {
@@ -232,8 +233,18 @@ fn forecast_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static st
         ),
         (
             "forecast",
+            "/properties/label/description",
+            "changed: says what strict mode dropped, for the model: \"At most 10 characters.\"",
+        ),
+        (
+            "forecast",
             "/properties/retries/default",
             "dropped: strict mode does not accept `default` (parse still fills the default in)",
+        ),
+        (
+            "forecast",
+            "/properties/retries/description",
+            "changed: says what strict mode dropped, for the model: \"Default: 3.\"",
         ),
         ("forecast", "/properties/retries", OPTIONAL_TO_NULLABLE),
         (
@@ -805,6 +816,7 @@ fn hand_written_keywords_in_strict_and_legacy() {
     )];
 
     // `const` is not on strict mode's list: a one-value `enum`, typed.
+    // `uniqueItems` is dropped, and said in the description.
     let strict = openai_chat::tools(&tools, Strict::On);
     assert_json(
         &strict.value[0]["function"]["parameters"],
@@ -814,7 +826,7 @@ fn hand_written_keywords_in_strict_and_legacy() {
                 "mode": {"type": "string", "enum": ["fast"]},
                 "ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
                 "note": {"type": ["string", "null"]},
-                "tags": {"type": "array", "items": {"type": "string"}},
+                "tags": {"type": "array", "items": {"type": "string"}, "description": "No item twice."},
             },
             "required": ["mode", "ratio", "note", "tags"],
             "additionalProperties": false,
@@ -838,6 +850,11 @@ fn hand_written_keywords_in_strict_and_legacy() {
                 "tune",
                 "/properties/tags/uniqueItems",
                 "dropped: strict mode does not accept `uniqueItems` (parse still enforces it)"
+            ),
+            (
+                "tune",
+                "/properties/tags/description",
+                "changed: says what strict mode dropped, for the model: \"No item twice.\""
             ),
         ]
     );

@@ -217,6 +217,15 @@ const DROPPED_MINIMUM: &str =
     "dropped: strict mode does not accept `minimum` (parse still enforces it)";
 const DROPPED_MAXIMUM: &str =
     "dropped: strict mode does not accept `maximum` (parse still enforces it)";
+// What strict mode dropped at a node, said to the model in its description.
+const SAID_AT_LEAST_ZERO: &str =
+    "changed: says what strict mode dropped, for the model: \"At least 0.\"";
+const SAID_ZERO_TO_SIXTY: &str =
+    "changed: says what strict mode dropped, for the model: \"From 0 to 60.\"";
+const SAID_NO_ITEM_TWICE: &str =
+    "changed: says what strict mode dropped, for the model: \"No item twice.\"";
+const SAID_A_URI: &str =
+    "changed: says what strict mode dropped, for the model: \"An absolute URI.\"";
 const ACT_FLATTENED: &str = "changed: a choice of 5 object shapes written as one object: \"action\" lists the choices, and the fields only some choices have are optional (parse still enforces each choice's own fields)";
 const POINT_FLATTENED: &str = "changed: a choice of 4 object shapes written as one object: \"kind\" lists the choices, the fields only some choices have are optional, and a field the choices describe differently takes what any of them takes (parse still enforces each choice's own fields)";
 const TWO_SHAPES_FLATTENED: &str = "changed: a choice of 2 object shapes written as one object: the fields only some choices have are optional (parse still enforces each choice's own fields)";
@@ -469,7 +478,9 @@ fn act_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static str)> {
 }
 
 /// Anthropic's strict form: the optional properties stay optional, the
-/// integer bounds go (strict tool use has no numerical constraints).
+/// integer bounds go (strict tool use has no numerical constraints), said
+/// in the description instead: a `u32`'s upper bound and an `i32`'s two
+/// are their types' own ranges, not said.
 fn act_anthropic_strict() -> Value {
     let mut strict = act_flattened();
     for property in strict["properties"].as_object_mut().unwrap().values_mut() {
@@ -477,21 +488,46 @@ fn act_anthropic_strict() -> Value {
         property.remove("minimum");
         property.remove("maximum");
     }
+    let properties = &mut strict["properties"];
+    properties["x"]["description"] = json!("(only with action \"click\", \"drag\"). At least 0.");
+    properties["y"]["description"] = json!("(only with action \"click\", \"drag\"). At least 0.");
+    properties["delay"]["description"] =
+        json!("Milliseconds between keys (only with action \"type\"). At least 0.");
+    properties["seconds"]["description"] = json!("(only with action \"wait\"). From 0 to 60.");
     strict
 }
 
 fn act_anthropic_strict_diagnostics() -> Vec<(&'static str, &'static str, &'static str)> {
     let mut expected = vec![("act", "/oneOf", ACT_FLATTENED)];
-    for (minimum, maximum) in [
-        ("/properties/x/minimum", "/properties/x/maximum"),
-        ("/properties/y/minimum", "/properties/y/maximum"),
-        ("/properties/dx/minimum", "/properties/dx/maximum"),
-        ("/properties/dy/minimum", "/properties/dy/maximum"),
-        ("/properties/delay/minimum", "/properties/delay/maximum"),
-        ("/properties/seconds/minimum", "/properties/seconds/maximum"),
+    for (minimum, maximum, said) in [
+        (
+            "/properties/x/minimum",
+            "/properties/x/maximum",
+            Some(("/properties/x/description", SAID_AT_LEAST_ZERO)),
+        ),
+        (
+            "/properties/y/minimum",
+            "/properties/y/maximum",
+            Some(("/properties/y/description", SAID_AT_LEAST_ZERO)),
+        ),
+        ("/properties/dx/minimum", "/properties/dx/maximum", None),
+        ("/properties/dy/minimum", "/properties/dy/maximum", None),
+        (
+            "/properties/delay/minimum",
+            "/properties/delay/maximum",
+            Some(("/properties/delay/description", SAID_AT_LEAST_ZERO)),
+        ),
+        (
+            "/properties/seconds/minimum",
+            "/properties/seconds/maximum",
+            Some(("/properties/seconds/description", SAID_ZERO_TO_SIXTY)),
+        ),
     ] {
         expected.push(("act", minimum, DROPPED_MINIMUM));
         expected.push(("act", maximum, DROPPED_MAXIMUM));
+        if let Some((description, message)) = said {
+            expected.push(("act", description, message));
+        }
     }
     expected
 }
@@ -1154,13 +1190,16 @@ fn nested_constructs_in_openai_strict() {
         );
         assert_json(
             &property("tags"),
-            &json!({"type": "array", "items": {"type": "string"}}),
+            &json!({"type": "array", "items": {"type": "string"}, "description": "No item twice."}),
         );
         assert_json(
             &property("rgb"),
             &json!({"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 255}, "minItems": 3, "maxItems": 3}),
         );
-        assert_json(&property("link"), &json!({"type": "string"}));
+        assert_json(
+            &property("link"),
+            &json!({"type": "string", "description": "An absolute URI."}),
+        );
         assert_json(
             &property("at"),
             &json!({"type": "string", "format": "date-time"}),
@@ -1252,11 +1291,13 @@ fn nested_constructs_in_openai_strict() {
                 "/properties/tags/uniqueItems",
                 "dropped: strict mode does not accept `uniqueItems` (parse still enforces it)",
             ),
+            ("fill", "/properties/tags/description", SAID_NO_ITEM_TWICE),
             (
                 "fill",
                 "/properties/link/format",
                 "dropped: strict mode does not accept the format \"uri\" (only date-time, time, date, duration, email, hostname, ipv4, ipv6, uuid) (parse still enforces it)",
             ),
+            ("fill", "/properties/link/description", SAID_A_URI),
             (
                 "fill",
                 "/properties/legacy/examples",

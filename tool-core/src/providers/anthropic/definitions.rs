@@ -87,7 +87,8 @@ pub enum ToolSearch {
 ///
 /// let strict = anthropic::tools(&definitions, Strict::On);
 /// assert_eq!(strict.value[0]["strict"], true);
-/// assert_eq!(strict.value[0]["input_schema"]["properties"]["city"], json!({"type": "string"}));
+/// // What strict mode dropped, the model still reads in the description.
+/// assert_eq!(strict.value[0]["input_schema"]["properties"]["city"], json!({"type": "string", "description": "At most 80 characters."}));
 /// assert_eq!(strict.value[0]["input_schema"]["required"], json!(["city"]));
 /// assert_eq!(strict.diagnostics[0].path, "/properties/city/maxLength");
 /// ```

@@ -45,14 +45,16 @@ const CHAT: Api = Api::plain(NameRule::OPENAI)
 ///     "description": "Echo a value",
 ///     "parameters": {
 ///         "type": "object",
-///         "properties": {"value": {"type": "string"}},
+///         "properties": {"value": {"type": "string", "description": "At most 100 characters."}},
 ///         "required": ["value"],
 ///         "additionalProperties": false,
 ///     },
 ///     "strict": true,
 /// }}]));
-/// // maxLength is not in strict mode's subset: dropped, and said so.
+/// // maxLength is not in strict mode's subset: dropped, said so, and
+/// // told to the model in the description.
 /// assert_eq!(strict.diagnostics[0].path, "/properties/value/maxLength");
+/// assert_eq!(strict.diagnostics[1].path, "/properties/value/description");
 /// ```
 pub fn tools(definitions: &[ToolDefinition], strict: Strict) -> Converted {
     convert_each(definitions, &CHAT, |definition, report| {

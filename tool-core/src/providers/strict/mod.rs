@@ -14,6 +14,7 @@
 
 mod convert;
 mod recursion;
+mod words;
 
 use super::diagnostic::Report;
 use serde_json::Value;
