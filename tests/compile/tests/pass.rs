@@ -51,12 +51,12 @@ pub mod tool_callers;
 pub mod tool_context_parameter;
 #[path = "../ui/pass/tool_deny_missing_docs.rs"]
 pub mod tool_deny_missing_docs;
+#[path = "../ui/pass/tool_error_types.rs"]
+pub mod tool_error_types;
 #[path = "../ui/pass/tool_mut_parameter.rs"]
 pub mod tool_mut_parameter;
 #[path = "../ui/pass/tool_name_override.rs"]
 pub mod tool_name_override;
-#[path = "../ui/pass/tool_error_types.rs"]
-pub mod tool_error_types;
 #[path = "../ui/pass/tool_return_types.rs"]
 pub mod tool_return_types;
 #[path = "../ui/pass/tool_snake_case_name.rs"]

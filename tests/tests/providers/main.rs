@@ -19,12 +19,12 @@ mod cost_table;
 mod definitions;
 mod enums;
 mod media;
+mod programmatic;
 mod result_wire;
 mod stream_formats;
 mod streaming;
 mod streaming_deltas;
 mod streaming_properties;
-mod programmatic;
 mod tool_search_wire;
 mod whole_responses;
 // Shared by every test binary here: one copy, beside the binaries.
