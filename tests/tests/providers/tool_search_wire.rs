@@ -170,3 +170,61 @@ fn more_tools_than_a_provider_takes_is_said_once_on_the_first_past_the_limit() {
             .is_empty()
     );
 }
+
+#[tokio::test]
+async fn openai_groups_deferred_tools_in_namespaces_and_reads_their_calls() {
+    use tool_core::providers::openai_responses::{self, Namespace};
+    let tools = registry();
+    let native = tools.definitions_for_native_search(&RunOptions::new());
+    let written = openai_responses::tools_in_namespaces(&native, Strict::Off, |definition| {
+        Some(Namespace::new("markets", "Weather and stock prices"))
+            .filter(|_| definition.name != "echo")
+    });
+    let value = written.value.as_array().unwrap();
+    assert_eq!(value.len(), 3, "{value:?}");
+    assert_eq!(value[0]["name"], "echo");
+    assert!(value[0].get("defer_loading").is_none());
+    assert_eq!(value[1]["type"], "namespace");
+    assert_eq!(value[1]["name"], "markets");
+    assert!(
+        value[1].get("defer_loading").is_none(),
+        "not on the namespace itself"
+    );
+    let inside: Vec<&Value> = value[1]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| &tool["name"])
+        .collect();
+    assert_eq!(inside, [&json!("get_weather"), &json!("stock_quote")]);
+    assert_eq!(value[1]["tools"][0]["defer_loading"], true);
+    assert_eq!(value[2], json!({"type": "tool_search"}));
+
+    // A call from inside the namespace names the tool as registered.
+    let item = json!({"type": "function_call", "call_id": "call_1", "name": "get_weather",
+        "namespace": "markets", "arguments": "{}"});
+    let call = openai_responses::read_call(&item).unwrap();
+    let result = execute_tool_call(&call, &tools, RunOptions::new()).await;
+    assert!(!result.is_error, "{result:?}");
+
+    // More than 9 in one namespace: advised against, said.
+    let many: Vec<ToolDefinition> = (0..12)
+        .map(|i| {
+            let mut definition =
+                ToolDefinition::new(format!("t{i}"), "A tool", json!({"type": "object"}));
+            definition.defer_loading = true;
+            definition
+        })
+        .collect();
+    let crowded = openai_responses::tools_in_namespaces(&many, Strict::Off, |_| {
+        Some(Namespace::new("all", "Everything"))
+    });
+    assert!(
+        crowded
+            .diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.message.contains("holds 12 functions")),
+        "{:?}",
+        crowded.diagnostics
+    );
+}

@@ -15,6 +15,10 @@ mod message;
 mod repair;
 mod result_wire;
 
+/// The built-in search tool's name, which the provider formats (below the
+/// toolsets) recognize in a result: `toolset::SEARCH_TOOL_NAME` is it.
+pub(crate) const SEARCH_TOOL: &str = "tool_search";
+
 pub use annotations::ToolAnnotations;
 pub use callers::{CallOrigin, Callers};
 pub use content::{Content, EmbeddedResource};

@@ -112,7 +112,7 @@ pub fn write_result_referencing(result: &ToolResultMessage) -> Value {
 
 /// The tools a successful `tool_search` answer found (`details.found`).
 fn found_by_search(result: &ToolResultMessage) -> Vec<&str> {
-    if result.tool_name != crate::toolset::SEARCH_TOOL_NAME || result.is_error {
+    if result.tool_name != crate::model::SEARCH_TOOL || result.is_error {
         return Vec::new();
     }
     result

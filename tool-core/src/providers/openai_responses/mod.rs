@@ -34,6 +34,7 @@
 
 mod call;
 mod definitions;
+mod namespaces;
 mod programmatic;
 mod result;
 mod stream;
@@ -41,6 +42,7 @@ mod turn;
 
 pub use call::read_call;
 pub use definitions::tools;
+pub use namespaces::{Namespace, tools_in_namespaces};
 pub use result::write_result;
 pub use stream::StreamAccumulator;
 pub use turn::{next_input, read_calls};

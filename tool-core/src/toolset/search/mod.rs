@@ -28,7 +28,7 @@ use serde_json::{Map, Value, json};
 use std::sync::{Arc, OnceLock};
 
 /// The built-in search tool's name, valid under every provider's rule.
-pub const SEARCH_TOOL_NAME: &str = "tool_search";
+pub const SEARCH_TOOL_NAME: &str = crate::model::SEARCH_TOOL;
 
 /// Results a search returns when the call gives no limit.
 const DEFAULT_LIMIT: u64 = 5;
