@@ -37,3 +37,32 @@ fn a_default_the_type_cannot_read_says_the_forms_that_work() {
     // A call that leaves the field out meets the same default.
     assert!(std::panic::catch_unwind(|| Forecast::parse(&json!({}))).is_err());
 }
+
+/// A window of days.
+#[derive(ToolParams, Debug)]
+struct Window {
+    /// How many days
+    #[param(min = 1)]
+    days: u32,
+}
+
+/// A request whose JSON default is no window.
+#[derive(ToolParams, Debug)]
+struct Request {
+    /// The window
+    #[param(default = {"days": "three"})]
+    window: Window,
+}
+
+#[test]
+fn a_json_default_the_type_cannot_read_names_the_field_and_the_problem() {
+    let failed = std::panic::catch_unwind(Request::json_schema).unwrap_err();
+    let message = failed
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .unwrap_or_default();
+    assert!(
+        message.starts_with("#[derive(ToolParams)]: the default {\"days\":\"three\"} of field `window` is not a value of its type (window.days: expected integer, got string \"three\")"),
+        "{message}"
+    );
+}

@@ -76,7 +76,7 @@ fn field_bounds(field: &Field, lends_fields: bool) -> Vec<WherePredicate> {
     let default_trait = match &attrs.default {
         Some(DefaultValue::Trait) => true,
         None => attrs.skip.is_some(),
-        Some(DefaultValue::Expr(_)) => false,
+        Some(DefaultValue::Expr(_) | DefaultValue::Json(..)) => false,
     };
     if default_trait {
         bounds.push(parse_quote!(#ty: ::core::default::Default));

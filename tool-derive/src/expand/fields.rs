@@ -306,6 +306,12 @@ fn default_expr(field: &Field, default: &DefaultValue) -> TokenStream {
         DefaultValue::Expr(expr) => {
             quote_spanned!(expr.span()=> { let __default: #ty = #expr; __default })
         }
+        // `default = {"days": 3}`: read by the type's parse, as the model's
+        // value would be.
+        DefaultValue::Json(text, tokens) => {
+            let field_name = field.rust_name();
+            quote_spanned!(tokens.span()=> ::tool_core::__private::default_from_json::<#ty>(#field_name, #text))
+        }
     }
 }
 

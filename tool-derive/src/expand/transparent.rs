@@ -87,6 +87,10 @@ fn construct(fields: &[Field], index: usize) -> TokenStream {
             Some(DefaultValue::Expr(expr)) => {
                 quote_spanned!(expr.span()=> { let __default: #ty = #expr; __default })
             }
+            Some(DefaultValue::Json(text, _)) => {
+                let field_name = field.rust_name();
+                quote!(::tool_core::__private::default_from_json::<#ty>(#field_name, #text))
+            }
             _ => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
         };
         quote!(#member: #value)

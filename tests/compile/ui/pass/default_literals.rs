@@ -15,9 +15,25 @@ pub enum Unit {
     Fahrenheit,
 }
 
+/// A window of days.
+#[derive(ToolParams, Debug, PartialEq)]
+pub struct Window {
+    /// How many days
+    days: u32,
+    /// Starting in how many days
+    #[param(default)]
+    offset: u32,
+}
+
 /// A forecast request.
 #[derive(ToolParams, Debug)]
 pub struct Forecast {
+    /// The window, as the JSON the model would send
+    #[param(default = {"days": 3, "offset": -0})]
+    window: Window,
+    /// Thresholds, a JSON array
+    #[param(default = [-1.5, 2])]
+    thresholds: Vec<f64>,
     /// The city
     #[param(default = "Paris")]
     city: String,
@@ -34,6 +50,8 @@ pub struct Forecast {
 
 pub fn main() {
     let parsed = Forecast::parse(&json!({})).unwrap();
+    assert_eq!(parsed.window, Window { days: 3, offset: 0 });
+    assert_eq!(parsed.thresholds, [-1.5, 2.0]);
     assert_eq!(parsed.city, "Paris");
     assert_eq!(parsed.unit, Unit::Celsius);
     assert_eq!(parsed.other, Unit::Fahrenheit);
@@ -42,4 +60,8 @@ pub fn main() {
     assert_eq!(schema["properties"]["unit"]["default"], "celsius");
     assert_eq!(schema["properties"]["other"]["default"], "fahrenheit");
     assert_eq!(schema["properties"]["city"]["default"], "Paris");
+    assert_eq!(
+        schema["properties"]["window"]["default"],
+        json!({"days": 3, "offset": 0})
+    );
 }

@@ -62,3 +62,30 @@ impl<T: ParamValue> DefaultFromJson<T> for &DefaultLiteral<T> {
         );
     }
 }
+
+/// `#[param(default = {"days": 3})]`: the field's default written as the
+/// JSON the model would send, read by the type's own parse. The derive
+/// checked its shape; a value that does not fit the type panics when the
+/// schema is built, naming the field, as a bad literal default does.
+#[track_caller]
+pub fn default_from_json<T: ParamValue>(field: &str, text: &str) -> T {
+    let value: serde_json::Value = match serde_json::from_str(text) {
+        Ok(value) => value,
+        Err(error) => panic!(
+            "#[derive(ToolParams)]: the default {text} of field `{field}` is not JSON ({error})"
+        ),
+    };
+    let mut errors = ParseContext::new();
+    let root = ParamPath::root();
+    if let Some(parsed) = T::parse_value(&value, &root.field(field), &mut errors)
+        && errors.is_empty()
+    {
+        return parsed;
+    }
+    panic!(
+        "#[derive(ToolParams)]: the default {text} of field `{field}` is not a value of its type \
+         ({}): write the value as the model would send it, or as a Rust expression of the \
+         field's type",
+        errors.into_error()
+    );
+}

@@ -12,7 +12,7 @@ mod untagged;
 pub use annotations::{
     describe, describe_if_undescribed, set_default, set_deprecated, set_examples,
 };
-pub use defaults::{DefaultFromJson, DefaultFromStr, DefaultLiteral};
+pub use defaults::{DefaultFromJson, DefaultFromStr, DefaultLiteral, default_from_json};
 pub use enums::{
     VariantKind, VariantNames, adjacent_json, any_of, const_string, enum_schema, expected_one_of,
     external_branch, external_json, no_content, null_schema, one_of, read_external, read_tag,

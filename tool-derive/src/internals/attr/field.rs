@@ -18,6 +18,10 @@ pub(crate) enum DefaultValue {
     Trait,
     /// `default = expr`.
     Expr(Expr),
+    /// `default = {"days": 3}`: the value as the model would send it, its
+    /// JSON text (checked for shape here; its fit to the type, when the
+    /// schema is built), and the tokens, for spans.
+    Json(String, TokenStream),
 }
 
 /// `one_of = [..]`: numbers or strings, never both.
@@ -228,8 +232,25 @@ pub(crate) fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
             }
             "default" => {
                 if meta.input.peek(Token![=]) {
-                    let expr: Expr = meta.value()?.parse()?;
-                    default.set(&meta.path, DefaultValue::Expr(expr));
+                    let value = meta.value()?;
+                    if super::json_tokens::looks_like_json(&value.fork()) {
+                        let object: proc_macro2::TokenTree = value.parse()?;
+                        match super::json_tokens::json_text(&object) {
+                            Ok(text) => default.set(
+                                &meta.path,
+                                DefaultValue::Json(text, object.into_token_stream()),
+                            ),
+                            Err((span, why)) => cx.syn_error(syn::Error::new(
+                                span,
+                                format!(
+                                    "`default = {{..}}` is the value as the model would send it, in JSON, and {why}: write it as JSON (`default = {{\"days\": 3, \"unit\": \"celsius\"}}`), or as a Rust expression of the field's type (`default = Window {{ days: 3 }}`)"
+                                ),
+                            )),
+                        }
+                    } else {
+                        let expr: Expr = value.parse()?;
+                        default.set(&meta.path, DefaultValue::Expr(expr));
+                    }
                 } else {
                     default.set(&meta.path, DefaultValue::Trait);
                 }

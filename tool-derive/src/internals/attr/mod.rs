@@ -5,6 +5,7 @@
 
 mod container;
 mod field;
+mod json_tokens;
 mod tool;
 mod values;
 
