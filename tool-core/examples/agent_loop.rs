@@ -97,13 +97,14 @@ struct Provider {
     definitions: fn(&[ToolDefinition]) -> Converted,
     /// A stream accumulator for one response.
     stream: fn() -> Box<dyn Accumulator>,
-    /// The results of one turn's calls, as the messages (or items) that
-    /// answer them.
-    results: fn(&[ToolResultMessage]) -> Vec<Value>,
+    /// What the next request appends after a turn: the assistant's
+    /// response echoed, then the results of its calls (the library's
+    /// whole-response helpers: `next_messages`, `next_input`).
+    next: fn(&Value, &[ToolResultMessage]) -> Result<Vec<Value>, AdapterError>,
     /// The text an event carries, if any.
     text: fn(&Value) -> Option<&str>,
-    /// The assistant's message (or items) of a turn.
-    assistant: fn(&Turn) -> Vec<Value>,
+    /// The streamed turn as the provider would have answered it whole.
+    response: fn(&Turn) -> Value,
 }
 
 /// Asks `question` and runs turns until the model answers without calls.
@@ -130,8 +131,10 @@ async fn converse(
         if !turn.text.is_empty() {
             println!("model: {}", turn.text);
         }
-        messages.extend((provider.assistant)(&turn));
+        let response = (provider.response)(&turn);
+        let echoed = (provider.next)(&response, &[])?;
         if turn.calls.is_empty() {
+            messages.extend(echoed);
             return Ok(Conversation {
                 answer: turn.text,
                 written_back,
@@ -145,12 +148,13 @@ async fn converse(
             ExecutionMode::Parallel,
         )
         .await;
-        let results = (provider.results)(&results);
-        for message in &results {
+        let next = (provider.next)(&response, &results)?;
+        let answers = next[echoed.len()..].to_vec();
+        for message in &answers {
             println!("written back: {message}");
         }
-        messages.extend(results.iter().cloned());
-        written_back.push(results);
+        messages.extend(next);
+        written_back.push(answers);
     }
     Err("the recording ended before the model answered".into())
 }
@@ -303,10 +307,11 @@ fn openai_chat() -> Provider {
         ],
         definitions: |definitions| openai_chat::tools(definitions, Strict::Off),
         stream: || Box::new(openai_chat::StreamAccumulator::new()),
-        // The tool messages, then one user message with their images, if any.
-        results: openai_chat::write_results,
+        // The assistant message, the tool messages, then one user message
+        // with their images, if any.
+        next: openai_chat::next_messages,
         text: chat_text,
-        assistant: chat_assistant,
+        response: chat_response,
     }
 }
 
@@ -320,12 +325,9 @@ fn openai_responses() -> Provider {
         ],
         definitions: |definitions| openai_responses::tools(definitions, Strict::Off),
         stream: || Box::new(openai_responses::StreamAccumulator::new()),
-        results: |results| {
-            let output = openai_responses::write_result;
-            results.iter().map(output).collect()
-        },
+        next: openai_responses::next_input,
         text: responses_text,
-        assistant: responses_assistant,
+        response: responses_response,
     }
 }
 
@@ -338,13 +340,10 @@ fn anthropic() -> Provider {
         ],
         definitions: |definitions| anthropic::tools(definitions, Strict::Off),
         stream: || Box::new(anthropic::StreamAccumulator::new()),
-        // Every tool_result block of a turn, in one user message.
-        results: |results| {
-            let blocks: Vec<Value> = results.iter().map(anthropic::write_result).collect();
-            vec![json!({"role": "user", "content": blocks})]
-        },
+        // The assistant's content, then every tool_result in one user message.
+        next: anthropic::next_messages,
         text: anthropic_text,
-        assistant: anthropic_assistant,
+        response: anthropic_response,
     }
 }
 
@@ -392,7 +391,7 @@ fn chat_text(chunk: &Value) -> Option<&str> {
     chunk["choices"][0]["delta"]["content"].as_str()
 }
 
-fn chat_assistant(turn: &Turn) -> Vec<Value> {
+fn chat_response(turn: &Turn) -> Value {
     // `content` is null when the model only called tools.
     let content = Some(&turn.text).filter(|text| !text.is_empty());
     let mut message = json!({"role": "assistant", "content": content});
@@ -403,7 +402,7 @@ fn chat_assistant(turn: &Turn) -> Vec<Value> {
         });
         message["tool_calls"] = calls.collect();
     }
-    vec![message]
+    message
 }
 
 fn responses_text(event: &Value) -> Option<&str> {
@@ -413,7 +412,7 @@ fn responses_text(event: &Value) -> Option<&str> {
     }
 }
 
-fn responses_assistant(turn: &Turn) -> Vec<Value> {
+fn responses_response(turn: &Turn) -> Value {
     let mut items = Vec::new();
     if !turn.text.is_empty() {
         items.push(json!({"role": "assistant", "content": turn.text}));
@@ -422,7 +421,7 @@ fn responses_assistant(turn: &Turn) -> Vec<Value> {
         json!({"type": "function_call", "call_id": call.id, "name": call.name,
                "arguments": arguments_text(call)})
     }));
-    items
+    json!({"output": items})
 }
 
 fn anthropic_text(event: &Value) -> Option<&str> {
@@ -432,7 +431,7 @@ fn anthropic_text(event: &Value) -> Option<&str> {
     }
 }
 
-fn anthropic_assistant(turn: &Turn) -> Vec<Value> {
+fn anthropic_response(turn: &Turn) -> Value {
     let mut content = Vec::new();
     if !turn.text.is_empty() {
         content.push(json!({"type": "text", "text": turn.text}));
@@ -440,7 +439,7 @@ fn anthropic_assistant(turn: &Turn) -> Vec<Value> {
     content.extend(turn.calls.iter().map(|call| {
         json!({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments})
     }));
-    vec![json!({"role": "assistant", "content": content})]
+    json!({"role": "assistant", "content": content})
 }
 
 /// A call's arguments as the JSON text OpenAI's messages carry. Arguments

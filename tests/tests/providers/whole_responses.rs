@@ -113,3 +113,20 @@ async fn gemini_echoes_the_model_content_then_its_function_responses() {
     assert!(parts[0]["functionResponse"].get("id").is_none());
     assert_eq!(parts[1]["functionResponse"]["id"], "fc-2");
 }
+
+#[test]
+fn a_turn_without_results_appends_only_the_assistants_turn() {
+    let claude = json!({"role": "assistant", "content": [{"type": "text", "text": "Sunny."}]});
+    assert_eq!(
+        anthropic::next_messages(&claude, &[]).unwrap(),
+        [json!({"role": "assistant", "content": claude["content"]})]
+    );
+    let gemini =
+        json!({"candidates": [{"content": {"role": "model", "parts": [{"text": "Sunny."}]}}]});
+    assert_eq!(
+        gemini::next_contents(&gemini, &[]).unwrap(),
+        [gemini["candidates"][0]["content"].clone()]
+    );
+    let chat = json!({"choices": [{"message": {"role": "assistant", "content": "Sunny."}}]});
+    assert_eq!(openai_chat::next_messages(&chat, &[]).unwrap().len(), 1);
+}

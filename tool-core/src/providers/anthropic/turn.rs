@@ -47,7 +47,7 @@ pub fn read_calls(response: &Value) -> Result<Vec<ToolCall>, AdapterError> {
 /// unchanged (server tool blocks, thinking and the calls' `caller`
 /// included, as programmatic calling and tool search require), then one
 /// user message holding only the results' `tool_result` blocks, in the
-/// calls' order.
+/// calls' order (none without results).
 ///
 /// ```
 /// use tool_core::providers::anthropic;
@@ -69,6 +69,10 @@ pub fn next_messages(
     results: &[ToolResultMessage],
 ) -> Result<Vec<Value>, AdapterError> {
     let assistant = json!({"role": "assistant", "content": content(response)?});
+    if results.is_empty() {
+        // No calls, or none answered yet: an empty user message is refused.
+        return Ok(vec![assistant]);
+    }
     let answers: Vec<Value> = results.iter().map(write_result).collect();
     Ok(vec![assistant, json!({"role": "user", "content": answers})])
 }

@@ -46,7 +46,8 @@ pub fn read_calls(response: &Value) -> Result<Vec<ToolCall>, AdapterError> {
 
 /// The contents the next request appends: the model's content, unchanged
 /// (its thought signatures included, which Gemini wants back), then one
-/// `user` content of the results' `functionResponse` parts, in order.
+/// `user` content of the results' `functionResponse` parts, in order (none
+/// without results).
 ///
 /// ```
 /// use tool_core::providers::gemini;
@@ -66,6 +67,9 @@ pub fn next_contents(
     results: &[ToolResultMessage],
 ) -> Result<Vec<Value>, AdapterError> {
     let model = content(response)?.clone();
+    if results.is_empty() {
+        return Ok(vec![model]);
+    }
     let parts: Vec<Value> = results.iter().map(write_result).collect();
     Ok(vec![model, json!({"role": "user", "parts": parts})])
 }
