@@ -269,7 +269,9 @@ fn cell(diagnostics: &[Diagnostic], strict: bool) -> String {
     for diagnostic in diagnostics {
         let message = diagnostic.message.as_str();
         parse_enforces |= message.contains("parse still");
-        if message.starts_with("changed: says what strict mode dropped, for the model") {
+        if message.starts_with("changed: says what ")
+            && message.contains(" dropped, for the model: ")
+        {
             said = true;
             continue;
         }

@@ -866,9 +866,9 @@ fn hand_written_keywords_in_strict_and_legacy() {
             "type": "object",
             "properties": {
                 "mode": {"enum": ["fast"]},
-                "ratio": {"type": "number"},
+                "ratio": {"type": "number", "description": "More than 0. Less than 1."},
                 "note": {"type": "string", "nullable": true},
-                "tags": {"type": "array", "items": {"type": "string"}},
+                "tags": {"type": "array", "items": {"type": "string"}, "description": "No item twice."},
             },
             "required": ["mode", "ratio", "note", "tags"],
         }),
@@ -899,6 +899,11 @@ fn hand_written_keywords_in_strict_and_legacy() {
             ),
             (
                 "tune",
+                "/properties/ratio/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"More than 0. Less than 1.\""
+            ),
+            (
+                "tune",
                 "/properties/note/type",
                 "changed: a type array written as one type (and `nullable`)"
             ),
@@ -906,6 +911,11 @@ fn hand_written_keywords_in_strict_and_legacy() {
                 "tune",
                 "/properties/tags/uniqueItems",
                 "dropped: Gemini's OpenAPI subset has no `uniqueItems` (parse still enforces it)"
+            ),
+            (
+                "tune",
+                "/properties/tags/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"No item twice.\""
             ),
         ]
     );

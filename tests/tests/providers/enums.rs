@@ -1515,16 +1515,19 @@ fn nested_constructs_in_gemini_legacy() {
     );
     assert_json(
         &property("tags"),
-        &json!({"type": "array", "items": {"type": "string"}}),
+        &json!({"type": "array", "items": {"type": "string"}, "description": "No item twice."}),
     );
-    assert_json(&property("link"), &json!({"type": "string"}));
+    assert_json(
+        &property("link"),
+        &json!({"type": "string", "description": "An absolute URI."}),
+    );
     assert_json(
         &property("at"),
         &json!({"type": "string", "format": "date-time"}),
     );
     assert_json(
         &property("mail"),
-        &json!({"type": "string", "pattern": "@example\\.com$"}),
+        &json!({"type": "string", "pattern": "@example\\.com$", "description": "An email address."}),
     );
     assert_json(
         &property("level"),
@@ -1534,7 +1537,14 @@ fn nested_constructs_in_gemini_legacy() {
         &property("legacy"),
         &json!({"type": "string", "example": "old-a", "nullable": true}),
     );
-    assert_json(&property("host"), &json!({"type": "string"}));
+    // Each address family's format, dropped, is said in its branch.
+    assert_json(
+        &property("host"),
+        &json!({"anyOf": [
+            {"type": "string", "description": "An IPv4 address."},
+            {"type": "string", "description": "An IPv6 address."},
+        ]}),
+    );
     assert_json(
         &property("speed"),
         &json!({"anyOf": [
@@ -1582,12 +1592,24 @@ fn nested_constructs_in_gemini_legacy() {
                 "dropped: Gemini's OpenAPI subset has no `uniqueItems` (parse still enforces it)",
             ),
             (
+                "/properties/tags/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"No item twice.\"",
+            ),
+            (
                 "/properties/link/format",
                 "dropped: Gemini's OpenAPI subset has no format \"uri\" here (only \"date-time\" and \"enum\" for a string) (parse still enforces it)",
             ),
             (
+                "/properties/link/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"An absolute URI.\"",
+            ),
+            (
                 "/properties/mail/format",
                 "dropped: Gemini's OpenAPI subset has no format \"email\" here (only \"date-time\" and \"enum\" for a string) (parse still enforces it)",
+            ),
+            (
+                "/properties/mail/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"An email address.\"",
             ),
             (
                 "/properties/legacy/examples",
@@ -1607,8 +1629,16 @@ fn nested_constructs_in_gemini_legacy() {
                 "dropped: Gemini's OpenAPI subset has no format \"ipv4\" here (only \"date-time\" and \"enum\" for a string) (parse still enforces it)",
             ),
             (
+                "/properties/host/anyOf/0/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"An IPv4 address.\"",
+            ),
+            (
                 "/properties/host/anyOf/1/format",
                 "dropped: Gemini's OpenAPI subset has no format \"ipv6\" here (only \"date-time\" and \"enum\" for a string) (parse still enforces it)",
+            ),
+            (
+                "/properties/host/anyOf/1/description",
+                "changed: says what Gemini's OpenAPI subset dropped, for the model: \"An IPv6 address.\"",
             ),
         ]
     );

@@ -159,6 +159,7 @@ pub mod openai_responses;
 
 mod common;
 mod diagnostic;
+mod dropped_words;
 mod format;
 mod media;
 mod merge_root;

@@ -65,10 +65,12 @@ const GEMINI: Api = Api::plain(NameRule::GEMINI).with_max_tools(
 /// let openapi = gemini::tools(&definitions, Dialect::OpenApi);
 /// assert_eq!(openapi.value["functionDeclarations"][0]["parameters"], json!({
 ///     "type": "object",
-///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "nullable": true}},
+///     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "description": "More than 0.", "nullable": true}},
 ///     "required": ["city"],
 /// }));
+/// // Dropped, said so, and told to the model in the description.
 /// assert_eq!(openapi.diagnostics[0].path, "/properties/days/exclusiveMinimum");
+/// assert_eq!(openapi.diagnostics[1].path, "/properties/days/description");
 /// ```
 pub fn tools(definitions: &[ToolDefinition], dialect: Dialect) -> Converted {
     let converted = match dialect {

@@ -200,6 +200,13 @@ fn convert(schema: &Value, path: &str, report: &mut Report<'_>) -> Value {
             ),
         }
     }
+    crate::providers::dropped_words::say_what_was_dropped(
+        map,
+        &mut out,
+        path,
+        "Gemini's OpenAPI subset",
+        report,
+    );
     if let Some(properties) = map.get("properties").and_then(Value::as_object) {
         let required = required_names(map);
         let mut converted = Map::new();

@@ -160,7 +160,17 @@ pub(super) fn convert(
             ),
         }
     }
-    say_what_was_dropped(map, &mut out, path, rules, report);
+    // What the model must know of what was dropped, where the mode keeps
+    // descriptions.
+    if rules.kept.contains(&"description") {
+        crate::providers::dropped_words::say_what_was_dropped(
+            map,
+            &mut out,
+            path,
+            "strict mode",
+            report,
+        );
+    }
     let is_object = map.get("type").and_then(Value::as_str) == Some("object");
     match map.get("properties").and_then(Value::as_object) {
         Some(properties) => close_object(map, properties, path, rules, &mut out, report, strict),
@@ -172,31 +182,6 @@ pub(super) fn convert(
         None => {}
     }
     Value::Object(out)
-}
-
-/// What the node lost that the model must know (a default, a bound, a
-/// length, a pattern, a format), written into its description, when the
-/// mode keeps descriptions; the diagnostic says so.
-fn say_what_was_dropped(
-    map: &Map<String, Value>,
-    out: &mut Map<String, Value>,
-    path: &str,
-    rules: &Rules,
-    report: &mut Report<'_>,
-) {
-    if !rules.kept.contains(&"description") {
-        return;
-    }
-    let Some(words) = super::words::for_dropped(map, out) else {
-        return;
-    };
-    let description =
-        super::words::appended(out.get("description").and_then(Value::as_str), &words);
-    report.push(
-        &format!("{path}/description"),
-        format!("changed: says what strict mode dropped, for the model: \"{words}\""),
-    );
-    out.insert("description".into(), Value::String(description));
 }
 
 /// Converts each property and closes the object; where every property

@@ -14,7 +14,6 @@
 
 mod convert;
 mod recursion;
-mod words;
 
 use super::diagnostic::Report;
 use serde_json::Value;

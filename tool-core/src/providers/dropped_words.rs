@@ -1,4 +1,5 @@
-//! What a strict mode dropped, said in the description the model reads:
+//! What a format dropped, said in the description the model reads (a
+//! strict mode's subset, Gemini's OpenAPI one):
 //! the model is the one who must respect a default, a bound or a format,
 //! and a keyword the request no longer carries tells it nothing ("Default:
 //! \"celsius\".", "From 1 to 20.", "A date, as YYYY-MM-DD."). Only what was
@@ -9,7 +10,7 @@ use serde_json::{Map, Value};
 
 /// The words for what `original` has and `converted` lost, in one
 /// sentence each, or `None` when nothing the model must know was lost.
-pub(super) fn for_dropped(
+pub(crate) fn for_dropped(
     original: &Map<String, Value>,
     converted: &Map<String, Value>,
 ) -> Option<String> {
@@ -59,8 +60,29 @@ pub(super) fn for_dropped(
     (!sentences.is_empty()).then(|| sentences.join(" "))
 }
 
+/// Writes into `out` (the converted node) what it lost of `original` that
+/// the model must know, after its description, and says so in a
+/// diagnostic naming `what` (the subset that dropped it).
+pub(crate) fn say_what_was_dropped(
+    original: &Map<String, Value>,
+    out: &mut Map<String, Value>,
+    path: &str,
+    what: &str,
+    report: &mut crate::providers::diagnostic::Report<'_>,
+) {
+    let Some(words) = for_dropped(original, out) else {
+        return;
+    };
+    let description = appended(out.get("description").and_then(Value::as_str), &words);
+    report.push(
+        &format!("{path}/description"),
+        format!("changed: says what {what} dropped, for the model: \"{words}\""),
+    );
+    out.insert("description".into(), Value::String(description));
+}
+
 /// `description` with `words` after it, as one text.
-pub(super) fn appended(description: Option<&str>, words: &str) -> String {
+pub(crate) fn appended(description: Option<&str>, words: &str) -> String {
     match description
         .map(str::trim_end)
         .filter(|text| !text.is_empty())
