@@ -25,6 +25,7 @@ mod stream_formats;
 mod streaming;
 mod streaming_deltas;
 mod streaming_properties;
+mod teaching_messages;
 mod tool_search_wire;
 mod whole_responses;
 // Shared by every test binary here: one copy, beside the binaries.
