@@ -441,3 +441,38 @@ async fn a_tool_that_needs_approval_is_asked_from_inside_the_script() {
     assert!(unasked.is_error);
     assert!(!text(&unasked).contains("sent"), "{}", text(&unasked));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_inner_calls_progress_reaches_the_runs_sink_under_its_own_id() {
+    let mut inner = ToolRegistry::new();
+    inner
+        .register(tool_core::DynamicTool::new(
+            "crawl",
+            "Crawl some pages",
+            |_args, ctx| async move {
+                ctx.report_progress(vec![tool_core::Content::text("page 1 of 2")]);
+                Ok(tool_core::ToolOutput::text("done"))
+            },
+        ))
+        .unwrap();
+    let tools = CodeMode::new().registry(inner).unwrap();
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&heard);
+    let options =
+        RunOptions::new().with_progress(move |event: tool_core::executor::ProgressEvent| {
+            let text = event.content[0].as_text().unwrap_or_default().to_owned();
+            sink.lock()
+                .unwrap()
+                .push((event.call_id, event.tool_name, text));
+        });
+    let result = run_with(&tools, "return await tools.crawl({});", options).await;
+    assert_eq!(text(&result), "[returned] \"done\"\n");
+    assert_eq!(
+        *heard.lock().unwrap(),
+        [(
+            "run-1.1".to_owned(),
+            "crawl".to_owned(),
+            "page 1 of 2".to_owned()
+        )]
+    );
+}
