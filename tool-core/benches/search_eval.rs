@@ -27,7 +27,8 @@ use std::collections::HashSet;
 use std::time::Instant;
 use tool_core::toolset::{SEARCH_TOOL_NAME, Toolset};
 use tool_core::{
-    Content, DynamicTool, RunOptions, ToolCall, ToolOutput, ToolRegistry, execute_tool_call,
+    Content, DynamicTool, RunOptions, ToolCall, ToolDefinition, ToolOutput, ToolRegistry,
+    execute_tool_call,
 };
 
 /// Where the set lives.
@@ -36,9 +37,6 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/search_eva
 /// How many results each search asks for: the depth MRR looks at. The first
 /// five are the same as a search with the default limit of five returns.
 const LIMIT: usize = 10;
-
-/// How deep a schema is walked for the export's text, as the index walks it.
-const SCHEMA_DEPTH: usize = 8;
 
 /// One line of `tools.jsonl`.
 #[derive(Deserialize)]
@@ -130,7 +128,11 @@ fn main() {
     if let Some(path) = export {
         let documents: Vec<Value> = tools
             .iter()
-            .map(|tool| json!({"name": tool.name, "text": searchable_text(tool)}))
+            .map(|tool| {
+                let definition =
+                    ToolDefinition::new(&tool.name, &tool.description, tool.parameters.clone());
+                json!({"name": tool.name, "text": tool_core::toolset::searchable_text(&definition)})
+            })
             .collect();
         let ranked: Vec<Value> = outcomes
             .iter()
@@ -237,64 +239,4 @@ async fn search(registry: &ToolRegistry, query: &str) -> Vec<String> {
         .filter_map(Value::as_str)
         .map(str::to_owned)
         .collect()
-}
-
-/// The text the index reads for a tool, as `src/toolset/search/index.rs`
-/// writes it for the regex mode: its name, its description, each
-/// parameter's `name: description` (nested ones too), and each list of
-/// allowed values (`enum`), a line each. Kept in step by hand.
-fn searchable_text(tool: &ToolLine) -> String {
-    let mut text = format!("{}\n{}", tool.name, tool.description);
-    schema_text(&tool.parameters, &mut text, SCHEMA_DEPTH);
-    text
-}
-
-fn schema_text(schema: &Value, text: &mut String, depth: usize) {
-    let Some(schema) = schema.as_object() else {
-        return;
-    };
-    if depth == 0 {
-        return;
-    }
-    if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-        let line = values
-            .iter()
-            .filter_map(|value| match value {
-                Value::String(value) => Some(value.clone()),
-                Value::Number(value) => Some(value.to_string()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join(", ");
-        if !line.is_empty() {
-            text.push('\n');
-            text.push_str(&line);
-        }
-    }
-    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-        for (name, property) in properties {
-            text.push('\n');
-            text.push_str(name);
-            if let Some(description) = property.get("description").and_then(Value::as_str) {
-                text.push_str(": ");
-                text.push_str(description);
-            }
-            schema_text(property, text, depth - 1);
-        }
-    }
-    for nested in ["items", "additionalProperties"] {
-        if let Some(inner) = schema.get(nested) {
-            schema_text(inner, text, depth - 1);
-        }
-    }
-    for list in ["anyOf", "oneOf", "allOf"] {
-        for inner in schema
-            .get(list)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            schema_text(inner, text, depth - 1);
-        }
-    }
 }

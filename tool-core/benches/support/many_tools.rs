@@ -215,23 +215,9 @@ impl ToolSpec {
         .with_parameters(self.parameters.clone())
     }
 
-    /// The text `tool_search` indexes for this tool, as
-    /// `tool-core/src/toolset/search/index.rs` writes it (name, description,
-    /// then each parameter's `name: description`, a line each); kept in
-    /// step by hand, and checked by `scripts/bm25-compare.sh` finding our
-    /// ranking again from it.
+    /// The text `tool_search` indexes for this tool.
     pub(crate) fn searchable_text(&self) -> String {
-        let mut text = format!("{}\n{}", self.name, self.description);
-        let properties = self.parameters["properties"].as_object();
-        for (name, property) in properties.into_iter().flatten() {
-            text.push('\n');
-            text.push_str(name);
-            if let Some(description) = property["description"].as_str() {
-                text.push_str(": ");
-                text.push_str(description);
-            }
-        }
-        text
+        tool_core::toolset::searchable_text(&self.definition())
     }
 }
 

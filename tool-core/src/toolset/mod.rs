@@ -61,7 +61,7 @@ use crate::turn::Turn;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-pub use search::{SEARCH_TOOL_NAME, SearchMode, found_tools};
+pub use search::{SEARCH_TOOL_NAME, SearchMode, found_tools, searchable_text};
 
 /// A group of tools, changed as a whole before a registry takes it
 /// ([`ToolRegistry::register_all`](crate::ToolRegistry::register_all): all or nothing).

@@ -41,7 +41,7 @@ const SCHEMA_DEPTH: usize = 8;
 
 /// The fields of a tool, each weighed by [`WEIGHTS`].
 #[derive(Clone, Copy)]
-enum Field {
+pub(super) enum Field {
     /// The tool's name: its words, and the whole name as one word.
     Name,
     /// The tool's description.
@@ -245,7 +245,7 @@ fn best_kept(
 /// returns the text the regex mode matches: the name, the description,
 /// and each parameter's `name: description` on a line, followed by a
 /// line of its allowed values if it has some.
-fn fields(definition: &ToolDefinition, mut each: impl FnMut(Field, &str)) -> String {
+pub(super) fn fields(definition: &ToolDefinition, mut each: impl FnMut(Field, &str)) -> String {
     each(Field::Name, &definition.name);
     each(Field::Description, &definition.description);
     let mut text = format!("{}\n{}", definition.name, definition.description);

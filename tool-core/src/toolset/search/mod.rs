@@ -30,6 +30,25 @@ use std::sync::{Arc, OnceLock};
 /// The built-in search tool's name, valid under every provider's rule.
 pub const SEARCH_TOOL_NAME: &str = crate::model::SEARCH_TOOL;
 
+/// The text `tool_search` ranks and matches for a tool: its name, its
+/// description, then each parameter's `name: description` and its allowed
+/// values, a line each. Public so another ranker can be measured on the
+/// same text (`scripts/search-eval.sh`, `scripts/bm25-compare.sh`).
+///
+/// ```
+/// use serde_json::json;
+/// use tool_core::ToolDefinition;
+///
+/// let weather = ToolDefinition::new("get_weather", "Get the weather", json!({
+///     "type": "object",
+///     "properties": {"unit": {"type": "string", "description": "The unit", "enum": ["c", "f"]}},
+/// }));
+/// assert_eq!(tool_core::toolset::searchable_text(&weather), "get_weather\nGet the weather\nunit: The unit\nc, f");
+/// ```
+pub fn searchable_text(definition: &ToolDefinition) -> String {
+    index::fields(definition, |_, _| {})
+}
+
 /// Results a search returns when the call gives no limit.
 const DEFAULT_LIMIT: u64 = 5;
 /// Most results one search may return: enough to choose from, few enough
