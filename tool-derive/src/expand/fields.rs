@@ -310,7 +310,11 @@ fn default_expr(field: &Field, default: &DefaultValue) -> TokenStream {
         // value would be.
         DefaultValue::Json(text, tokens) => {
             let field_name = field.rust_name();
-            quote_spanned!(tokens.span()=> ::tool_core::__private::default_from_json::<#ty>(#field_name, #text))
+            quote_spanned!(tokens.span()=> {
+                static __DEFAULT: ::std::sync::OnceLock<::tool_core::__private::Value> =
+                    ::std::sync::OnceLock::new();
+                ::tool_core::__private::default_from_json::<#ty>(#field_name, #text, &__DEFAULT)
+            })
         }
     }
 }

@@ -89,7 +89,11 @@ fn construct(fields: &[Field], index: usize) -> TokenStream {
             }
             Some(DefaultValue::Json(text, _)) => {
                 let field_name = field.rust_name();
-                quote!(::tool_core::__private::default_from_json::<#ty>(#field_name, #text))
+                quote!({
+                    static __DEFAULT: ::std::sync::OnceLock<::tool_core::__private::Value> =
+                        ::std::sync::OnceLock::new();
+                    ::tool_core::__private::default_from_json::<#ty>(#field_name, #text, &__DEFAULT)
+                })
             }
             _ => quote_spanned!(ty.span()=> <#ty as ::core::default::Default>::default()),
         };
