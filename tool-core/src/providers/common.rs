@@ -198,3 +198,17 @@ pub(crate) fn what_parse_keeps(keyword: &str) -> &'static str {
         _ => "",
     }
 }
+
+/// A tool's `allowed_callers` in a provider's words (`code`: what it
+/// calls a program: Anthropic's code execution version, OpenAI's
+/// `programmatic`), or `None` for the model alone, the default left out.
+pub(crate) fn allowed_callers(callers: crate::model::Callers, code: &'static str) -> Option<Value> {
+    if callers.is_direct_only() {
+        return None;
+    }
+    let allowed: Vec<&str> = [(callers.direct, "direct"), (callers.code, code)]
+        .into_iter()
+        .filter_map(|(allowed, word)| allowed.then_some(word))
+        .collect();
+    Some(Value::from(allowed))
+}

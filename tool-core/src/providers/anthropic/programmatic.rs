@@ -22,18 +22,8 @@ pub(crate) const CODE_EXECUTION: &str = "code_execution_20260120";
 
 /// `allowed_callers` for `callers`, `None` for the model alone (the
 /// default, left out).
-pub(crate) fn allowed_callers(callers: crate::model::Callers) -> Option<Value> {
-    if callers.is_direct_only() {
-        return None;
-    }
-    let mut allowed = Vec::new();
-    if callers.direct {
-        allowed.push("direct");
-    }
-    if callers.code {
-        allowed.push(CODE_EXECUTION);
-    }
-    Some(json!(allowed))
+pub(crate) fn allowed_callers(callers: Callers) -> Option<Value> {
+    crate::providers::common::allowed_callers(callers, CODE_EXECUTION)
 }
 
 /// The code execution tool, which a request needs when code may call one

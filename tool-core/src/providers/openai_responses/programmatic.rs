@@ -19,17 +19,7 @@ use serde_json::{Value, json};
 /// `allowed_callers` for `callers`, `None` for the model alone (the
 /// default, left out).
 pub(crate) fn allowed_callers(callers: Callers) -> Option<Value> {
-    if callers.is_direct_only() {
-        return None;
-    }
-    let mut allowed = Vec::new();
-    if callers.direct {
-        allowed.push("direct");
-    }
-    if callers.code {
-        allowed.push("programmatic");
-    }
-    Some(json!(allowed))
+    crate::providers::common::allowed_callers(callers, "programmatic")
 }
 
 /// The tool that lets the model write programs.
