@@ -6,43 +6,14 @@
 //! decline, and a client without an asker declares no elicitation, so
 //! the server's tool hears that no one can be asked.
 
+use crate::server::questions::BookTool;
 use crate::support::{bounded, start_with};
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use tool_core::{
-    ElicitationRequest, Elicited, RunOptions, ToolCall, ToolParams, ToolRegistry,
-    execute_tool_call, tool,
+    ElicitationRequest, Elicited, RunOptions, ToolCall, ToolRegistry, execute_tool_call,
 };
 use tool_mcp::client::{McpClient, Upstream};
-
-/// Where a table is booked.
-#[derive(ToolParams, Debug)]
-#[param(rename_all = "lowercase")]
-enum Room {
-    Garden,
-    Hall,
-}
-
-/// A table booking.
-#[derive(ToolParams, Debug)]
-struct Booking {
-    /// How many people
-    guests: u32,
-    /// Where to sit
-    #[param(default = Room::Hall)]
-    room: Room,
-}
-
-/// Book a table, asking the person for the details
-#[tool]
-async fn book(ctx: &tool_core::ToolContext) -> String {
-    match ctx.elicit::<Booking>("How many, and where?").await {
-        Ok(Elicited::Accept(booking)) => format!("booked {} in {:?}", booking.guests, booking.room),
-        Ok(Elicited::Decline) => "declined".to_owned(),
-        Ok(Elicited::Cancel) => "dismissed".to_owned(),
-        Err(error) => format!("not asked: {error}"),
-    }
-}
 
 /// Calls `book` on our server through a client built by `upstream`, and
 /// returns what the tool said.
@@ -81,7 +52,7 @@ async fn the_asker_gets_the_form_with_its_defaults_and_its_answer_reaches_the_to
     assert_eq!(said, "booked 4 in Hall");
     let asked = asked.lock().unwrap();
     assert_eq!(asked.len(), 1);
-    assert_eq!(asked[0].message, "How many, and where?");
+    assert_eq!(asked[0].message, "Book a table: how many, and where?");
     assert_eq!(
         Value::Object(asked[0].defaults()),
         json!({"room": "hall"}),

@@ -38,7 +38,7 @@ mod logging;
 mod mounted;
 mod options;
 mod protocol;
-mod questions;
+pub(crate) mod questions;
 mod safety;
 mod search;
 mod shared;

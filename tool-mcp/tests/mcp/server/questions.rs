@@ -37,9 +37,10 @@ struct Booking {
     room: Room,
 }
 
-/// Book a table, asking the person for the details
+/// Book a table, asking the person for the details (also the server of
+/// `client_questions`, where our client answers it).
 #[tool]
-async fn book(ctx: &tool_core::ToolContext) -> String {
+pub(crate) async fn book(ctx: &tool_core::ToolContext) -> String {
     match ctx
         .elicit::<Booking>("Book a table: how many, and where?")
         .await
