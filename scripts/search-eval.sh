@@ -14,14 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target=${CARGO_TARGET_DIR:-target}
-mkdir -p "$target"
-target=$(cd "$target" && pwd)
-venv="$target/bm25-venv"
-if ! "$venv/bin/python" -c "import rank_bm25" 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q "rank_bm25==0.2.2"
-fi
+source scripts/rank-bm25-venv.sh
 
 export_file="$target/search-eval-export.json"
 cargo bench -q -p tool-core --features schema-check --bench search_eval -- --export "$export_file"
