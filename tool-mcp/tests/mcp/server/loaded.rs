@@ -39,7 +39,8 @@ async fn search(client: &RunningService<RoleClient, Told>, query: &str) -> Strin
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_loads_what_it_found_into_its_sessions_list_and_tells_the_client() {
     bounded(async {
-        let running = start_server(McpServer::new(deferred()), |http| http).await;
+        let server = McpServer::new(deferred());
+        let running = start_server(server.clone(), |http| http).await;
         let url = format!("http://{}/mcp", running.address);
         let (client, mut told) = connect(&url, ProtocolVersion::V_2025_11_25).await;
         let (other, _other_told) = connect(&url, ProtocolVersion::V_2025_11_25).await;
@@ -62,10 +63,14 @@ async fn a_search_loads_what_it_found_into_its_sessions_list_and_tells_the_clien
         assert_eq!(names(&other).await, ["echo", "tool_search"]);
 
         // Found again: nothing new, so nothing to tell; a search that
-        // finds nothing deferred tells nothing either. The next
-        // notification the client gets is the one a change brings.
+        // finds nothing deferred tells nothing either. A change made
+        // after them is told once: had either search told, there would
+        // be two notifications, both sent before the list that follows.
         search(&client, "answers after milliseconds").await;
         search(&client, "echo one value").await;
+        server.update_tools(|_| ());
+        told.recv().await.expect("told of the change");
+        names(&client).await;
         assert!(matches!(
             told.try_recv(),
             Err(mpsc::error::TryRecvError::Empty)
