@@ -24,9 +24,13 @@ pub(crate) struct Listing {
     pub registry: Arc<ToolRegistry>,
     /// What `tools/list` shows (deferred tools left out).
     pub listed: Vec<Tool>,
+    /// Whether some tool is deferred (and a session's searches may load).
+    pub(super) has_deferred: bool,
     /// What `tools/list` shows a client without a session: `listed`, then
-    /// the deferred tools, by name. Empty when no tool is deferred.
-    pub(super) with_deferred: Vec<Tool>,
+    /// the deferred tools, by name. Built the first time such a client
+    /// lists (a server with 10,000 deferred tools and only sessions never
+    /// holds it).
+    pub(super) with_deferred: std::sync::OnceLock<Vec<Tool>>,
     pub(super) output_schemas: OutputSchemas,
 }
 
@@ -39,21 +43,12 @@ impl Listing {
             .map(mcp_tool)
             .collect();
         let every: Vec<Tool> = registry.definitions().iter().map(mcp_tool).collect();
-        let deferred = registry
-            .definitions_for_native_search(options)
-            .into_iter()
-            .filter(|definition| definition.defer_loading);
-        let mut with_deferred = Vec::new();
-        for definition in deferred {
-            if with_deferred.is_empty() {
-                with_deferred.clone_from(&listed);
-            }
-            with_deferred.push(mcp_tool(&definition));
-        }
+        let has_deferred = registry.iter().any(|tool| tool.is_deferred());
         Listing {
             registry,
             listed,
-            with_deferred,
+            has_deferred,
+            with_deferred: std::sync::OnceLock::new(),
             output_schemas: OutputSchemas::of(&every),
         }
     }

@@ -98,12 +98,12 @@ impl McpServer {
         context: &RequestContext<RoleServer>,
     ) -> Result<Vec<Tool>, ErrorData> {
         // Nothing deferred: nothing to load.
-        if listing.with_deferred.is_empty() {
+        if !listing.has_deferred {
             return Ok(listing.listed.clone());
         }
         let loaded = match self.keeper(context) {
             Keeper::Sessionless if self.defer_without_sessions => return Ok(listing.listed.clone()),
-            Keeper::Sessionless => return Ok(listing.with_deferred.clone()),
+            Keeper::Sessionless => return Ok(self.every_tool(listing).clone()),
             Keeper::Here(here) => here.names(),
             Keeper::Shared(store, session) => store.loaded(session).await.map_err(|error| {
                 tracing::error!(%error, "the session's loaded tools could not be read");
@@ -123,6 +123,20 @@ impl McpServer {
             .iter()
             .map(mcp_tool)
             .collect())
+    }
+
+    /// `listed`, then every deferred tool the options enable, by name: what
+    /// a client without a session lists.
+    fn every_tool<'a>(&self, listing: &'a Listing) -> &'a Vec<Tool> {
+        listing.with_deferred.get_or_init(|| {
+            let deferred = listing
+                .registry
+                .definitions_for_native_search(&self.options)
+                .into_iter()
+                .filter(|definition| definition.defer_loading)
+                .map(|definition| mcp_tool(&definition));
+            listing.listed.iter().cloned().chain(deferred).collect()
+        })
     }
 
     /// After a call of `tool_search` in a session: what it found joins
