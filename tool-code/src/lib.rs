@@ -63,9 +63,34 @@
 //!
 //! The guarantees hold in one process: the interpreter and the calls it
 //! makes are this process's.
+//!
+//! # Approvals inside code
+//!
+//! A call that needs a person's approval is asked as any call is: an
+//! inline asker ([`Approvals::ask`](tool_core::approval::Approvals::ask))
+//! is asked from inside the script. With suspending approvals
+//! ([`Approvals::suspend`](tool_core::approval::Approvals::suspend)), in
+//! [`execute_batch`](tool_core::execute_batch), the script stops at that
+//! call and the whole `run_code` call suspends: the batch's
+//! [`Suspension`](tool_core::approval::Suspension) lists the inner call
+//! (its tool, its arguments, its id `<run_code's id>.<n>`) for the person
+//! to decide, and seals the journal of the calls the script made before
+//! it, with their results. On [`resume_batch`](tool_core::resume_batch)
+//! the script runs again from the start; each call it makes is matched in
+//! order against the journal (the same tool, the same arguments) and gets
+//! its recorded result without running, in the order the results first
+//! came. The decided call then runs (or is rejected in the script, when
+//! denied), and the calls after it run as any call, and may suspend the
+//! run again. A script that makes another call at a recorded place, or
+//! ends before making the call that waited, is refused with an error
+//! naming the place, the recorded call and the new one, and nothing of
+//! that run runs. When a call waits, the calls made before it finish and
+//! are recorded; those made after it wait for the resume. See
+//! `docs/code-mode.md` for a worked example.
 
 mod declarations;
 mod engine;
+mod journal;
 mod run_code;
 
 pub use run_code::{RunCode, RunCodeArgs, RunCodeDetails};

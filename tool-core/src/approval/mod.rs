@@ -79,6 +79,20 @@
 //! # }
 //! ```
 //!
+//! # Tools that run tools
+//!
+//! A tool that runs other tools ([`Tool::runs_tools`](crate::Tool::runs_tools):
+//! a code mode, an agent as a tool) can suspend its own call for one of
+//! its inner calls: [`ToolContext::would_suspend`](crate::ToolContext::would_suspend)
+//! says when an inner call waits for a person, [`ToolContext::suspend`](crate::ToolContext::suspend)
+//! makes the outer call a pending call of the batch, with a state of the
+//! tool's own sealed in the suspension, and when it is resumed the call
+//! runs again with [`ToolContext::resumed`](crate::ToolContext::resumed):
+//! that state and the decision for the inner call ([`Resumed`]). The
+//! pending call is the inner one ([`Suspension::pending`]), decided by the
+//! inner call's id. `tool-code`'s `run_code` suspends this way, replaying
+//! the calls its script already made.
+//!
 //! # What holds where
 //!
 //! - **One process**: a state resumes at most once, whoever builds the
@@ -116,6 +130,7 @@ pub(crate) use request::shown;
 cfg_feature!("approval-state" =>
     mod close;
     mod error;
+    mod inner;
     mod key;
     mod lease;
     mod ledger;
@@ -123,6 +138,7 @@ cfg_feature!("approval-state" =>
 
     pub use close::RECORD_RETENTION;
     pub use error::ResumeError;
+    pub use inner::{InnerDecision, Resumed};
     pub use key::{ApprovalKey, KeyTooShort};
     pub use lease::Lease;
     pub use ledger::{Claim, Claimed, LedgerFuture, MemoryLedger, SuspensionLedger};
@@ -131,4 +147,4 @@ cfg_feature!("approval-state" =>
 );
 
 #[cfg(feature = "approval-state")]
-pub(crate) use suspension::{SUSPENSION_FORMAT, Slot, State, random_id};
+pub(crate) use suspension::{Resolved, SUSPENSION_FORMAT, Slot, State, random_id};

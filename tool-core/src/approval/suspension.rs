@@ -48,6 +48,10 @@ pub(crate) struct State {
 /// One call of the batch.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "camelCase", deny_unknown_fields)]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "a batch has a few slots, each built once per suspend or resume"
+)]
 pub(crate) enum Slot {
     /// Answered already (it needed no approval, or was decided).
     Answered { result: ToolResultMessage },
@@ -67,6 +71,43 @@ pub(crate) enum Slot {
     },
     /// Needs no approval, waiting for its turn (sequential mode).
     Held { call: ToolCall },
+    /// A call of a tool that runs tools (a code mode) that suspended
+    /// itself: one of its inner calls waits for a decision (`request`,
+    /// named by the inner call's id), and the tool resumes from `state`,
+    /// its own, sealed with the rest. `decided` once a decision came while
+    /// a call before it still waits (sequential mode).
+    Suspended {
+        call: ToolCall,
+        request: ApprovalRequest,
+        state: serde_json::Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        decided: Option<Resolved>,
+    },
+}
+
+/// A decision for the inner call of a [`Slot::Suspended`], resolved
+/// against its tool (edited arguments parsed, a given result checked).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "decision", rename_all = "camelCase", deny_unknown_fields)]
+pub(crate) enum Resolved {
+    /// Run the inner call as given (a person may have edited its
+    /// arguments), with the repairs to put on its result.
+    Run {
+        call: ToolCall,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        repairs: Vec<Repair>,
+    },
+    Denied {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    Unanswered {
+        reason: String,
+    },
+    Responded {
+        result: serde_json::Value,
+        structured: bool,
+    },
 }
 
 impl Slot {
@@ -88,7 +129,9 @@ impl Slot {
                 &request.tool_name,
                 request.arguments.clone(),
             ),
-            Slot::Approved { call, .. } | Slot::Held { call } => call.clone(),
+            Slot::Approved { call, .. } | Slot::Held { call } | Slot::Suspended { call, .. } => {
+                call.clone()
+            }
         }
     }
 }
@@ -187,10 +230,18 @@ impl Suspension {
         now_millis() > self.state.expires_at
     }
 
-    /// The calls waiting for a person's decision, in call order.
+    /// The calls waiting for a person's decision, in call order. A call
+    /// of a tool that runs tools (`run_code`) and suspended itself is
+    /// here as the inner call that waits: its tool, its arguments, and its
+    /// own id (`<the outer call's id>.<n>`), by which it is decided.
     pub fn pending(&self) -> impl Iterator<Item = &ApprovalRequest> {
         self.state.calls.iter().filter_map(|slot| match slot {
-            Slot::Pending { request, .. } => Some(request),
+            Slot::Pending { request, .. }
+            | Slot::Suspended {
+                request,
+                decided: None,
+                ..
+            } => Some(request),
             _ => None,
         })
     }
@@ -207,7 +258,13 @@ impl Suspension {
     /// call before them is still undecided), in call order.
     pub fn waiting_for_turn(&self) -> impl Iterator<Item = &str> {
         self.state.calls.iter().filter_map(|slot| match slot {
-            Slot::Approved { call, .. } | Slot::Held { call } => Some(call.id.as_str()),
+            Slot::Approved { call, .. }
+            | Slot::Held { call }
+            | Slot::Suspended {
+                call,
+                decided: Some(_),
+                ..
+            } => Some(call.id.as_str()),
             _ => None,
         })
     }

@@ -70,6 +70,8 @@ mod outcome;
 mod resume;
 mod retry_budget;
 mod run_options;
+#[cfg(feature = "approval-state")]
+mod self_suspend;
 mod supervise;
 #[cfg(feature = "approval-state")]
 mod suspend;

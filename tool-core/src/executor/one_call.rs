@@ -85,9 +85,11 @@ async fn run_in_span(
         Ok(tool) => answer(call, tool, ctx, &mut trace).await,
         Err(refused) => answered(*refused, &mut trace),
     };
-    // A batch the caller cancelled is not the model's mistake.
+    // A batch the caller cancelled is not the model's mistake, nor is a
+    // call that suspended itself.
     if let Some(budget) = &ctx.retry_budget
         && !is_cancelled(ctx.signal.as_ref())
+        && !tool.is_some_and(|tool| suspended_itself(call, tool, ctx))
     {
         // The budget may make the failure fatal: the span names what went
         // wrong, fixed before.
@@ -248,6 +250,9 @@ async fn answer(
     } else {
         Box::pin(supervise(running, timeout, ctx, signal.as_ref())).await
     };
+    if suspended_itself(call, tool, ctx) {
+        return suspended(call, trace);
+    }
     let mut internal_error = None;
     let mut result = stopped_result(call, stopped, &mut internal_error, trace);
     if ctx.after.is_some() {
@@ -255,6 +260,35 @@ async fn answer(
     }
     record_repairs(&mut result, repairs, ctx);
     result
+}
+
+/// Whether the call (of a tool that runs tools) suspended itself
+/// ([`ToolContext::suspend`](crate::ToolContext::suspend)): its batch
+/// makes it a pending call.
+#[inline]
+fn suspended_itself(call: &ToolCall, tool: &RegisteredTool, ctx: &RunOptions) -> bool {
+    #[cfg(feature = "approval-state")]
+    if let Some(suspender) = &ctx.suspender
+        && tool.runs_tools()
+    {
+        return suspender.suspended(&call.id);
+    }
+    let _ = (call, tool, ctx);
+    false
+}
+
+/// What a call that suspended itself answers, which its batch replaces
+/// with a pending call (no after hook: nothing of it reaches the model).
+#[cold]
+fn suspended(call: &ToolCall, trace: &mut Trace) -> ToolResultMessage {
+    crate::trace::info!(
+        "the call suspended itself until a person decides on one of its inner calls"
+    );
+    trace.why = None;
+    outcome::success(
+        call,
+        ToolOutput::text("suspended until a person decides on one of its calls"),
+    )
 }
 
 /// Records the arguments the tool is given, as JSON, on the call's span
@@ -481,11 +515,16 @@ fn decided(
 /// cannot fix what the asker gave).
 fn responded(call: &ToolCall, tool: &RegisteredTool, result: Value) -> Verdict {
     match crate::approval::check_result(tool, &result) {
-        Ok(structured) => refuse(answers::responded(call, result, structured), ErrorType::Other),
+        Ok(structured) => refuse(
+            answers::responded(call, result, structured),
+            ErrorType::Other,
+        ),
         Err(problem) => refuse(
             ToolResultMessage::failed(
                 call,
-                &format!("the result given for this call does not fit its output schema: {problem}"),
+                &format!(
+                    "the result given for this call does not fit its output schema: {problem}"
+                ),
                 FailureKind::Fatal,
             ),
             ErrorType::Fatal,
@@ -589,7 +628,21 @@ fn start<'a>(
         tool_ctx.turn = Some(Arc::new(ctx.turn.clone()));
     }
     if tool.runs_tools() {
-        tool_ctx.run_options = Some(Arc::new(ctx.clone()));
+        #[cfg(feature = "approval-state")]
+        {
+            tool_ctx.run_options = Some(Arc::new(super::self_suspend::for_running_tools(ctx)));
+            if let Some(hold) = ctx
+                .suspender
+                .as_ref()
+                .and_then(|suspender| suspender.for_call(&call.id))
+            {
+                tool_ctx.suspension = Some(Arc::new(hold));
+            }
+        }
+        #[cfg(not(feature = "approval-state"))]
+        {
+            tool_ctx.run_options = Some(Arc::new(ctx.clone()));
+        }
     }
     Started {
         running: CatchUnwind::new(prepared.run(tool_ctx)),

@@ -4,15 +4,16 @@
 //! path as every call while the claim is held, and the batch comes back
 //! complete or suspended again under the same expiry.
 
+use super::ExecutionMode;
 use super::arguments::{self, Parsed};
 use super::call_span;
 use super::error_type::ErrorType;
 use super::run_options::RunOptions;
-use super::suspend::{BatchOutcome, answered};
-use super::{ExecutionMode, execute_tool_calls};
+use super::self_suspend::{Suspender, self_suspending};
+use super::suspend::{BatchOutcome, answered, ran, run_until_suspended};
 use crate::approval::{
-    Asking, Claimed, Decision, Lease, RECORD_RETENTION, ResumeError, Slot, Standing,
-    StandingDecisions, State, Suspension, answers, random_id,
+    Asking, Claimed, Decision, InnerDecision, Lease, RECORD_RETENTION, Resolved, ResumeError,
+    Resumed, Slot, Standing, StandingDecisions, State, Suspension, answers, random_id,
 };
 use crate::model::{Repair, RepairRule};
 use crate::model::{ToolCall, ToolResultMessage, now_millis};
@@ -28,6 +29,12 @@ use std::sync::Arc;
 /// earlier in the run) decides every waiting call of its tool. The batch
 /// is then complete, or suspended again: a new state for the calls still
 /// waiting, with the same expiry.
+///
+/// A call that suspended itself for one of its inner calls
+/// ([`ToolContext::suspend`](crate::ToolContext::suspend)) is decided by
+/// that inner call's id; it then runs again, from the start, with its
+/// state and the decision ([`ToolContext::resumed`](crate::ToolContext::resumed)),
+/// and may suspend itself again (the batch is then suspended again).
 ///
 /// In [`ExecutionMode::Sequential`], calls run in call order: a call
 /// approved after a call still undecided waits for it (and so do the calls
@@ -112,7 +119,13 @@ where
         standing.set(tool, decision);
     }
     let slots = held
-        .hold(run_plan(steps, registry, ctx.clone(), mode))
+        .hold(run_plan(
+            steps,
+            registry,
+            ctx.clone(),
+            mode,
+            (&state.batch, state.expires_at),
+        ))
         .await;
     if let Err(problem) = held.finish().await {
         // Its calls are answered; a later resume of this state will find
@@ -175,9 +188,15 @@ where
     let mut decided = HashMap::new();
     for (call_id, decision) in decisions {
         let call_id = call_id.into();
-        let waiting = state.calls.iter().any(
-            |slot| matches!(slot, Slot::Pending { request, .. } if request.tool_call_id == call_id),
-        );
+        let waiting = state.calls.iter().any(|slot| match slot {
+            Slot::Pending { request, .. }
+            | Slot::Suspended {
+                request,
+                decided: None,
+                ..
+            } => request.tool_call_id == call_id,
+            _ => false,
+        });
         if !waiting {
             return Err(ResumeError::NotPending { call_id });
         }
@@ -202,6 +221,14 @@ enum Step {
     },
     /// Answered without running, in its own span.
     Answer(ToolCall, Answer),
+    /// A call that suspended itself runs again, with its state and the
+    /// decision for its inner call.
+    Resume {
+        call: ToolCall,
+        request: crate::approval::ApprovalRequest,
+        state: serde_json::Value,
+        resolved: Resolved,
+    },
 }
 
 /// How a call is answered without running.
@@ -219,7 +246,7 @@ impl Step {
     /// The id of the call it runs, if it runs one.
     fn runs(&self) -> Option<String> {
         match self {
-            Step::Run { call, .. } => Some(call.id.clone()),
+            Step::Run { call, .. } | Step::Resume { call, .. } => Some(call.id.clone()),
             _ => None,
         }
     }
@@ -262,6 +289,59 @@ fn plan(
                 approved: true,
             },
             Slot::Held { .. } | Slot::Approved { .. } => Step::Keep(slot.clone()),
+            Slot::Suspended {
+                call,
+                request,
+                state,
+                decided: Some(resolved),
+            } if !blocked => Step::Resume {
+                call: call.clone(),
+                request: request.clone(),
+                state: state.clone(),
+                resolved: resolved.clone(),
+            },
+            Slot::Suspended {
+                decided: Some(_), ..
+            } => Step::Keep(slot.clone()),
+            Slot::Suspended {
+                call,
+                request,
+                state,
+                decided: None,
+            } => {
+                let stands = new_standing
+                    .get(&request.tool_name)
+                    .cloned()
+                    .or_else(|| standing.get(&request.tool_name));
+                let decision = decided
+                    .remove(&request.tool_call_id)
+                    .or_else(|| stands.as_ref().map(standing_decision));
+                let Some(decision) = decision else {
+                    blocked |= mode == ExecutionMode::Sequential;
+                    steps.push(Step::Keep(slot.clone()));
+                    continue;
+                };
+                decides = true;
+                if let Some(stands) = standing_of(&decision) {
+                    new_standing.insert(request.tool_name.clone(), stands);
+                }
+                let resolved = resolve(request, decision, registry)?;
+                if blocked {
+                    Step::Keep(Slot::Suspended {
+                        call: call.clone(),
+                        request: request.clone(),
+                        state: state.clone(),
+                        decided: Some(resolved),
+                    })
+                } else {
+                    Step::Resume {
+                        call: call.clone(),
+                        request: request.clone(),
+                        state: state.clone(),
+                        resolved,
+                    }
+                }
+            }
             Slot::Pending { request, repairs } => {
                 let call = slot.call();
                 let stands = new_standing
@@ -277,19 +357,8 @@ fn plan(
                     continue;
                 };
                 decides = true;
-                match &decision {
-                    Decision::AlwaysApprove => {
-                        new_standing.insert(call.name.clone(), Standing::Approve);
-                    }
-                    Decision::AlwaysDeny { reason } => {
-                        new_standing.insert(
-                            call.name.clone(),
-                            Standing::Deny {
-                                reason: reason.clone(),
-                            },
-                        );
-                    }
-                    _ => {}
+                if let Some(stands) = standing_of(&decision) {
+                    new_standing.insert(call.name.clone(), stands);
                 }
                 decided_step(call, request, repairs, decision, blocked, registry)?
             }
@@ -300,6 +369,55 @@ fn plan(
         steps,
         decides,
         standing: new_standing,
+    })
+}
+
+/// The standing decision an `Always` decision makes.
+fn standing_of(decision: &Decision) -> Option<Standing> {
+    match decision {
+        Decision::AlwaysApprove => Some(Standing::Approve),
+        Decision::AlwaysDeny { reason } => Some(Standing::Deny {
+            reason: reason.clone(),
+        }),
+        _ => None,
+    }
+}
+
+/// A decision for the inner call a call suspended itself for, checked
+/// now as a pending call's is: edited arguments parsed, a result given
+/// checked against the output schema.
+fn resolve(
+    request: &crate::approval::ApprovalRequest,
+    decision: Decision,
+    registry: &ToolRegistry,
+) -> Result<Resolved, ResumeError> {
+    let call = ToolCall::new(
+        &request.tool_call_id,
+        &request.tool_name,
+        request.arguments.clone(),
+    );
+    Ok(match decision {
+        Decision::Approve | Decision::AlwaysApprove => Resolved::Run {
+            call,
+            repairs: Vec::new(),
+        },
+        Decision::ApproveWith { arguments } => {
+            let edited = edited_arguments(request, &arguments, registry)?;
+            let repair = Repair::new("", &request.arguments, &edited, RepairRule::Approval);
+            Resolved::Run {
+                call: ToolCall {
+                    arguments: edited,
+                    ..call
+                },
+                repairs: vec![repair],
+            }
+        }
+        Decision::Deny { reason } | Decision::AlwaysDeny { reason } => Resolved::Denied { reason },
+        Decision::Respond { result } => {
+            let structured = checked_result(request, &result, registry)?;
+            Resolved::Responded { result, structured }
+        }
+        Decision::Unanswered { reason } => Resolved::Unanswered { reason },
     })
 }
 
@@ -368,7 +486,9 @@ fn interrupt(steps: &mut [Step], interrupted: &[String]) {
     for step in steps.iter_mut() {
         let call = match step {
             Step::Keep(slot) if slot.waits() => slot.call(),
-            Step::Run { call, .. } | Step::Answer(call, _) => call.clone(),
+            Step::Run { call, .. } | Step::Answer(call, _) | Step::Resume { call, .. } => {
+                call.clone()
+            }
             Step::Keep(_) => continue,
         };
         if interrupted.contains(&call.id) {
@@ -458,14 +578,19 @@ fn answer_on_resume(
 
 /// Answers the calls decided without running, runs the others together
 /// (one batch, in call order, under the same options: concurrency,
-/// exclusive tools, timeouts), then files every result in its slot.
+/// exclusive tools, timeouts), then files every result in its slot. A call
+/// that suspended itself runs again with what it left; a call of a tool
+/// that runs tools may suspend itself (again), and is then filed as
+/// waiting, under the batch's expiry.
 async fn run_plan(
     plan: Vec<Step>,
     registry: &ToolRegistry,
     mut ctx: RunOptions,
     mode: ExecutionMode,
+    (batch, expires_at): (&str, u64),
 ) -> Vec<Slot> {
     let mut approved = HashMap::new();
+    let mut resumed = HashMap::new();
     let mut calls = Vec::new();
     let mut steps = Vec::with_capacity(plan.len());
     for step in plan {
@@ -476,12 +601,12 @@ async fn run_plan(
                 approved: by_person,
             } => {
                 if by_person {
-                    approved.insert(call.id.clone(), repairs);
+                    approved.insert(call.id.clone(), repairs.clone());
                 }
                 calls.push(call.clone());
                 Step::Run {
                     call,
-                    repairs: Vec::new(),
+                    repairs,
                     approved: by_person,
                 }
             }
@@ -489,20 +614,99 @@ async fn run_plan(
                 let result = answer_on_resume(&call, answer, registry, &ctx);
                 Step::Keep(Slot::Answered { result })
             }
+            Step::Resume {
+                call,
+                request,
+                state,
+                resolved,
+            } => {
+                let decision = inner_decision(&request, &resolved, &mut approved, registry, &ctx);
+                let left = Resumed {
+                    state: state.clone(),
+                    request: request.clone(),
+                    decision,
+                };
+                resumed.insert(call.id.clone(), Arc::new(left));
+                // It ran before, past its own approval if it needed one:
+                // it is not asked again.
+                approved.entry(call.id.clone()).or_default();
+                calls.push(call.clone());
+                Step::Resume {
+                    call,
+                    request,
+                    state,
+                    resolved,
+                }
+            }
             keep => keep,
         });
     }
     ctx.approved = Some(Arc::new(approved));
-    let mut results = execute_tool_calls(&calls, registry, ctx, mode)
+    let may_suspend = self_suspending(&calls, registry);
+    let suspender = Arc::new(Suspender::new(may_suspend, resumed));
+    let mut results = run_until_suspended(&calls, registry, ctx, mode, &suspender)
         .await
         .into_iter();
     steps
         .into_iter()
-        .map(|step| match step {
+        .enumerate()
+        .map(|(index, step)| match step {
             Step::Keep(slot) => slot,
-            Step::Run { call, .. } => answered(results.next(), &call),
+            Step::Run {
+                call,
+                repairs,
+                approved,
+            } => match results.next() {
+                Some(Some(result)) => ran(&call, result, &suspender, (batch, index, expires_at)),
+                // Sequential: a call before it suspended itself.
+                Some(None) if approved => Slot::Approved { call, repairs },
+                Some(None) => Slot::Held { call },
+                None => answered(None, &call),
+            },
+            Step::Resume {
+                call,
+                request,
+                state,
+                resolved,
+            } => match results.next() {
+                Some(Some(result)) => ran(&call, result, &suspender, (batch, index, expires_at)),
+                Some(None) => Slot::Suspended {
+                    call,
+                    request,
+                    state,
+                    decided: Some(resolved),
+                },
+                None => answered(None, &call),
+            },
             // Answered above, each into a kept slot.
             Step::Answer(call, _) => answered(None, &call),
         })
         .collect()
+}
+
+/// The decision for a resumed call's inner call, as the tool gets it: the
+/// call to run (approved: it is not asked about again), or its answer,
+/// in its own span, as a decided call's.
+fn inner_decision(
+    request: &crate::approval::ApprovalRequest,
+    resolved: &Resolved,
+    approved: &mut HashMap<String, Vec<Repair>>,
+    registry: &ToolRegistry,
+    ctx: &RunOptions,
+) -> InnerDecision {
+    let call = ToolCall::new(
+        &request.tool_call_id,
+        &request.tool_name,
+        request.arguments.clone(),
+    );
+    let answer = match resolved.clone() {
+        Resolved::Run { call, repairs } => {
+            approved.insert(call.id.clone(), repairs);
+            return InnerDecision::Run(call);
+        }
+        Resolved::Denied { reason } => Answer::Denied(reason),
+        Resolved::Unanswered { reason } => Answer::Unanswered(reason),
+        Resolved::Responded { result, structured } => Answer::Responded { result, structured },
+    };
+    InnerDecision::Answered(answer_on_resume(&call, answer, registry, ctx))
 }

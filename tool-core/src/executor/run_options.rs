@@ -101,6 +101,11 @@ pub struct RunOptions {
     /// How many bytes of each call's arguments and result its span
     /// records; `None`: neither is recorded (the default).
     pub(crate) traced_content: Option<usize>,
+    /// The calls of tools that run tools that may suspend themselves in
+    /// this run, and what the resumed ones left: set by `execute_batch`
+    /// and `resume_batch` only.
+    #[cfg(feature = "approval-state")]
+    pub(crate) suspender: Option<Arc<super::self_suspend::Suspender>>,
 }
 
 impl Default for RunOptions {
@@ -122,6 +127,8 @@ impl Default for RunOptions {
             approvals: None,
             approved: None,
             traced_content: None,
+            #[cfg(feature = "approval-state")]
+            suspender: None,
         }
     }
 }
@@ -558,6 +565,8 @@ impl RunOptions {
             sample: self.sample.clone(),
             turn: None,
             run_options: None,
+            #[cfg(feature = "approval-state")]
+            suspension: None,
         }
     }
 }

@@ -5,6 +5,7 @@
 
 use super::arguments::{self, Parsed};
 use super::run_options::RunOptions;
+use super::self_suspend::{Suspender, self_suspending};
 use super::{ExecutionMode, execute_tool_calls};
 use crate::approval::{
     ApprovalKey, ApprovalRequest, Asking, SUSPENSION_FORMAT, Slot, State, Suspension, answers,
@@ -14,6 +15,7 @@ use crate::model::Repair;
 use crate::model::{ToolCall, ToolResultMessage, now_millis};
 use crate::registry::ToolRegistry;
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What a batch run with suspending approvals ended as.
@@ -50,6 +52,12 @@ pub enum BatchOutcome {
 /// with an error instead (a decision names its call by id). Without
 /// suspending approvals it is `execute_tool_calls`.
 ///
+/// A call of a tool that runs other tools ([`Tool::runs_tools`](crate::Tool::runs_tools),
+/// such as `tool-code`'s `run_code`) may suspend itself when one of its
+/// inner calls needs approval ([`ToolContext::suspend`](crate::ToolContext::suspend)):
+/// it is then a pending call like the others, listed as that inner call,
+/// and in sequential mode the calls after it wait for their turn.
+///
 /// See [`approval`](crate::approval) for the whole round trip.
 pub async fn execute_batch(
     calls: &[ToolCall],
@@ -61,11 +69,14 @@ pub async fn execute_batch(
         return BatchOutcome::Complete(execute_tool_calls(calls, registry, ctx, mode).await);
     };
     let mut waiting = set_aside(calls, registry, &ctx);
-    if waiting.iter().all(Option::is_none) {
+    // Calls of tools that run tools may suspend themselves for one of
+    // their inner calls.
+    let self_suspending = self_suspending(calls, registry);
+    if waiting.iter().all(Option::is_none) && self_suspending.is_empty() {
         return BatchOutcome::Complete(execute_tool_calls(calls, registry, ctx, mode).await);
     }
     let refused = refuse_shared_ids(calls, &mut waiting);
-    if waiting.iter().all(Option::is_none) {
+    if waiting.iter().all(Option::is_none) && self_suspending.is_empty() {
         return BatchOutcome::Complete(
             unsealable(calls, registry, ctx, mode, waiting, refused).await,
         );
@@ -85,7 +96,8 @@ pub async fn execute_batch(
         .filter(|index| runs_now(*index) && !refused.contains_key(index))
         .map(|index| calls[index].clone())
         .collect();
-    let mut results = execute_tool_calls(&runnable, registry, ctx.clone(), mode)
+    let suspender = Arc::new(Suspender::new(self_suspending, HashMap::new()));
+    let mut results = run_until_suspended(&runnable, registry, ctx.clone(), mode, &suspender)
         .await
         .into_iter();
     let expires_at = now_millis().saturating_add(millis(ttl));
@@ -100,11 +112,28 @@ pub async fn execute_batch(
             request.expires_at_ms = Some(expires_at);
             Slot::Pending { request, repairs }
         } else if runs_now(index) {
-            answered(results.next(), call)
+            match results.next() {
+                Some(Some(result)) => ran(call, result, &suspender, (&batch, index, expires_at)),
+                // Sequential: a call before it suspended itself.
+                Some(None) => Slot::Held { call: call.clone() },
+                None => answered(None, call),
+            }
         } else {
             Slot::Held { call: call.clone() }
         };
         slots.push(slot);
+    }
+    // No call waits (the calls of tools that run tools did not suspend).
+    if !slots.iter().any(Slot::waits) {
+        let results = slots
+            .into_iter()
+            .zip(calls)
+            .map(|(slot, call)| match slot {
+                Slot::Answered { result } => result,
+                _ => ToolResultMessage::failure(call, "not run"),
+            })
+            .collect();
+        return BatchOutcome::Complete(results);
     }
     let state = State {
         version: SUSPENSION_FORMAT,
@@ -124,6 +153,66 @@ pub async fn execute_batch(
     }
 }
 
+/// Runs `calls` as [`execute_tool_calls`] does, with `suspender` on the
+/// options, so a call of a tool that runs tools can suspend itself. In
+/// sequential mode the calls after one that suspended itself do not run
+/// (`None`): they wait for their turn.
+pub(super) async fn run_until_suspended(
+    calls: &[ToolCall],
+    registry: &ToolRegistry,
+    mut ctx: RunOptions,
+    mode: ExecutionMode,
+    suspender: &Arc<Suspender>,
+) -> Vec<Option<ToolResultMessage>> {
+    ctx.suspender = Some(Arc::clone(suspender));
+    match mode {
+        ExecutionMode::Parallel => execute_tool_calls(calls, registry, ctx, mode)
+            .await
+            .into_iter()
+            .map(Some)
+            .collect(),
+        ExecutionMode::Sequential => {
+            if let Some(budget) = &mut ctx.retry_budget {
+                *budget = budget.for_batch();
+            }
+            let mut results = Vec::with_capacity(calls.len());
+            for call in calls {
+                if suspender.any() {
+                    results.push(None);
+                    continue;
+                }
+                let tool = registry.get(&call.name);
+                results.push(Some(super::one_call::run(call, registry, tool, &ctx).await));
+            }
+            results
+        }
+    }
+}
+
+/// The slot of a call that ran: answered, or waiting for a person's
+/// decision on an inner call, when it suspended itself (its approval id
+/// made from the batch's id, the call's place and the inner call's id).
+pub(super) fn ran(
+    call: &ToolCall,
+    result: ToolResultMessage,
+    suspender: &Suspender,
+    (batch, index, expires_at): (&str, usize, u64),
+) -> Slot {
+    match suspender.take(&call.id) {
+        Some((mut request, state)) => {
+            request.approval_id = format!("{batch}.{index}.{}", request.tool_call_id);
+            request.expires_at_ms = Some(expires_at);
+            Slot::Suspended {
+                call: call.clone(),
+                request,
+                state,
+                decided: None,
+            }
+        }
+        None => Slot::Answered { result },
+    }
+}
+
 /// The key and lifetime of suspending approvals, if the options have them.
 fn suspending(ctx: &RunOptions) -> Option<(ApprovalKey, Duration)> {
     match ctx.approvals.as_ref().map(|approvals| &approvals.asking) {
@@ -134,7 +223,7 @@ fn suspending(ctx: &RunOptions) -> Option<(ApprovalKey, Duration)> {
 
 /// A waiting call's request (its approval id and expiry not yet set) and
 /// the repairs made to its arguments.
-type Waiting = (ApprovalRequest, Vec<Repair>);
+pub(super) type Waiting = (ApprovalRequest, Vec<Repair>);
 
 /// For each call, what it waits with when it needs approval and its
 /// arguments parse; `None` for the calls that run (a call that does not
@@ -147,33 +236,41 @@ fn set_aside(
 ) -> Vec<Option<Waiting>> {
     calls
         .iter()
-        .map(|call| {
-            let tool = registry.get(&call.name)?;
-            let approvals = ctx.approvals.as_ref()?;
-            let by_tool = approvals.requires_tool(tool);
-            if by_tool == Some(false)
-                || !tool.is_available_in(&ctx.turn)
-                || approvals.standing().get(&call.name).is_some()
-            {
-                return None;
-            }
-            let Parsed { prepared, repairs } =
-                arguments::parse(call, tool, ctx.repair.as_ref()).ok()?;
-            let parsed = arguments::arguments_of(call, &prepared).ok()?;
-            if by_tool.is_none() && !approvals.requires(tool, &parsed) {
-                return None;
-            }
-            let request = ApprovalRequest::new(
-                String::new(),
-                &call.id,
-                &call.name,
-                tool.description(),
-                tool.annotations(),
-                parsed,
-            );
-            Some((request, repairs))
-        })
+        .map(|call| waits_for_person(call, registry, ctx))
         .collect()
+}
+
+/// What `call` waits with when it needs a person's approval under the
+/// options' approvals and its arguments parse; `None` when it runs (or
+/// fails) by the usual path.
+pub(super) fn waits_for_person(
+    call: &ToolCall,
+    registry: &ToolRegistry,
+    ctx: &RunOptions,
+) -> Option<Waiting> {
+    let tool = registry.get(&call.name)?;
+    let approvals = ctx.approvals.as_ref()?;
+    let by_tool = approvals.requires_tool(tool);
+    if by_tool == Some(false)
+        || !tool.is_available_in(&ctx.turn)
+        || approvals.standing().get(&call.name).is_some()
+    {
+        return None;
+    }
+    let Parsed { prepared, repairs } = arguments::parse(call, tool, ctx.repair.as_ref()).ok()?;
+    let parsed = arguments::arguments_of(call, &prepared).ok()?;
+    if by_tool.is_none() && !approvals.requires(tool, &parsed) {
+        return None;
+    }
+    let request = ApprovalRequest::new(
+        String::new(),
+        &call.id,
+        &call.name,
+        tool.description(),
+        tool.annotations(),
+        parsed,
+    );
+    Some((request, repairs))
 }
 
 /// Answers each waiting call whose id another call of the batch shares

@@ -43,6 +43,12 @@ pub struct ToolContext {
     /// ([`Tool::runs_tools`](crate::Tool::runs_tools)); read with
     /// `ToolContext::run_options`, defined beside `RunOptions`.
     pub(crate) run_options: Option<Arc<dyn std::any::Any + Send + Sync>>,
+    /// The call's hold on its batch's suspension (the executor's, which
+    /// this layer does not name), given only to a tool that runs other
+    /// tools in a batch that can suspend: see `ToolContext::suspend`,
+    /// defined beside the executor's batches.
+    #[cfg(feature = "approval-state")]
+    pub(crate) suspension: Option<Arc<dyn std::any::Any + Send + Sync>>,
 }
 
 impl ToolContext {
@@ -57,6 +63,8 @@ impl ToolContext {
             sample: None,
             turn: None,
             run_options: None,
+            #[cfg(feature = "approval-state")]
+            suspension: None,
         }
     }
 
