@@ -10,13 +10,71 @@
 //! offers, and so what is done here, is read from its class in the
 //! package's `dist/index.js`.
 //!
+//! The `auth/*` scenarios put an OAuth authorization server and a resource
+//! server before the MCP server: the client authorizes with
+//! `Upstream::with_oauth` ([`oauth_client`]), its person's step done
+//! headless as the suite's own TypeScript example client does it (the
+//! authorization URL fetched without following redirects, the `Location`
+//! read), then lists and calls the tools it is given.
+//!
 //! Run: `conformance client --command "target/debug/examples/conformance_client" --scenario tools_call`
 //! (interop/checks/conformance.sh runs every client scenario).
 
 use rmcp::model::ProtocolVersion;
 use serde_json::{Value, json};
 use tool_core::{Elicited, RunOptions, ToolCall, ToolRegistry, execute_tool_call};
+use tool_mcp::client::oauth::{AuthorizeError, OAuthClient};
 use tool_mcp::client::{McpClient, Upstream};
+
+/// The Client ID Metadata Document URL the `auth/basic-cimd` scenario
+/// expects as the client id (the suite's `conformance-test.local`); a
+/// server that does not advertise CIMD gets a dynamic registration.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// Where the authorization server sends the (headless) browser back.
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+
+/// The OAuth side of the `auth/*` scenarios: pre-registered credentials
+/// when the suite gives them (`MCP_CONFORMANCE_CONTEXT`'s `client_id` and
+/// `client_secret`: `auth/pre-registration`), the CIMD URL, and the
+/// headless person.
+fn oauth_client() -> OAuthClient {
+    let context: Value = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or(Value::Null);
+    let mut oauth = OAuthClient::new(REDIRECT_URI, headless_person)
+        .with_client_metadata_url(CLIENT_METADATA_URL)
+        .with_client_name("tool-mcp conformance client");
+    if let Some(id) = context["client_id"].as_str() {
+        oauth = match context["client_secret"].as_str() {
+            Some(secret) => oauth.with_client_credentials(id, secret),
+            None => oauth.with_client_id(id),
+        };
+    }
+    oauth
+}
+
+/// The person's step without a person: the suite's authorization
+/// endpoint consents at once, answering the authorization URL with a
+/// redirect to ours; its `Location` is what a browser would have come back
+/// with.
+async fn headless_person(url: String) -> Result<String, AuthorizeError> {
+    let http = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()?;
+    let response = http.get(&url).send().await?;
+    let location = response
+        .headers()
+        .get(reqwest::header::LOCATION)
+        .ok_or_else(|| {
+            format!(
+                "the authorization endpoint answered {} without a redirect",
+                response.status()
+            )
+        })?;
+    Ok(location.to_str()?.to_owned())
+}
 
 /// Connects (`initialize`, `notifications/initialized`, `tools/list`),
 /// calls the scenario's tool if it has one, and checks the answer.
@@ -25,11 +83,14 @@ async fn run(scenario: &str, url: &str) -> Result<(), String> {
     // `elicitation-sep1034-client-defaults` asks with a form whose every
     // field has a default and checks each arrives: the person accepts the
     // form as it was pre-filled.
-    let upstream = Upstream::http(url)
+    let mut upstream = Upstream::http(url)
         .with_protocol_version(ProtocolVersion::V_2025_11_25)
         .with_elicitation(|question| async move {
             Ok(Elicited::Accept(Value::Object(question.defaults())))
         });
+    if scenario.starts_with("auth/") {
+        upstream = upstream.with_oauth(oauth_client());
+    }
     let client = McpClient::connect(upstream)
         .await
         .map_err(|error| format!("connecting to {url}: {error}"))?;
@@ -65,6 +126,12 @@ async fn run(scenario: &str, url: &str) -> Result<(), String> {
             json!({}),
             "Elicitation completed",
         ),
+        // `auth/*`: the MCP server behind the authorization offers
+        // `test-tool`, answering "test"; `auth/scope-step-up` asks for more
+        // scope on `tools/call` (403 insufficient_scope) than on
+        // `tools/list`. (`auth/scope-retry-limit` never accepts: connecting
+        // fails after the step-up limit, which is the scenario's check.)
+        auth if auth.starts_with("auth/") => ("test-tool", json!({}), "test"),
         other => {
             return Err(format!(
                 "scenario {other} is not one this client takes part in \

@@ -72,6 +72,9 @@
 //! registry with [`McpClient::register_into`].
 
 mod connection;
+cfg_feature!("client-oauth" =>
+    pub mod oauth;
+);
 mod progress;
 mod questions;
 mod remote;
@@ -177,6 +180,9 @@ enum Target {
         bearer_token: Option<Credential>,
         /// PEM text, each holding one or more CA certificates.
         root_certificates: Vec<Vec<u8>>,
+        /// How a 401 is answered, when it is (instead of `bearer_token`).
+        #[cfg(feature = "client-oauth")]
+        oauth: Option<oauth::OAuthClient>,
     },
 }
 
@@ -226,6 +232,8 @@ impl Upstream {
             url: url.into(),
             bearer_token: None,
             root_certificates: Vec::new(),
+            #[cfg(feature = "client-oauth")]
+            oauth: None,
         })
     }
 
@@ -334,6 +342,55 @@ impl Upstream {
     pub fn with_bearer_token_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         if let Target::Http { bearer_token, .. } = &mut self.target {
             *bearer_token = Some(Credential::File(path.into()));
+        }
+        self
+    }
+
+    /// Authorizes with OAuth when the server asks (a 401), as the MCP
+    /// authorization spec describes: see [`oauth`] for the flow, and
+    /// [`OAuthClient`](oauth::OAuthClient) for the application's part.
+    /// Replaces [`with_bearer_token`](Self::with_bearer_token) and
+    /// [`with_bearer_token_file`](Self::with_bearer_token_file). The
+    /// server's URL must be `https`, or `http` on loopback:
+    /// [`McpClient::connect`] fails otherwise, before any request. Does
+    /// nothing for a command. (Feature `client-oauth`.)
+    ///
+    /// The person's step happens inside [`McpClient::connect`] (the first
+    /// request is refused with a 401), and inside a call for a step-up: the
+    /// connect timeout becomes at least
+    /// [`OAUTH_CONNECT_TIMEOUT`](oauth::OAUTH_CONNECT_TIMEOUT) to leave them
+    /// time to log in ([`with_connect_timeout`](Self::with_connect_timeout)
+    /// after this sets another), and a call's timeout
+    /// ([`with_timeout`](Self::with_timeout)) bounds a step-up.
+    ///
+    /// ```no_run
+    /// use tool_mcp::client::oauth::OAuthClient;
+    /// use tool_mcp::client::{McpClient, Upstream};
+    ///
+    /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+    /// let oauth = OAuthClient::new("http://localhost:8976/callback", |url: String| async move {
+    ///     println!("open {url}");
+    ///     let redirect = String::new(); // the URL the browser came back to
+    ///     Ok(redirect)
+    /// })
+    /// .with_client_credentials("my-app", "s3cret");
+    /// let client =
+    ///     McpClient::connect(Upstream::http("https://mcp.example.com/mcp").with_oauth(oauth)).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[cfg(feature = "client-oauth")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "client-oauth")))]
+    pub fn with_oauth(mut self, client: oauth::OAuthClient) -> Self {
+        if let Target::Http {
+            oauth,
+            bearer_token,
+            ..
+        } = &mut self.target
+        {
+            *oauth = Some(client);
+            *bearer_token = None;
+            self.connect_timeout = self.connect_timeout.max(oauth::OAUTH_CONNECT_TIMEOUT);
         }
         self
     }
@@ -519,7 +576,11 @@ impl fmt::Debug for Upstream {
                 url,
                 bearer_token,
                 root_certificates,
+                #[cfg(feature = "client-oauth")]
+                oauth,
             } => {
+                #[cfg(feature = "client-oauth")]
+                debug.field("oauth", oauth);
                 debug
                     .field("url", url)
                     .field(

@@ -80,6 +80,8 @@ async fn serve_on(
             url,
             bearer_token,
             root_certificates,
+            #[cfg(feature = "client-oauth")]
+            oauth,
         } => {
             // Building it reads the system's CA certificates from disk.
             let roots = root_certificates.clone();
@@ -91,6 +93,15 @@ async fn serve_on(
                 .map_err(ClientError::Connect)?;
             let mut config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
             config.retry_config = Arc::new(resume_once());
+            #[cfg(feature = "client-oauth")]
+            if let Some(oauth) = oauth {
+                let authorizer = super::oauth::Authorizer::new(oauth.clone(), url, root_certificates)
+                    .map_err(ClientError::Connect)?;
+                let client =
+                    super::oauth::WithOAuth::new(client, Arc::new(authorizer), oauth.max_step_ups());
+                let transport = StreamableHttpClientTransport::with_client(client, config);
+                return Ok(tokio::time::timeout(limit, handler.serve(transport)).await);
+            }
             match bearer_token {
                 Some(Credential::File(path)) => {
                     let client = TokenFromFile::open(client, path)

@@ -13,6 +13,7 @@
 //!   `tool_search`, prefixed against collisions.
 
 mod client;
+mod client_oauth;
 mod client_questions;
 mod oauth;
 mod server;
