@@ -105,12 +105,14 @@ start_backends() {
 }
 
 # start_nginx NAME: nginx round robin (interop/nginx/round_robin.conf, no
-# affinity) over $BACKENDS on a free port; sets NGINX_PORT.
+# affinity) over $BACKENDS on a free port, its read timeout
+# $NGINX_READ_TIMEOUT (300s unless set); sets NGINX_PORT.
 start_nginx() {
   local name=$1
   NGINX_PORT=$(free_port)
   mkdir -p "$SCRATCH/$name"
   sed -e "s|@SCRATCH@|$SCRATCH/$name|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@BACKENDS@|$BACKENDS|g" \
+    -e "s|@READ_TIMEOUT@|${NGINX_READ_TIMEOUT:-300s}|g" \
     "$ROOT/interop/nginx/round_robin.conf" >"$SCRATCH/$name/nginx.conf"
   "$NGINX" -c "$SCRATCH/$name/nginx.conf" -e "$SCRATCH/$name/nginx-error.log" &
   PIDS+=("$!")

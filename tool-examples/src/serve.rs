@@ -257,6 +257,10 @@ fn shutdown_on_signal() -> CancellationToken {
     shutdown
 }
 
+/// How long a client whose stream `--sse-polling` closed waits before it
+/// reconnects.
+const SSE_RETRY: Duration = Duration::from_secs(1);
+
 fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
     if let Some(sessions) = limits.max_sessions {
         http = http.with_max_sessions(sessions.get());
@@ -283,6 +287,9 @@ fn with_limits(mut http: HttpServer, limits: &HttpLimits) -> HttpServer {
     }
     if let Some(limit) = limits.credential_stale_limit {
         http = http.with_credential_stale_limit(limit);
+    }
+    if let Some(close_after) = limits.sse_polling {
+        http = http.with_sse_polling(close_after, SSE_RETRY);
     }
     http.with_trusted_proxies(limits.trusted_proxies.clone())
         .with_caller_limits(caller_limits(limits))

@@ -410,6 +410,20 @@ pub struct HttpLimits {
         value_parser = parse_seconds
     )]
     pub credential_stale_limit: Option<Duration>,
+    /// Close each call's event stream after this long; the client reconnects for the rest [default: off]
+    ///
+    /// SSE polling (SEP-1699, MCP 2025-11-25): no connection stays open for the length of a long
+    /// call, so set it below a balancer's or proxy's timeout. Clients told to reconnect after 1 s;
+    /// a client that does not resume with Last-Event-ID (before 2025-11-25) loses the answer.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        requires = "http",
+        env = "TOOL_EXAMPLES_SSE_POLLING",
+        hide_env_values = true,
+        value_parser = parse_seconds
+    )]
+    pub sse_polling: Option<Duration>,
     /// Requests a second per caller (a token's subject, or unauthenticated, an address); more get 429
     ///
     /// Counted in the --state-url store when given, so the limit holds across processes.

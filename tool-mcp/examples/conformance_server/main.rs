@@ -239,9 +239,26 @@ fn conformance_tools() -> Result<ToolRegistry, Box<dyn std::error::Error>> {
         },
     ))?;
 
+    // server-sse-polling: a call that outlasts the polling interval, so
+    // its stream is closed mid-call and the answer read after the client
+    // reconnects with `Last-Event-ID` (see `main`).
+    tools.register(DynamicTool::new(
+        "test_reconnection",
+        "Outlasts the SSE polling interval, so its stream is closed mid-call",
+        |_args, _ctx| async {
+            tokio::time::sleep(POLL_INTERVAL + POLL_INTERVAL / 2).await;
+            Ok(ToolOutput::text("Reconnection test completed successfully"))
+        },
+    ))?;
+
     asking::register(&mut tools)?;
     Ok(tools)
 }
+
+/// How long an HTTP event stream stays open before the server closes it
+/// and the client reconnects (SEP-1699): longer than every other tool
+/// takes here, so only `test_reconnection` is cut.
+const POLL_INTERVAL: Duration = Duration::from_secs(1);
 
 /// `--http ADDR`, or nothing for stdio.
 fn http_address() -> Result<Option<SocketAddr>, String> {
@@ -267,7 +284,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let server = tool_mcp::McpServer::new(tools)
         .with_server_info("tool-mcp-conformance", env!("CARGO_PKG_VERSION"))
         .with_handler(library::Library::default());
-    let http = HttpServer::bind(server, address).await?;
+    let http = HttpServer::bind(server, address)
+        .await?
+        .with_sse_polling(POLL_INTERVAL, Duration::from_millis(200));
     // What interop/checks/conformance.sh waits for, with the port bound.
     eprintln!("serving MCP on http://{}/mcp", http.local_addr()?);
     // Until the process is stopped (the check kills it).

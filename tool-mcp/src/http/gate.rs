@@ -15,7 +15,7 @@ use super::owners::{Owner, SessionOwners};
 use super::quotas::{ClientAddr, ClientIp, Network, client_address};
 use super::session_ends::OpenSessions;
 use super::shared::{self, SharedSessions};
-use super::{HttpBody, HttpResponse, Refusal};
+use super::{HttpBody, HttpResponse, Refusal, polling};
 use http_body_util::Full;
 use hyper::body::{Body, Bytes, Frame, SizeHint};
 use hyper::{Method, Request, StatusCode};
@@ -343,7 +343,18 @@ impl Gate {
         let closed = session_of(&parts.headers)
             .filter(|_| closing)
             .map(str::to_owned);
+        let resumes_from = parts
+            .headers
+            .get("last-event-id")
+            .and_then(|value| value.to_str().ok())
+            .filter(|_| parts.method == Method::GET && self.limits.sse_polling.is_some())
+            .map(str::to_owned);
         let mut response = call(service, Request::from_parts(parts, Full::default())).await;
+        if let Some(last) = resumes_from.filter(|_| is_event_stream(&response)) {
+            response = response.map(|body| {
+                polling::Resumed::boxed(body, &last).unwrap_or_else(|body| body)
+            });
+        }
         if closing && response.status().is_success() {
             if let Some(session) = &closed {
                 crate::audit::session_closed(
@@ -392,6 +403,7 @@ impl Gate {
             return Ok(accepted());
         }
         let requested = message.is_request();
+        let in_session = session.is_some();
         let opening = match (&self.sessions, session, message) {
             (Some(sessions), None, Message::Initialize) => Some(sessions.open().await?),
             _ => None,
@@ -405,13 +417,19 @@ impl Gate {
             self.opened(session, caller).await?;
         }
         drop(opening);
-        Ok(match in_flight {
+        let response = match in_flight {
             // The request stays in flight until its answer has been sent
             // (or the client has gone): the guards go with the body.
             Some(in_flight) => {
                 response.map(|body| Guarded::boxed(body, in_flight, caller_in_flight))
             }
             None => response,
+        };
+        Ok(match self.limits.sse_polling {
+            Some((close_after, _)) if requested && in_session && is_event_stream(&response) => {
+                response.map(|body| polling::CutAfter::boxed(body, close_after))
+            }
+            _ => response,
         })
     }
 
@@ -488,6 +506,15 @@ fn check_resumption(session: &str, headers: &hyper::HeaderMap) -> Result<(), Ref
             Err(super::owners::unknown_session())
         }
     }
+}
+
+/// Whether `response` is an SSE stream (not a single JSON answer).
+fn is_event_stream(response: &HttpResponse) -> bool {
+    response
+        .headers()
+        .get(hyper::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.starts_with("text/event-stream"))
 }
 
 /// 202 Accepted with no body: what rmcp answers a notification or a

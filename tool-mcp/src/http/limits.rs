@@ -28,6 +28,9 @@ pub(super) struct Limits {
     pub shutdown_grace: Duration,
     pub credential_stale_limit: Duration,
     pub drain_delay: Duration,
+    /// SSE polling: each POST's event stream is closed after this long,
+    /// and clients told to reconnect after `.1`.
+    pub sse_polling: Option<(Duration, Duration)>,
 }
 
 impl Default for Limits {
@@ -44,6 +47,7 @@ impl Default for Limits {
             shutdown_grace: Duration::from_secs(30),
             credential_stale_limit: Duration::from_secs(5 * 60),
             drain_delay: Duration::ZERO,
+            sse_polling: None,
         }
     }
 }

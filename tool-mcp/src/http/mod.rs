@@ -17,6 +17,7 @@ mod mount;
 #[cfg(feature = "oauth")]
 mod oauth;
 mod owners;
+mod polling;
 mod quotas;
 mod serve;
 mod session_ends;
@@ -170,11 +171,11 @@ impl std::fmt::Debug for HttpServer {
 
 /// Methods that set the [`McpHttp`] inside, documented there.
 macro_rules! configures {
-    ($($(#[$doc:meta])* fn $name:ident($($argument:ident: $type:ty)?);)*) => {
+    ($($(#[$doc:meta])* fn $name:ident($($argument:ident: $type:ty),*);)*) => {
         $(
             $(#[$doc])*
-            pub fn $name(mut self $(, $argument: $type)?) -> Self {
-                self.http = self.http.$name($($argument)?);
+            pub fn $name(mut self $(, $argument: $type)*) -> Self {
+                self.http = self.http.$name($($argument),*);
                 self
             }
         )*
@@ -244,6 +245,8 @@ impl HttpServer {
         fn with_trusted_proxies(proxies: impl IntoIterator<Item = impl Into<String>>);
         /// See [`McpHttp::with_credential_stale_limit`].
         fn with_credential_stale_limit(limit: Duration);
+        /// See [`McpHttp::with_sse_polling`].
+        fn with_sse_polling(close_after: Duration, retry: Duration);
     }
 
     /// How many connections may be open that have not yet sent a request

@@ -14,6 +14,7 @@ use super::limits::{CallSlots, Limits, SessionSlots};
 #[cfg(feature = "oauth")]
 use super::oauth::{Metadata, OAuthConfig, ScopeTable, Verifier, check_tool_scopes};
 use super::owners::SessionOwners;
+use super::polling::MemoryEvents;
 use super::quotas::{CallerLimits, MemoryQuotas, Network, QuotaStore};
 use super::session_ends::{self, OpenSessions};
 use super::shared::{self, SharedSessions, SharedState};
@@ -308,6 +309,42 @@ impl McpHttp {
         self
     }
 
+    /// SSE polling (SEP-1699, MCP 2025-11-25): a request's event stream is
+    /// closed once it has been open for `close_after`, and the client,
+    /// told by the stream's first event to reconnect after `retry`, reads
+    /// the rest with `Last-Event-ID`: no connection stays open for the
+    /// length of a long call, so a balancer's or proxy's idle or
+    /// connection timeout above `close_after` never cuts one. The call
+    /// runs on, holding its place in flight, and its events are stored:
+    /// in this process's memory (a reconnection is sent what it missed,
+    /// then what follows, for up to `close_after` again), or with
+    /// [`with_shared_state`](Self::with_shared_state) in the shared store
+    /// (a reconnection to any process is sent what was stored, and the
+    /// client polls again after `retry`). Off by default: a client that
+    /// does not resume (before SEP-1699) would lose the answer.
+    /// Stateless serving has no session to resume and is never polled.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tool_mcp::McpHttp;
+    ///
+    /// # fn mount(tools: tool_core::ToolRegistry) -> std::io::Result<()> {
+    /// # let runtime = tokio::runtime::Builder::new_current_thread().enable_time().build()?;
+    /// # let _guard = runtime.enter();
+    /// // Behind a proxy that cuts connections idle for 60 s.
+    /// let (gate, service) = McpHttp::new(tools)
+    ///     .with_bearer_token("s3cret-token")
+    ///     .with_sse_polling(Duration::from_secs(30), Duration::from_secs(2))
+    ///     .build()?;
+    /// # let _ = (gate, service);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn with_sse_polling(mut self, close_after: Duration, retry: Duration) -> Self {
+        self.limits.sse_polling = Some((close_after, retry));
+        self
+    }
+
     /// The largest request body accepted (default 4 MiB); larger gets 413.
     pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
         self.limits.max_body_bytes = bytes;
@@ -407,6 +444,14 @@ impl McpHttp {
         if let Some(shared) = &shared {
             config.session_store = Some(Arc::clone(&shared.sessions));
             sessions = sessions.with_event_store(Arc::clone(&shared.events));
+        }
+        if let Some((close_after, retry)) = limits.sse_polling.filter(|_| !self.stateless) {
+            // The retry hint of every stream's first event.
+            config = config.with_sse_retry(Some(retry));
+            sessions.session_config.sse_retry = Some(retry);
+            if shared.is_none() {
+                sessions = sessions.with_event_store(Arc::new(MemoryEvents::new(close_after)));
+            }
         }
         let sessions = Arc::new(sessions);
         let server = if self.stateless {

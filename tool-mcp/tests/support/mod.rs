@@ -8,6 +8,7 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -256,33 +257,77 @@ pub(crate) fn answer_json(answer: &Answer) -> serde_json::Value {
     serde_json::from_str(data).unwrap()
 }
 
-/// Held by the tests that read log lines: tracing caches whether a log
-/// statement is wanted the first time one runs, asking only the
-/// subscriber of the thread it runs on while a single one is set
-/// anywhere; another test's thread running it first would silence it in
-/// [`Logs`] for good.
+/// Held by the tests that read log lines, so that each reads only its
+/// own server's.
 pub(crate) static LOGGED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+thread_local! {
+    /// Where this thread's log lines go while a [`Logs`] lives, and from
+    /// which level.
+    static CAPTURE: std::cell::RefCell<Option<(tracing::Level, Arc<Mutex<Vec<u8>>>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// One subscriber for the whole test binary, set once, that keeps the
+/// lines of the threads a [`Logs`] captures and drops the others. One, and
+/// global, because tracing caches whether a log statement is wanted the
+/// first time it runs: with a subscriber per test (`set_default`), a
+/// statement first run on another test's thread could be cached as
+/// unwanted, silencing it in a later capture (seen with more test
+/// threads). Its filter decides per event, so nothing is cached.
+fn install_capture() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        use tracing_subscriber::layer::SubscriberExt;
+        let lines = tracing_subscriber::fmt::layer()
+            .with_ansi(false)
+            .with_writer(|| Appender);
+        let subscriber = tracing_subscriber::registry()
+            .with(OnlyCaptured)
+            .with(lines);
+        tracing::subscriber::set_global_default(subscriber)
+            .expect("no other subscriber is set in this test binary");
+    });
+}
+
+/// Lets through what a [`Logs`] of the thread wants, asked at every event
+/// (never cached per statement).
+struct OnlyCaptured;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for OnlyCaptured {
+    fn register_callsite(
+        &self,
+        _metadata: &'static tracing::Metadata<'static>,
+    ) -> tracing::subscriber::Interest {
+        tracing::subscriber::Interest::sometimes()
+    }
+
+    fn enabled(
+        &self,
+        metadata: &tracing::Metadata<'_>,
+        _context: tracing_subscriber::layer::Context<'_, S>,
+    ) -> bool {
+        CAPTURE.with(|capture| {
+            capture
+                .borrow()
+                .as_ref()
+                .is_some_and(|(level, _)| metadata.level() <= level)
+        })
+    }
+}
 
 /// The log lines at `level` and above written on this thread while it
 /// lives (a test's runtime of one thread: the server's tasks log on it).
 pub(crate) struct Logs {
-    lines: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
-    _guard: tracing::subscriber::DefaultGuard,
+    lines: Arc<Mutex<Vec<u8>>>,
 }
 
 impl Logs {
     pub(crate) fn capture(level: tracing::Level) -> Logs {
-        let lines = std::sync::Arc::default();
-        let writer = std::sync::Arc::clone(&lines);
-        let subscriber = tracing_subscriber::fmt()
-            .with_max_level(level)
-            .with_ansi(false)
-            .with_writer(move || Appender(std::sync::Arc::clone(&writer)))
-            .finish();
-        Logs {
-            lines,
-            _guard: tracing::subscriber::set_default(subscriber),
-        }
+        install_capture();
+        let lines = Arc::<Mutex<Vec<u8>>>::default();
+        CAPTURE.with(|capture| *capture.borrow_mut() = Some((level, Arc::clone(&lines))));
+        Logs { lines }
     }
 
     pub(crate) fn text(&self) -> String {
@@ -299,11 +344,22 @@ impl Logs {
     }
 }
 
-struct Appender(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+impl Drop for Logs {
+    fn drop(&mut self) {
+        CAPTURE.with(|capture| capture.borrow_mut().take());
+    }
+}
+
+/// Writes to the capture of the thread it writes on.
+struct Appender;
 
 impl Write for Appender {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
+        CAPTURE.with(|capture| {
+            if let Some((_, lines)) = capture.borrow().as_ref() {
+                lines.lock().unwrap().extend_from_slice(bytes);
+            }
+        });
         Ok(bytes.len())
     }
 

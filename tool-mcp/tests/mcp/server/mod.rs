@@ -28,6 +28,8 @@
 //!   `tools/list`, and its client is told; without a session, every tool.
 //! - [`callers`]: the limits per caller (rate, sessions, in flight),
 //!   counted in memory.
+//! - [`polling`]: SSE polling, a long call answered through
+//!   reconnections with `Last-Event-ID`.
 
 mod alongside;
 mod callers;
@@ -37,6 +39,7 @@ mod loaded;
 mod logging;
 mod mounted;
 mod options;
+mod polling;
 mod protocol;
 pub(crate) mod questions;
 mod safety;
