@@ -64,6 +64,7 @@
 //! | `http` (default, with `server`) | [`HttpServer`], [`serve_http`], [`MCP_PATH`], [`HEALTH_PATH`], and [`McpHttp`] / [`McpGate`] to mount it in a router of your own: streamable HTTP with a static bearer token, the `Host` and `Origin` checks, the limits, stateless mode, each session its opener's (hyper, tower's two traits) | the defaults: 136 |
 //! | `oauth` (with `http`) | [`OAuthConfig`], [`HttpServer::with_oauth`]: the OAuth resource server, its RFC 9728 metadata, JWTs checked against the issuer's keys (fetched from its metadata, or a JWKS file), opaque tokens introspected (RFC 7662), a scope per tool (jsonwebtoken, aws-lc-rs, reqwest) | `http` + `oauth`: 188 |
 //! | `client` | [`client`]: another server's tools in a registry, over a child process's stdio or streamable HTTP (reqwest, rustls), arguments checked against its `inputSchema` (tool-core's `schema-check`) | `client` alone: 167 |
+//! | `client-oauth` (with `client`) | [`client::Upstream::with_oauth`], [`client::oauth`]: the client's OAuth flow for an upstream that asks for one (discovery from a 401, PKCE, client registration, refresh, step-up), on rmcp's `auth` | `client-oauth` alone: 185 |
 //! | `otel` | a call's trace context in `_meta`, sent by the client and read by the server, whichever of them is built | +6 |
 //!
 //! Every feature: 198 crates. A stdio server alone is `default-features =

@@ -261,11 +261,12 @@ pub(crate) fn answer_json(answer: &Answer) -> serde_json::Value {
 /// own server's.
 pub(crate) static LOGGED: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// Where a thread's log lines go while a [`Logs`] lives, and from which
+/// level.
+type Capture = Option<(tracing::Level, Arc<Mutex<Vec<u8>>>)>;
+
 thread_local! {
-    /// Where this thread's log lines go while a [`Logs`] lives, and from
-    /// which level.
-    static CAPTURE: std::cell::RefCell<Option<(tracing::Level, Arc<Mutex<Vec<u8>>>)>> =
-        const { std::cell::RefCell::new(None) };
+    static CAPTURE: std::cell::RefCell<Capture> = const { std::cell::RefCell::new(None) };
 }
 
 /// One subscriber for the whole test binary, set once, that keeps the
