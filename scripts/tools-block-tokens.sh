@@ -9,7 +9,8 @@
 # Usage: scripts/tools-block-tokens.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${CARGO_TARGET_DIR:-target}"
+# Absolute: the bench runs in tool-core/, the counting here.
+target=$(realpath -m "${CARGO_TARGET_DIR:-target}")
 tokens="$target/tokens"
 if [[ ! -d $tokens/node_modules/js-tiktoken ]]; then
   mkdir -p "$tokens"

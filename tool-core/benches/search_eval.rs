@@ -21,31 +21,20 @@
 //! It needs the feature `schema-check`: a `DynamicTool` with a schema is
 //! refused at registration by a build that cannot check its arguments.
 
+#[path = "common/catalogue.rs"]
+mod catalogue;
+
+use catalogue::{ToolLine, read_lines, registry};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::time::Instant;
-use tool_core::toolset::{SEARCH_TOOL_NAME, Toolset};
-use tool_core::{
-    Content, DynamicTool, RunOptions, ToolCall, ToolDefinition, ToolOutput, ToolRegistry,
-    execute_tool_call,
-};
-
-/// Where the set lives.
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/search_eval");
+use tool_core::toolset::SEARCH_TOOL_NAME;
+use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 
 /// How many results each search asks for: the depth MRR looks at. The first
 /// five are the same as a search with the default limit of five returns.
 const LIMIT: usize = 10;
-
-/// One line of `tools.jsonl`.
-#[derive(Deserialize)]
-struct ToolLine {
-    /// The registered name: BFCL's, with `_` appended to a later variant.
-    name: String,
-    description: String,
-    parameters: Value,
-}
 
 /// One line of `queries.jsonl`.
 #[derive(Deserialize)]
@@ -75,8 +64,8 @@ fn main() {
         .position(|a| a == "--export")
         .map(|at| args.get(at + 1).cloned().expect("--export needs a path"));
 
-    let tools: Vec<ToolLine> = read_lines(&format!("{DATA}/tools.jsonl"));
-    let queries: Vec<QueryLine> = read_lines(&format!("{DATA}/queries.jsonl"));
+    let tools: Vec<ToolLine> = read_lines("tools.jsonl");
+    let queries: Vec<QueryLine> = read_lines("queries.jsonl");
     let registry = registry(&tools);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -183,41 +172,6 @@ impl Metrics {
             mrr: share(reciprocal),
         }
     }
-}
-
-fn read_lines<T: for<'de> Deserialize<'de>>(path: &str) -> Vec<T> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .enumerate()
-        .map(|(at, line)| {
-            serde_json::from_str(line)
-                .unwrap_or_else(|error| panic!("{path}, line {}: {error}", at + 1))
-        })
-        .collect()
-}
-
-/// Every tool deferred, as an application with a large catalogue registers
-/// it: only `tool_search` is shown up front.
-fn registry(tools: &[ToolLine]) -> ToolRegistry {
-    let set = tools.iter().fold(Toolset::new("bfcl"), |set, tool| {
-        let name = tool.name.clone();
-        let tool = DynamicTool::new(
-            tool.name.clone(),
-            tool.description.clone(),
-            move |_arguments: Map<String, Value>, _ctx| {
-                let text = format!("{name} ran");
-                async move { Ok(ToolOutput::new(vec![Content::text(text)])) }
-            },
-        )
-        .with_parameters(tool.parameters.clone());
-        set.with(tool)
-    });
-    let mut registry = ToolRegistry::new();
-    registry
-        .register_all(set.deferred())
-        .expect("every tool registers (build with --features schema-check)");
-    registry
 }
 
 /// `tool_search`'s names for `query`, best first.

@@ -12,27 +12,19 @@
 //!
 //! Usage: `cargo bench -p tool-core --features schema-check --bench tools_block -- DIR`.
 
+#[path = "common/catalogue.rs"]
+mod catalogue;
+
+use catalogue::{ToolLine, read_lines, registry};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tool_core::providers::anthropic::{self, ToolSearch};
 use tool_core::providers::{Strict, openai_responses};
-use tool_core::toolset::{SEARCH_TOOL_NAME, Toolset};
-use tool_core::{
-    Content, DynamicTool, RunOptions, ToolCall, ToolDefinition, ToolOutput, ToolRegistry,
-    execute_tool_call,
-};
-
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/data/search_eval");
+use tool_core::toolset::SEARCH_TOOL_NAME;
+use tool_core::{RunOptions, ToolCall, ToolDefinition, ToolRegistry, execute_tool_call};
 
 /// How many tools the set has.
 const TOOLS: usize = 500;
-
-#[derive(Deserialize)]
-struct ToolLine {
-    name: String,
-    description: String,
-    parameters: Value,
-}
 
 #[derive(Deserialize)]
 struct QueryLine {
@@ -45,8 +37,8 @@ fn main() {
         .find(|arg| arg != "--bench")
         .expect("usage: tools_block DIR");
     std::fs::create_dir_all(&out).expect("the output directory");
-    let tools: Vec<ToolLine> = lines("tools.jsonl").into_iter().take(TOOLS).collect();
-    let query: QueryLine = lines("queries.jsonl")
+    let tools: Vec<ToolLine> = read_lines("tools.jsonl").into_iter().take(TOOLS).collect();
+    let query: QueryLine = read_lines("queries.jsonl")
         .into_iter()
         .next()
         .expect("a request");
@@ -134,35 +126,6 @@ fn main() {
         "{TOOLS} tools; the search for {:?} loads {loaded:?}",
         query.query
     );
-}
-
-fn lines<T: for<'de> Deserialize<'de>>(file: &str) -> Vec<T> {
-    let path = format!("{DATA}/{file}");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{path}: {error}"));
-    text.lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|error| panic!("{path}: {error}")))
-        .collect()
-}
-
-/// Every tool deferred: only `tool_search` is shown up front.
-fn registry(tools: &[ToolLine]) -> ToolRegistry {
-    let set = tools.iter().fold(Toolset::new("bfcl"), |set, tool| {
-        let tool = DynamicTool::new(
-            tool.name.clone(),
-            tool.description.clone(),
-            |_arguments: Map<String, Value>, _ctx| async {
-                Ok(ToolOutput::new(vec![Content::text("ran")]))
-            },
-        )
-        .with_parameters(tool.parameters.clone());
-        set.with(tool)
-    });
-    let mut registry = ToolRegistry::new();
-    registry
-        .register_all(set.deferred())
-        .expect("every tool registers (build with --features schema-check)");
-    registry
 }
 
 /// `tool_search`'s result for `query`, as the model would get it.

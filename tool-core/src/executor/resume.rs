@@ -309,22 +309,18 @@ fn plan(
                 state,
                 decided: None,
             } => {
-                let stands = new_standing
-                    .get(&request.tool_name)
-                    .cloned()
-                    .or_else(|| standing.get(&request.tool_name));
-                let decision = decided
-                    .remove(&request.tool_call_id)
-                    .or_else(|| stands.as_ref().map(standing_decision));
-                let Some(decision) = decision else {
+                let Some(decision) = take_decision(
+                    &request.tool_name,
+                    &request.tool_call_id,
+                    &mut decided,
+                    &mut new_standing,
+                    standing,
+                ) else {
                     blocked |= mode == ExecutionMode::Sequential;
                     steps.push(Step::Keep(slot.clone()));
                     continue;
                 };
                 decides = true;
-                if let Some(stands) = standing_of(&decision) {
-                    new_standing.insert(request.tool_name.clone(), stands);
-                }
                 let resolved = resolve(request, decision, registry)?;
                 if blocked {
                     Step::Keep(Slot::Suspended {
@@ -344,22 +340,18 @@ fn plan(
             }
             Slot::Pending { request, repairs } => {
                 let call = slot.call();
-                let stands = new_standing
-                    .get(&call.name)
-                    .cloned()
-                    .or_else(|| standing.get(&call.name));
-                let decision = decided
-                    .remove(&request.tool_call_id)
-                    .or_else(|| stands.as_ref().map(standing_decision));
-                let Some(decision) = decision else {
+                let Some(decision) = take_decision(
+                    &call.name,
+                    &request.tool_call_id,
+                    &mut decided,
+                    &mut new_standing,
+                    standing,
+                ) else {
                     blocked |= mode == ExecutionMode::Sequential;
                     steps.push(Step::Keep(slot.clone()));
                     continue;
                 };
                 decides = true;
-                if let Some(stands) = standing_of(&decision) {
-                    new_standing.insert(call.name.clone(), stands);
-                }
                 decided_step(call, request, repairs, decision, blocked, registry)?
             }
         };
@@ -373,6 +365,29 @@ fn plan(
 }
 
 /// The standing decision an `Always` decision makes.
+/// The decision for call `call_id` of `tool`: the one given for it, else
+/// a standing decision for its tool (one this resume adds first). A
+/// decision that stands is recorded in `new_standing`.
+fn take_decision(
+    tool: &str,
+    call_id: &str,
+    decided: &mut HashMap<String, Decision>,
+    new_standing: &mut BTreeMap<String, Standing>,
+    standing: &StandingDecisions,
+) -> Option<Decision> {
+    let stands = new_standing
+        .get(tool)
+        .cloned()
+        .or_else(|| standing.get(tool));
+    let decision = decided
+        .remove(call_id)
+        .or_else(|| stands.as_ref().map(standing_decision))?;
+    if let Some(stands) = standing_of(&decision) {
+        new_standing.insert(tool.to_owned(), stands);
+    }
+    Some(decision)
+}
+
 fn standing_of(decision: &Decision) -> Option<Standing> {
     match decision {
         Decision::AlwaysApprove => Some(Standing::Approve),

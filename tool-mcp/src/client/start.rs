@@ -142,7 +142,7 @@ fn start_failure(error: &ClientInitializeError) -> String {
 }
 
 /// `error`'s message, then each cause's that it does not already hold.
-fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
+pub(super) fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
     let mut message = error.to_string();
     let mut cause = error.source();
     while let Some(inner) = cause {

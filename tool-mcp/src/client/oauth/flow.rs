@@ -42,6 +42,7 @@
 
 use super::guard::{self, Guarded};
 use super::{OAuthClient, SharedStore};
+use crate::client::start::with_causes;
 use rmcp::transport::auth::{
     AuthError, AuthorizationCallback, AuthorizationManager, AuthorizationMetadata,
     AuthorizationMetadataSource, AuthorizationRequest, AuthorizationSession, OAuthClientConfig,
@@ -426,19 +427,4 @@ fn check_metadata(metadata: &AuthorizationMetadata) -> Result<(), String> {
         guard::check_url(&url, &format!("the authorization server {server}'s {field}"))?;
     }
     Ok(())
-}
-
-/// `error`'s message, then each cause's that it does not already hold.
-fn with_causes(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut message = error.to_string();
-    let mut cause = error.source();
-    while let Some(inner) = cause {
-        let text = inner.to_string();
-        if !message.contains(&text) {
-            message.push_str(": ");
-            message.push_str(&text);
-        }
-        cause = inner.source();
-    }
-    message
 }
