@@ -104,8 +104,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     for line in seen.iter() {
         println!("  {line}");
     }
-    // initialize, initialized, the call, the client's stream, its close.
-    assert_eq!(seen.len(), 5);
+    // initialize, initialized, the call and the client's close; and the
+    // client's own stream, a GET it opens in the background, unless the
+    // client closed before opening it (seen once under load).
+    let posts = seen.iter().filter(|line| line.starts_with("POST")).count();
+    assert_eq!(posts, 3, "{seen:?}");
+    assert!(
+        seen.iter().any(|line| line.starts_with("DELETE")),
+        "{seen:?}"
+    );
+    assert!(seen.len() <= 5, "{seen:?}");
     assert!(seen.iter().all(|line| line.contains(" /mcp -> 20")));
     Ok(())
 }

@@ -14,6 +14,7 @@ use super::result::OutputSchemas;
 use rmcp::RoleServer;
 use rmcp::model::Tool;
 use rmcp::service::Peer;
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use tokio::sync::watch;
 use tool_core::{RunOptions, ToolRegistry};
@@ -64,7 +65,16 @@ pub(crate) struct Tools {
     /// The clients of the sessions opened (before 2026-07-28), told of
     /// each change.
     peers: Arc<Mutex<Vec<Peer<RoleServer>>>>,
+    /// 2026-07-28 listeners accepted but not yet listening: the receiver
+    /// each took before its acknowledgement went out, by the task that
+    /// handles it (rmcp accepts, acknowledges, then listens, in one task).
+    accepted: Arc<Mutex<HashMap<tokio::task::Id, watch::Receiver<u64>>>>,
 }
+
+/// Listeners accepted and not yet listening, at most: past it the oldest
+/// are dropped (a subscription whose acknowledgement failed never
+/// listens), and those listeners start from their listen.
+const MAX_ACCEPTED: usize = 1024;
 
 impl Tools {
     pub(crate) fn new(registry: ToolRegistry, options: &RunOptions) -> Tools {
@@ -76,6 +86,7 @@ impl Tools {
             )))),
             version: Arc::new(version),
             peers: Arc::default(),
+            accepted: Arc::default(),
         }
     }
 
@@ -93,6 +104,32 @@ impl Tools {
     /// A receiver that sees each change.
     pub(super) fn changes(&self) -> watch::Receiver<u64> {
         self.version.subscribe()
+    }
+
+    /// A listener of this task is accepted: the changes it must hear
+    /// start now, before its acknowledgement is sent, not when it starts
+    /// listening (a change in between would be lost).
+    pub(super) fn accept_listener(&self) {
+        let Some(task) = tokio::task::try_id() else {
+            return;
+        };
+        let mut accepted = self.accepted.lock().unwrap_or_else(PoisonError::into_inner);
+        if accepted.len() >= MAX_ACCEPTED {
+            accepted.clear();
+        }
+        accepted.insert(task, self.changes());
+    }
+
+    /// The changes this task's listener hears: from its acceptance, or
+    /// from now when it was not recorded.
+    pub(super) fn listener_changes(&self) -> watch::Receiver<u64> {
+        let taken = tokio::task::try_id().and_then(|task| {
+            self.accepted
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&task)
+        });
+        taken.unwrap_or_else(|| self.changes())
     }
 
     /// Lists the same registry again for `options` (the server's own
@@ -143,5 +180,33 @@ impl Tools {
                 }
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// rmcp accepts a listener, sends its acknowledgement, then listens: a
+    /// change in between must be heard.
+    #[tokio::test]
+    async fn a_change_between_acceptance_and_listening_is_heard() {
+        let tools = Tools::new(ToolRegistry::new(), &RunOptions::new());
+        let options = RunOptions::new();
+        let handling = tools.clone();
+        tokio::spawn(async move {
+            handling.accept_listener();
+            handling.update(&options, |_| ());
+            let mut changes = handling.listener_changes();
+            tokio::time::timeout(Duration::from_secs(5), changes.changed())
+                .await
+                .expect("the change is heard")
+                .expect("the tools are still served");
+        })
+        .await
+        .expect("the listener's task");
+        // Taken: another task's listener starts from its own listen.
+        assert!(tools.accepted.lock().unwrap().is_empty());
     }
 }

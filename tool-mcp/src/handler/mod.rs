@@ -491,13 +491,14 @@ impl ServerHandler for McpServer {
     ) -> Option<SubscriptionFilter> {
         let mut accepted = SubscriptionFilter::new();
         accepted.tools_list_changed = requested.tools_list_changed;
+        self.tools.accept_listener();
         Some(accepted)
     }
 
     /// Tells a 2026-07-28 listener of each change of the tools, until it
     /// is cancelled.
     async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
-        let mut changes = self.tools.changes();
+        let mut changes = self.tools.listener_changes();
         loop {
             tokio::select! {
                 () = context.cancelled() => return Ok(()),
