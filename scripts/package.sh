@@ -67,6 +67,12 @@ for crate in "${crates[@]}"; do
   patches+=("$crate = { path = \"crates/$unpacked\" }")
 done
 
+# Fresh sources: the unpacked files keep the times the archive gives them,
+# and cargo judges a path crate's artifacts in the shared target directory
+# by those times, so an earlier run's build of the same path could pass
+# for this one (it did once, beside the tests: a tool-mcp of now checked
+# against an older tool-core). Our three crates are always checked again.
+find "$scratch/crates" -type f -exec touch {} +
 # The workspace's dev profile (a packaged manifest has none), so the
 # dependencies' artifacts are the ones clippy and the tests made.
 {
