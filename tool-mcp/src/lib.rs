@@ -93,7 +93,7 @@ cfg_feature!("http" =>
     pub use http::{
         CallerLimits, ClientAddr, DEFAULT_SESSION_IDLE_TIMEOUT, Delivered, MemoryQuotas, QuotaStore, Rate, EventStore, HEALTH_PATH, HttpServer, MCP_PATH, McpGate, McpGateService, McpHttp,
         READY_PATH, RmcpHttpService, SessionDirectory, SessionStore, SharedState, StateError,
-        StateFuture, serve_http,
+        StateFuture, event_id, serve_http, split_event_id,
     };
 );
 cfg_feature!("oauth" =>

@@ -75,7 +75,7 @@ impl EventStore for RedisEvents {
     ) -> Result<EventId, EventStoreError> {
         let Some(message) = &event.message else {
             // The opening event: what follows it is the whole stream.
-            return Ok(format!("{stream_id}/0"));
+            return Ok(tool_mcp::event_id(stream_id, 0));
         };
         let stored = serde_json::to_string(&Stored {
             message: Some(message.as_ref().clone()),
@@ -91,14 +91,14 @@ impl EventStore for RedisEvents {
             .arg(millis(self.kept_for))
             .invoke_async(&mut connection)
             .await?;
-        Ok(format!("{stream_id}/{number}"))
+        Ok(tool_mcp::event_id(stream_id, number))
     }
 
     async fn replay_events_after(
         &self,
         last_event_id: &str,
     ) -> Result<EventStream, EventStoreError> {
-        let (stream_id, after) = split_event_id(last_event_id)?;
+        let (stream_id, after) = tool_mcp::split_event_id(last_event_id)?;
         let (list, dropped) = self.keys(stream_id);
         let mut connection = self.store.connection();
         let answer: Vec<String> = REPLAY
@@ -110,17 +110,6 @@ impl EventStore for RedisEvents {
         let events = read_replay(stream_id, &answer)?;
         Ok(Box::pin(futures_util::stream::iter(events)))
     }
-}
-
-/// `STREAM/N` as its two parts; N must be a number: anything else is a
-/// client's invention.
-fn split_event_id(id: &str) -> Result<(&str, u64), EventStoreError> {
-    let refused = || format!("the event id {id:?} is not one this store gave").into();
-    let (stream, number) = id.rsplit_once('/').ok_or_else(refused)?;
-    if stream.is_empty() || number.is_empty() || !number.bytes().all(|byte| byte.is_ascii_digit()) {
-        return Err(refused());
-    }
-    Ok((stream, number.parse().map_err(|_| refused())?))
 }
 
 /// The replay script's answer (the number before the first event, then
@@ -144,6 +133,7 @@ fn read_replay(stream: &str, answer: &[String]) -> Result<Vec<ServerSseMessage>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tool_mcp::split_event_id;
 
     #[test]
     fn event_ids_name_their_stream_and_number() {

@@ -343,11 +343,10 @@ impl Gate {
         let closed = session_of(&parts.headers)
             .filter(|_| closing)
             .map(str::to_owned);
-        let resumes_from = parts
-            .headers
-            .get("last-event-id")
-            .and_then(|value| value.to_str().ok())
-            .filter(|_| parts.method == Method::GET && self.limits.sse_polling.is_some())
+        let polled = parts.method == Method::GET && self.limits.sse_polling.is_some();
+        let resumes_from = polled
+            .then(|| parts.headers.get("last-event-id")?.to_str().ok())
+            .flatten()
             .map(str::to_owned);
         let mut response = call(service, Request::from_parts(parts, Full::default())).await;
         if let Some(last) = resumes_from.filter(|_| is_event_stream(&response)) {

@@ -7,6 +7,7 @@
 mod auth;
 mod callers;
 mod cors;
+mod event_ids;
 mod gate;
 mod grant;
 mod hosts;
@@ -23,6 +24,7 @@ mod serve;
 mod session_ends;
 mod shared;
 
+pub use event_ids::{event_id, split_event_id};
 pub(crate) use gate::session_of;
 pub(crate) use grant::Grant;
 pub(crate) use quotas::ClientIp;

@@ -269,10 +269,10 @@ impl EventStore for MemoryEvents {
         log.touched = now;
         let Some(message) = &event.message else {
             // The opening event: what follows it is the whole stream.
-            return Ok(format!("{stream_id}/0"));
+            return Ok(super::event_id(stream_id, 0));
         };
         let number = log.first + log.events.len() as u64;
-        let id = format!("{stream_id}/{number}");
+        let id = super::event_id(stream_id, number);
         let mut stored = event.clone();
         stored.event_id = Some(id.clone());
         log.followers
@@ -294,7 +294,7 @@ impl EventStore for MemoryEvents {
         &self,
         last_event_id: &str,
     ) -> Result<EventStream, EventStoreError> {
-        let (stream_id, after) = split_event_id(last_event_id)?;
+        let (stream_id, after) = super::split_event_id(last_event_id)?;
         let mut streams = self.streams();
         let log = streams
             .logs
@@ -326,17 +326,6 @@ fn following(
             Poll::Pending => Poll::Pending,
         },
     })
-}
-
-/// `STREAM/N` as its two parts; N must be a number: anything else is a
-/// client's invention.
-fn split_event_id(id: &str) -> Result<(&str, u64), EventStoreError> {
-    let refused = || format!("the event id {id:?} is not one this server gave");
-    let (stream, number) = id.rsplit_once('/').ok_or_else(refused)?;
-    if stream.is_empty() {
-        return Err(refused().into());
-    }
-    Ok((stream, number.parse().map_err(|_| refused())?))
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //! answer read by reconnecting with `Last-Event-ID`, the call holding its
 //! place in flight meanwhile; never in stateless serving.
 
-use crate::support::{Answer, INITIALIZE, bounded, call, open_session, post, send, start};
+use crate::support::{Answer, bounded, call, open_session, post, send, start, start_with};
 use std::time::Duration;
+use tool_core::{Content, DynamicTool, ToolOutput, ToolRegistry};
 
 const CLOSE_AFTER: Duration = Duration::from_millis(300);
 const RETRY: Duration = Duration::from_millis(50);
@@ -152,23 +153,48 @@ async fn a_cut_call_keeps_its_place_in_flight_until_it_ends() {
     server.stop().await;
 }
 
+/// Reports progress (so a stateless answer is an event stream, not JSON),
+/// then answers after `ms`.
+fn progressing() -> ToolRegistry {
+    let mut tools = ToolRegistry::new();
+    tools
+        .register(DynamicTool::new(
+            "progressing",
+            "Reports progress, then answers after 400 ms",
+            |_args, ctx| async move {
+                ctx.report_progress(vec![Content::text("started")]);
+                tokio::time::sleep(Duration::from_millis(400)).await;
+                Ok(ToolOutput::text("rested"))
+            },
+        ))
+        .unwrap();
+    tools
+}
+
 #[tokio::test]
 async fn a_stateless_call_is_never_cut() {
-    let server = start(|server| {
+    let server = start_with(progressing(), |server| {
         server
             .stateless()
             .with_sse_polling(Duration::from_millis(100), RETRY)
     })
     .await;
-    let answered = bounded(send(
-        server.address,
-        post(&server.host(), &[], &call(3, "nap", r#"{"ms": 400}"#)),
-    ))
-    .await;
+    let call = r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"progressing","arguments":{},"_meta":{"progressToken":"p"}}}"#;
+    let answered = bounded(send(server.address, post(&server.host(), &[], call))).await;
     assert_eq!(answered.status, 200, "{answered:?}");
-    assert!(answered.body.contains("rested"), "{answered:?}");
-    // And an initialize is answered as ever.
-    let initialized = send(server.address, post(&server.host(), &[], INITIALIZE)).await;
-    assert_eq!(initialized.status, 200, "{initialized:?}");
+    // An event stream (the progress came first), longer than the
+    // interval, and whole: there is no session to resume it in.
+    assert!(
+        answered
+            .header("content-type")
+            .is_some_and(|kind| kind.starts_with("text/event-stream")),
+        "{answered:?}"
+    );
+    let got = events(&answered.body);
+    assert_eq!(
+        answer_to(&got, 3).unwrap()["result"]["content"][0]["text"],
+        "rested",
+        "{got:?}"
+    );
     server.stop().await;
 }
