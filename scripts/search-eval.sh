@@ -8,9 +8,12 @@
 # scripts/search_eval_reference.py ranks the same text with rank_bm25's
 # BM25Okapi and prints both side by side. Installs rank_bm25 in a venv
 # under the target directory the first time (as bm25-compare.sh does).
+# With --embedding, also the one static-embedding model found shipped in a
+# registry package (scripts/search_eval_embedding.py; PyPI's
+# tokenlearn-static-model, installed in the same venv the first time).
 # A measurement for docs/performance.md, not a test.
 #
-# Usage: scripts/search-eval.sh
+# Usage: scripts/search-eval.sh [--embedding]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,3 +23,10 @@ export_file="$target/search-eval-export.json"
 cargo bench -q -p tool-core --features schema-check --bench search_eval -- --export "$export_file"
 echo
 "$venv/bin/python" scripts/search_eval_reference.py "$export_file"
+if [[ ${1:-} == --embedding ]]; then
+  if ! "$venv/bin/python" -c "import static_model" 2>/dev/null; then
+    "$venv/bin/pip" install -q "tokenlearn-static-model==0.1.1" numpy
+  fi
+  echo
+  "$venv/bin/python" scripts/search_eval_embedding.py "$export_file"
+fi
