@@ -6,7 +6,10 @@
 //!   and context, the prelude) against one direct `execute_tool_call`;
 //! - one inner call: a script making 200 calls of `echo` in sequence, less
 //!   the empty script, per call, against a direct `execute_tool_call`
-//!   (goal: at most 2x);
+//!   (goal: at most 2x), beside the engine's own floor: the same loop
+//!   over an async JavaScript function that sends its argument through
+//!   `JSON.stringify` and `JSON.parse`, as a call's arguments and answer
+//!   go, with no tool and no host behind it;
 //! - a 20-lookup workflow (the expenses of 20 employees, who is over
 //!   budget): the model's round trips and the bytes that reach its
 //!   context, direct calls against one script. Counted, not timed.
@@ -90,26 +93,47 @@ fn main() {
         "for (let i = 0; i < {INNER_CALLS}; i++) {{ await tools.echo({{ value: 'x' }}); }}"
     );
 
-    let (mut starts, mut directs, mut inner) = (Vec::new(), Vec::new(), Vec::new());
+    let floor_code = format!(
+        "const echo = async (args) => JSON.parse(JSON.stringify(args)); \
+         for (let i = 0; i < {INNER_CALLS}; i++) {{ await echo({{ value: 'x' }}); }}"
+    );
+
+    let (mut starts, mut directs, mut inner, mut floor) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         let one_direct = direct(START_RUNS) / START_RUNS as u32;
         let empty = script("return 1;", START_RUNS) / START_RUNS as u32;
         let looped = script(&loop_code, 5) / 5;
+        let floored = script(&floor_code, 5) / 5;
         directs.push(one_direct);
         starts.push(empty);
         inner.push(looped.saturating_sub(empty) / INNER_CALLS as u32);
+        floor.push(floored.saturating_sub(empty) / INNER_CALLS as u32);
     }
-    let (direct, start, inner) = (median(directs), median(starts), median(inner));
+    let (direct, start, inner, floor) = (
+        median(directs),
+        median(starts),
+        median(inner),
+        median(floor),
+    );
     println!("code mode, median of {ROUNDS} interleaved rounds:");
     println!(
-        "  a run's start (return 1): {:.1}x a direct execute_tool_call ({} µs against {} µs)",
+        "  a run's start (return 1): {:.1}x a direct execute_tool_call ({} µs against {} ns)",
         ratio(start, direct),
         start.as_micros(),
-        direct.as_micros()
+        direct.as_nanos()
     );
     println!(
-        "  one inner call: {:.2}x a direct execute_tool_call (goal: at most 2x)",
-        ratio(inner, direct)
+        "  one inner call: {:.2}x a direct execute_tool_call (goal: at most 2x; {} ns against {} ns)",
+        ratio(inner, direct),
+        inner.as_nanos(),
+        direct.as_nanos()
+    );
+    println!(
+        "  the engine's floor, an async function round-tripping its argument through JSON, \
+         no tool: {:.2}x a direct execute_tool_call; the inner call is {:.2}x the floor",
+        ratio(floor, direct),
+        ratio(inner, floor)
     );
     workflow(&runtime, &tools);
 }

@@ -1,33 +1,48 @@
 //! One script on a thread of its own: a QuickJS runtime with the run's
-//! limits, whose tool calls leave as [`Request`]s and come back as
-//! [`Settled`] answers, and an event loop that runs the script's jobs
-//! between answers until its main promise settles.
+//! limits, whose tool calls go to a [`Host`] on the same thread, and an
+//! event loop that runs the script's jobs, then the calls' futures, until
+//! its main promise settles.
 //!
 //! The runtime is not `Send`, and a script must never hold the caller's
-//! task: the thread owns it from start to end, and the async side (the
-//! `run_code` tool) only exchanges JSON text with it. Nothing of the host
-//! is reachable from the script but the four functions installed here.
+//! task: the thread owns it from start to end. The calls' futures are
+//! polled here too, with a waker that unparks this thread: a call that
+//! answers at once (most do) costs no thread hop, and one that waits is
+//! woken by the runtime it waits on. Nothing of the host is reachable from
+//! the script but the four functions installed here.
 
 use rquickjs::{Context, Ctx, Exception, Function, Object, Runtime, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::task::{Wake, Waker};
+use std::thread::Thread;
 use std::time::Instant;
-use tokio::sync::mpsc::UnboundedSender;
 
-/// What the script asks of the host.
-#[derive(Debug)]
-pub(crate) enum Request {
-    /// Call `tool` with these arguments (JSON text); answer `ticket`.
-    Call {
-        ticket: u32,
-        tool: String,
-        arguments: String,
-    },
-    /// The script ended: its outcome, what it printed.
-    Done(Finished),
+/// The other side of a script's calls, on the script's thread.
+pub(crate) trait Host {
+    /// The script made call `ticket`: `tool` with `arguments` (JSON text).
+    fn start(&mut self, ticket: u32, tool: String, arguments: String);
+
+    /// Moves the calls in flight on, with `cx`'s waker, and puts the
+    /// answers the script may have now into `ready`.
+    fn poll_answers(&mut self, cx: &mut std::task::Context<'_>, ready: &mut Vec<Settled>);
+}
+
+/// A waker that unparks the thread that made it: the script's thread
+/// sleeps in [`std::thread::park`] while its calls wait, and any wake
+/// (a timer, a socket, another thread's answer) sends it back to polling.
+pub(crate) fn thread_waker() -> Waker {
+    struct Unpark(Thread);
+    impl Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+        fn wake_by_ref(self: &Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    Waker::from(Arc::new(Unpark(std::thread::current())))
 }
 
 /// A tool call's answer, for the script.
@@ -125,19 +140,19 @@ const PRELUDE: &str = r#"
 
 /// Runs `script` (the body of an async function: it may `await` and
 /// `return`) to its end, within `limits`, with `names` as its tools. Every
-/// call goes out through `requests`; answers come in on `answers`.
-/// `abort` ends it from outside. Never panics on what the script does.
+/// call goes to `host`, which answers it. `abort` ends it from outside
+/// (with an unpark of this thread when it waits). Never panics on what the
+/// script does.
 pub(crate) fn run(
     script: &str,
     names: &[String],
     limits: EngineLimits,
-    requests: &UnboundedSender<Request>,
-    answers: &Receiver<Settled>,
+    host: &mut dyn Host,
     abort: &Arc<AtomicBool>,
 ) -> Finished {
     let output = Rc::new(RefCell::new(Output::new(limits.output)));
-    let outcome = match start(script, names, limits, requests, abort, &output) {
-        Ok((runtime, context, state)) => drive(&runtime, &context, &state, limits, answers, abort),
+    let outcome = match start(script, names, limits, abort, &output) {
+        Ok((runtime, context, state)) => drive(&runtime, &context, &state, limits, host, abort),
         Err(outcome) => outcome,
     };
     let output = output.take();
@@ -190,6 +205,8 @@ struct State {
     next_ticket: u32,
     /// Calls started and not yet answered.
     outstanding: u32,
+    /// Calls the script made since the host last took them.
+    made: Vec<(u32, String, String)>,
     /// Set by `__done`.
     ended: Option<Outcome>,
 }
@@ -200,7 +217,6 @@ fn start(
     script: &str,
     names: &[String],
     limits: EngineLimits,
-    requests: &UnboundedSender<Request>,
     abort: &Arc<AtomicBool>,
     output: &Rc<RefCell<Output>>,
 ) -> Result<Started, Outcome> {
@@ -218,7 +234,7 @@ fn start(
     let state = Rc::new(RefCell::new(State::default()));
     let names = serde_json::to_string(names).unwrap_or_else(|_| "[]".to_owned());
     let installed = context.with(|ctx| {
-        install(&ctx, &names, requests, &state, output)?;
+        install(&ctx, &names, &state, output)?;
         ctx.eval::<(), _>(PRELUDE)?;
         // On the script's first line, so its line numbers are its own.
         let wrapped = format!(
@@ -239,13 +255,11 @@ fn start(
 fn install<'js>(
     ctx: &Ctx<'js>,
     names: &str,
-    requests: &UnboundedSender<Request>,
     state: &Rc<RefCell<State>>,
     output: &Rc<RefCell<Output>>,
 ) -> rquickjs::Result<()> {
     let globals: Object<'js> = ctx.globals();
     globals.set("__names", names)?;
-    let calls = requests.clone();
     let started = Rc::clone(state);
     globals.set(
         "__start",
@@ -254,12 +268,9 @@ fn install<'js>(
             let ticket = state.next_ticket;
             state.next_ticket += 1;
             state.outstanding += 1;
-            // The host is gone only when the run ended: nothing answers.
-            let _ = calls.send(Request::Call {
-                ticket,
-                tool,
-                arguments,
-            });
+            // Given to the host once the script's jobs have run, so the
+            // calls of a `Promise.all` start together.
+            state.made.push((ticket, tool, arguments));
             ticket
         })?,
     )?;
@@ -284,29 +295,27 @@ fn install<'js>(
     Ok(())
 }
 
-/// The event loop: the script's jobs, then the next answer, until it ends.
+/// The event loop: the script's jobs, then its new calls to the host, then
+/// the answers ready, until it ends; parked, waiting for a wake, while
+/// none is.
 fn drive(
     runtime: &Runtime,
     context: &Context,
     state: &Rc<RefCell<State>>,
     limits: EngineLimits,
-    answers: &Receiver<Settled>,
+    host: &mut dyn Host,
     abort: &Arc<AtomicBool>,
 ) -> Outcome {
+    let waker = thread_waker();
+    let mut cx = std::task::Context::from_waker(&waker);
+    let mut ready = Vec::new();
     loop {
-        loop {
-            match runtime.execute_pending_job() {
-                Ok(true) => {}
-                Ok(false) => break,
-                Err(_) => {
-                    // An exception out of a job: the script's own errors end
-                    // in its promise, so this is the interrupt or memory.
-                    return context.with(|ctx| {
-                        let error = ctx.catch();
-                        limit_or_thrown(&describe(&ctx, error), limits, abort)
-                    });
-                }
-            }
+        if let Err(outcome) = run_jobs(runtime, context, limits, abort) {
+            return outcome;
+        }
+        let made = std::mem::take(&mut state.borrow_mut().made);
+        for (ticket, tool, arguments) in made {
+            host.start(ticket, tool, arguments);
         }
         if let Some(outcome) = state.borrow_mut().ended.take() {
             return match outcome {
@@ -314,30 +323,63 @@ fn drive(
                 other => other,
             };
         }
+        host.poll_answers(&mut cx, &mut ready);
         if abort.load(Ordering::Relaxed) {
             return Outcome::Stopped(Limit::Aborted);
         }
-        if state.borrow().outstanding == 0 {
-            return Outcome::Stopped(Limit::Stuck);
-        }
-        let wait = limits.deadline.saturating_duration_since(Instant::now());
-        let settled = match answers.recv_timeout(wait) {
-            Ok(settled) => settled,
-            Err(RecvTimeoutError::Timeout) => return Outcome::Stopped(Limit::Time),
-            Err(RecvTimeoutError::Disconnected) => return Outcome::Stopped(Limit::Aborted),
-        };
-        state.borrow_mut().outstanding -= 1;
-        let delivered = context.with(|ctx| {
-            let settle: Function = ctx.globals().get("__settle")?;
-            match settled.answer {
-                Ok(text) => settle.call::<_, ()>((settled.ticket, true, text)),
-                Err(message) => settle.call::<_, ()>((settled.ticket, false, message)),
+        if ready.is_empty() {
+            if state.borrow().outstanding == 0 {
+                return Outcome::Stopped(Limit::Stuck);
             }
-        });
-        if let Err(error) = delivered {
+            let now = Instant::now();
+            if now >= limits.deadline {
+                return Outcome::Stopped(Limit::Time);
+            }
+            std::thread::park_timeout(limits.deadline - now);
+            continue;
+        }
+        state.borrow_mut().outstanding -= ready.len() as u32;
+        if let Err(error) = deliver(context, &mut ready) {
             return context.with(|ctx| thrown(&ctx, error, limits, abort));
         }
     }
+}
+
+/// Runs the script's pending jobs until none is left.
+fn run_jobs(
+    runtime: &Runtime,
+    context: &Context,
+    limits: EngineLimits,
+    abort: &Arc<AtomicBool>,
+) -> Result<(), Outcome> {
+    loop {
+        match runtime.execute_pending_job() {
+            Ok(true) => {}
+            Ok(false) => return Ok(()),
+            Err(_) => {
+                // An exception out of a job: the script's own errors end
+                // in its promise, so this is the interrupt or memory.
+                return Err(context.with(|ctx| {
+                    let error = ctx.catch();
+                    limit_or_thrown(&describe(&ctx, error), limits, abort)
+                }));
+            }
+        }
+    }
+}
+
+/// Settles the calls' promises with their answers, in order.
+fn deliver(context: &Context, ready: &mut Vec<Settled>) -> rquickjs::Result<()> {
+    context.with(|ctx| {
+        let settle: Function = ctx.globals().get("__settle")?;
+        for settled in ready.drain(..) {
+            match settled.answer {
+                Ok(text) => settle.call::<_, ()>((settled.ticket, true, text))?,
+                Err(message) => settle.call::<_, ()>((settled.ticket, false, message))?,
+            }
+        }
+        Ok(())
+    })
 }
 
 /// An error out of the engine, as the model should read it.

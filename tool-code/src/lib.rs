@@ -59,7 +59,9 @@
 //! recursion), tool calls per run, and output bytes (what is printed past
 //! it is cut, and the cut said). The script runs on a thread of its own:
 //! a run that hangs holds no caller's task, and the run's cancellation
-//! ends it.
+//! ends it. Its calls are polled on that thread, in the caller's tokio
+//! runtime and span, so a call that answers at once costs no thread hop
+//! (`run_code` must run inside a tokio runtime).
 //!
 //! The guarantees hold in one process: the interpreter and the calls it
 //! makes are this process's.
@@ -92,6 +94,7 @@ mod declarations;
 mod engine;
 mod journal;
 mod run_code;
+mod serve;
 
 pub use run_code::{RunCode, RunCodeArgs, RunCodeDetails};
 

@@ -476,3 +476,33 @@ async fn an_inner_calls_progress_reaches_the_runs_sink_under_its_own_id() {
         )]
     );
 }
+
+/// Wait, then answer: a call that is not ready at its first poll.
+#[tool(read_only)]
+async fn later(milliseconds: u64) -> String {
+    tokio::time::sleep(Duration::from_millis(milliseconds)).await;
+    // A task of the caller's runtime, spawned from inside the call.
+    let spawned = tokio::spawn(async move { milliseconds * 2 });
+    spawned.await.unwrap().to_string()
+}
+
+/// The script's thread polls its calls itself; a call that waits (a
+/// timer, a task of the caller's runtime) is woken by that runtime, even a
+/// current-thread one whose only thread is the caller's, and calls waiting
+/// together answer in the order they finish.
+#[tokio::test(flavor = "current_thread")]
+async fn calls_that_wait_are_woken_by_the_callers_runtime_even_a_current_thread_one() {
+    let mut inner = ToolRegistry::new();
+    inner.register(LaterTool).unwrap();
+    let tools = CodeMode::new().registry(inner).unwrap();
+    let script = r#"
+        const order = [];
+        const slow = tools.later({ milliseconds: 120 }).then((value) => order.push(value));
+        const quick = tools.later({ milliseconds: 10 }).then((value) => order.push(value));
+        await Promise.all([slow, quick]);
+        return order;
+    "#;
+    let result = run_with(&tools, script, RunOptions::new()).await;
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(text(&result), "[returned] [\"20\",\"240\"]\n");
+}
