@@ -14,7 +14,10 @@
 //!   budget): the model's round trips and the bytes that reach its
 //!   context, direct calls against one script. Counted, not timed.
 //!
-//! Run: `cargo bench -p tool-code --bench code_mode`.
+//! Run: `cargo bench -p tool-code --bench code_mode`. With `--once LOOP N`
+//! (LOOP one of `direct`, `inner`, `floor`, `identity`; N calls) it runs
+//! that loop once and nothing else, for callgrind to count its
+//! instructions: `scripts/code-mode-instructions.sh`.
 
 use serde_json::json;
 use std::time::{Duration, Instant};
@@ -64,7 +67,8 @@ fn main() {
     tools.register(EchoTool).unwrap();
     tools.register(ExpenseReportTool).unwrap();
     let tools = CodeMode::new()
-        .with_limits(CodeLimits::default().with_calls(INNER_CALLS))
+        // Room for `--once`'s loops; a limit is a counter either way.
+        .with_limits(CodeLimits::default().with_calls(1_000_000))
         .registry(tools)
         .unwrap();
 
@@ -89,14 +93,22 @@ fn main() {
             started.elapsed()
         })
     };
-    let loop_code = format!(
-        "for (let i = 0; i < {INNER_CALLS}; i++) {{ await tools.echo({{ value: 'x' }}); }}"
-    );
+    let loop_code = inner_loop(INNER_CALLS);
 
-    let floor_code = format!(
-        "const echo = async (args) => JSON.parse(JSON.stringify(args)); \
-         for (let i = 0; i < {INNER_CALLS}; i++) {{ await echo({{ value: 'x' }}); }}"
-    );
+    let floor_code = floor_loop(INNER_CALLS);
+    if let [_, once, which, n, ..] = &std::env::args().collect::<Vec<_>>()[..]
+        && once == "--once"
+    {
+        let n: usize = n.parse().expect("a number of calls");
+        match which.as_str() {
+            "direct" => direct(n),
+            "inner" => script(&inner_loop(n), 1),
+            "floor" => script(&floor_loop(n), 1),
+            "identity" => script(&identity_loop(n), 1),
+            other => panic!("no loop {other}: direct, inner, floor or identity"),
+        };
+        return;
+    }
 
     let (mut starts, mut directs, mut inner, mut floor) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -136,6 +148,29 @@ fn main() {
         ratio(inner, floor)
     );
     workflow(&runtime, &tools);
+}
+
+/// A script calling `echo` `n` times, one after another.
+fn inner_loop(n: usize) -> String {
+    format!("for (let i = 0; i < {n}; i++) {{ await tools.echo({{ value: 'x' }}); }}")
+}
+
+/// The same loop over an async function that round-trips its argument
+/// through JSON, as a call's arguments and answer go: no host behind it.
+fn floor_loop(n: usize) -> String {
+    format!(
+        "const echo = async (args) => JSON.parse(JSON.stringify(args)); \
+         for (let i = 0; i < {n}; i++) {{ await echo({{ value: 'x' }}); }}"
+    )
+}
+
+/// The same loop over an async function that does nothing: what awaiting
+/// any call costs the interpreter.
+fn identity_loop(n: usize) -> String {
+    format!(
+        "const echo = async (args) => args; \
+         for (let i = 0; i < {n}; i++) {{ await echo({{ value: 'x' }}); }}"
+    )
 }
 
 /// The 20-lookup task both ways: what reaches the model.

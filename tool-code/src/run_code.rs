@@ -209,12 +209,25 @@ impl Running {
         let ended = tokio::select! {
             ended = &mut self.ended => ended,
             () = ctx.cancelled() => {
-                self.abort.store(true, Ordering::Relaxed);
-                self.thread.unpark();
-                self.ended.await
+                self.stop();
+                (&mut self.ended).await
             }
         };
         ended.map_err(|_| "the script's thread ended without an answer".into())
+    }
+
+    fn stop(&self) {
+        self.abort.store(true, Ordering::Relaxed);
+        self.thread.unpark();
+    }
+}
+
+/// A run whose caller stopped waiting (its future dropped: a timeout, a
+/// lost client) is stopped, with the calls it has in flight: nothing it
+/// started goes on for no one.
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 

@@ -49,8 +49,8 @@ impl Call {
 pub(crate) struct Serve {
     tools: Arc<ToolRegistry>,
     /// The options of the script's calls: the caller's, with the run's
-    /// signal.
-    options: RunOptions,
+    /// signal; shared by the calls in flight, not cloned for each.
+    options: Arc<RunOptions>,
     limits: CodeLimits,
     abort: Arc<AtomicBool>,
     ctx: ToolContext,
@@ -87,7 +87,7 @@ impl Serve {
     ) -> Self {
         Serve {
             tools,
-            options,
+            options: Arc::new(options),
             limits,
             abort,
             ctx,
@@ -238,9 +238,9 @@ impl Serve {
     /// run's.
     fn call(&self, ticket: u32, call: ToolCall) -> Answering {
         let registry = Arc::clone(&self.tools);
-        let options = self.options.clone();
+        let options = Arc::clone(&self.options);
         async move {
-            let result = execute_tool_call(&call, &registry, options).await;
+            let result = execute_tool_call(&call, &registry, &*options).await;
             (ticket, answer_of(&registry, &result))
         }
         .boxed()

@@ -506,3 +506,52 @@ async fn calls_that_wait_are_woken_by_the_callers_runtime_even_a_current_thread_
     assert!(!result.is_error, "{result:?}");
     assert_eq!(text(&result), "[returned] [\"20\",\"240\"]\n");
 }
+
+/// A caller that stops waiting (drops the `run_code` call's future, as a
+/// timeout does) stops the script and its calls: nothing goes on calling
+/// tools for no one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_run_stops_its_script() {
+    let ticks = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&ticks);
+    let mut inner = ToolRegistry::new();
+    inner
+        .register(tool_core::DynamicTool::new(
+            "tick",
+            "Count, after a moment",
+            move |_args, _ctx| {
+                let counted = Arc::clone(&counted);
+                async move {
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                    counted.fetch_add(1, Ordering::SeqCst);
+                    Ok(tool_core::ToolOutput::text("tick"))
+                }
+            },
+        ))
+        .unwrap();
+    let tools = CodeMode::new()
+        .with_limits(CodeLimits::default().with_calls(100_000))
+        .registry(inner)
+        .unwrap();
+    let call = ToolCall::new(
+        "run-1",
+        "run_code",
+        json!({ "code": "while (true) { await tools.tick({}); }" }),
+    );
+    let given_up = tokio::time::timeout(
+        Duration::from_millis(150),
+        execute_tool_call(&call, &tools, RunOptions::new()),
+    )
+    .await;
+    assert!(given_up.is_err(), "the script never ends by itself");
+    assert!(ticks.load(Ordering::SeqCst) > 0, "the script ran");
+    // A call in flight when the run was dropped may still finish.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let after_drop = ticks.load(Ordering::SeqCst);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        ticks.load(Ordering::SeqCst),
+        after_drop,
+        "the script went on after its caller left"
+    );
+}
