@@ -8,9 +8,10 @@
 # scripts/search_eval_reference.py ranks the same text with rank_bm25's
 # BM25Okapi and prints both side by side. Installs rank_bm25 in a venv
 # under the target directory the first time (as bm25-compare.sh does).
-# With --embedding, also the one static-embedding model found shipped in a
-# registry package (scripts/search_eval_embedding.py; PyPI's
-# tokenlearn-static-model, installed in the same venv the first time).
+# With --embedding, also the static-embedding models found shipped in
+# registry packages (scripts/search_eval_embedding.py; PyPI's
+# tokenlearn-static-model and wordllama, installed in the same venv the
+# first time).
 # A measurement for docs/performance.md, not a test.
 #
 # Usage: scripts/search-eval.sh [--embedding]
@@ -24,9 +25,8 @@ cargo bench -q -p tool-core --features schema-check --bench search_eval -- --exp
 echo
 "$venv/bin/python" scripts/search_eval_reference.py "$export_file"
 if [[ ${1:-} == --embedding ]]; then
-  if ! "$venv/bin/python" -c "import static_model" 2>/dev/null; then
-    "$venv/bin/pip" install -q "tokenlearn-static-model==0.1.1" numpy
+  if ! "$venv/bin/python" -c "import static_model, wordllama" 2>/dev/null; then
+    "$venv/bin/pip" install -q "tokenlearn-static-model==0.1.1" "wordllama==0.4.0.post1" numpy
   fi
-  echo
-  "$venv/bin/python" scripts/search_eval_embedding.py "$export_file"
+  "$venv/bin/python" scripts/search_eval_embedding.py "$export_file" "$target/wordllama-cache"
 fi
