@@ -12,7 +12,7 @@
 //!
 //! The `auth/*` scenarios put an OAuth authorization server and a resource
 //! server before the MCP server: the client authorizes with
-//! `Upstream::with_oauth` ([`oauth_client`]), its person's step done
+//! `Upstream::with_oauth` (`oauth_client` below), its person's step done
 //! headless as the suite's own TypeScript example client does it (the
 //! authorization URL fetched without following redirects, the `Location`
 //! read), then lists and calls the tools it is given.
