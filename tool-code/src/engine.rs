@@ -10,7 +10,7 @@
 //! woken by the runtime it waits on. Nothing of the host is reachable from
 //! the script but the four functions installed here.
 
-use rquickjs::{Context, Ctx, Exception, Function, Object, Runtime, Value};
+use rquickjs::{Context, Ctx, Exception, Function, Object, Persistent, Promise, Runtime, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -105,17 +105,16 @@ const PRELUDE: &str = r#"
 "use strict";
 (() => {
   const start = globalThis.__start, print = globalThis.__print;
-  const pending = new Map();
-  globalThis.__settle = (ticket, ok, text) => {
-    const waiting = pending.get(ticket);
-    pending.delete(ticket);
-    if (ok) waiting.resolve(text === undefined ? undefined : JSON.parse(text));
-    else waiting.reject(new Error(text));
+  // `__start` returns the call's promise, settled from the host's side.
+  const call = (name) => (args) => {
+    let text;
+    try {
+      text = JSON.stringify(args === undefined ? {} : args);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return start(name, text === undefined ? "{}" : text);
   };
-  const call = (name) => (args) => new Promise((resolve, reject) => {
-    const text = JSON.stringify(args === undefined ? {} : args);
-    pending.set(start(name, text === undefined ? "{}" : text), { resolve, reject });
-  });
   const tools = {};
   for (const name of JSON.parse(globalThis.__names)) tools[name] = call(name);
   globalThis.tools = Object.freeze(tools);
@@ -152,7 +151,11 @@ pub(crate) fn run(
 ) -> Finished {
     let output = Rc::new(RefCell::new(Output::new(limits.output)));
     let outcome = match start(script, names, limits, abort, &output) {
-        Ok((runtime, context, state)) => drive(&runtime, &context, &state, limits, host, abort),
+        Ok((runtime, context, state)) => {
+            let outcome = drive(&runtime, &context, &state, limits, host, abort);
+            state.borrow_mut().promised.clear();
+            outcome
+        }
         Err(outcome) => outcome,
     };
     let output = output.take();
@@ -207,8 +210,18 @@ struct State {
     outstanding: u32,
     /// Calls the script made since the host last took them.
     made: Vec<(u32, String, String)>,
+    /// The functions that settle call `n`'s promise, at `n` until it is
+    /// settled. They hold the context: cleared before it is dropped.
+    promised: Vec<Option<Settle>>,
     /// Set by `__done`.
     ended: Option<Outcome>,
+}
+
+/// How a call's promise is settled: kept on the host's side, so an answer
+/// reaches the script without a lookup of its own in JavaScript.
+struct Settle {
+    resolve: Persistent<Function<'static>>,
+    reject: Persistent<Function<'static>>,
 }
 
 type Started = (Runtime, Context, Rc<RefCell<State>>);
@@ -246,7 +259,11 @@ fn start(
     });
     match installed {
         Ok(()) => Ok((runtime, context, state)),
-        Err(error) => Err(context.with(|ctx| thrown(&ctx, error, limits, abort))),
+        Err(error) => {
+            let outcome = context.with(|ctx| thrown(&ctx, error, limits, abort));
+            state.borrow_mut().promised.clear();
+            Err(outcome)
+        }
     }
 }
 
@@ -263,16 +280,27 @@ fn install<'js>(
     let started = Rc::clone(state);
     globals.set(
         "__start",
-        Function::new(ctx.clone(), move |tool: String, arguments: String| {
-            let mut state = started.borrow_mut();
-            let ticket = state.next_ticket;
-            state.next_ticket += 1;
-            state.outstanding += 1;
-            // Given to the host once the script's jobs have run, so the
-            // calls of a `Promise.all` start together.
-            state.made.push((ticket, tool, arguments));
-            ticket
-        })?,
+        Function::new(
+            ctx.clone(),
+            move |ctx: Ctx<'js>,
+                  tool: String,
+                  arguments: String|
+                  -> rquickjs::Result<Promise<'js>> {
+                let (promise, resolve, reject) = ctx.promise()?;
+                let mut state = started.borrow_mut();
+                let ticket = state.next_ticket;
+                state.next_ticket += 1;
+                state.outstanding += 1;
+                state.promised.push(Some(Settle {
+                    resolve: Persistent::save(&ctx, resolve),
+                    reject: Persistent::save(&ctx, reject),
+                }));
+                // Given to the host once the script's jobs have run, so the
+                // calls of a `Promise.all` start together.
+                state.made.push((ticket, tool, arguments));
+                Ok(promise)
+            },
+        )?,
     )?;
     let printed = Rc::clone(output);
     globals.set(
@@ -339,7 +367,7 @@ fn drive(
             continue;
         }
         state.borrow_mut().outstanding -= ready.len() as u32;
-        if let Err(error) = deliver(context, &mut ready) {
+        if let Err(error) = deliver(context, state, &mut ready) {
             return context.with(|ctx| thrown(&ctx, error, limits, abort));
         }
     }
@@ -368,14 +396,31 @@ fn run_jobs(
     }
 }
 
-/// Settles the calls' promises with their answers, in order.
-fn deliver(context: &Context, ready: &mut Vec<Settled>) -> rquickjs::Result<()> {
+/// Settles the calls' promises with their answers, in order: an answer's
+/// JSON resolves it, a failure rejects it with an `Error` of its message.
+fn deliver(
+    context: &Context,
+    state: &Rc<RefCell<State>>,
+    ready: &mut Vec<Settled>,
+) -> rquickjs::Result<()> {
     context.with(|ctx| {
-        let settle: Function = ctx.globals().get("__settle")?;
         for settled in ready.drain(..) {
+            let settle = state
+                .borrow_mut()
+                .promised
+                .get_mut(settled.ticket as usize)
+                .and_then(Option::take);
+            // A call is answered once; the host never answers another.
+            let Some(settle) = settle else { continue };
             match settled.answer {
-                Ok(text) => settle.call::<_, ()>((settled.ticket, true, text))?,
-                Err(message) => settle.call::<_, ()>((settled.ticket, false, message))?,
+                Ok(text) => {
+                    let value = ctx.json_parse(text)?;
+                    settle.resolve.restore(&ctx)?.call::<_, ()>((value,))?;
+                }
+                Err(message) => {
+                    let error = Exception::from_message(ctx.clone(), &message)?;
+                    settle.reject.restore(&ctx)?.call::<_, ()>((error,))?;
+                }
             }
         }
         Ok(())

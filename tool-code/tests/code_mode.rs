@@ -555,3 +555,29 @@ async fn a_dropped_run_stops_its_script() {
         "the script went on after its caller left"
     );
 }
+
+/// Arguments JSON cannot carry (a cycle, a `BigInt`) reject that call's
+/// promise with JavaScript's own error, which the script may catch; no
+/// call is made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn arguments_that_are_not_json_reject_the_call_in_the_script() {
+    let script = r#"
+        const cyclic = { employee: 1 };
+        cyclic.self = cyclic;
+        const failed = [];
+        for (const args of [cyclic, { employee: 10n }]) {
+            try { await tools.expenses(args); } catch (error) { failed.push(error.name); }
+        }
+        const pending = tools.expenses(cyclic);
+        failed.push(pending instanceof Promise);
+        await pending.catch(() => {});
+        return failed;
+    "#;
+    let result = run(script).await;
+    assert!(!result.is_error, "{result:?}");
+    assert_eq!(
+        text(&result),
+        "[returned] [\"TypeError\",\"TypeError\",true]\n"
+    );
+    assert_eq!(result.details.as_ref().unwrap()["calls"], 0);
+}
