@@ -8,7 +8,8 @@
 //! polled here too, with a waker that unparks this thread: a call that
 //! answers at once (most do) costs no thread hop, and one that waits is
 //! woken by the runtime it waits on. Nothing of the host is reachable from
-//! the script but the four functions installed here.
+//! the script but the three functions installed here (`__start`, `__print`,
+//! `__done`); the prelude hides the first two behind `tools` and `console`.
 
 use rquickjs::{Context, Ctx, Exception, Function, Object, Persistent, Promise, Runtime, Value};
 use std::cell::RefCell;
