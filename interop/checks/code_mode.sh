@@ -5,11 +5,12 @@
 # py__add included) as TypeScript, and one call of run_code runs a program
 # that calls the example tools and the upstream's, concurrently, through
 # the server: only what it prints and returns comes back. A program that
-# loops for ever ends at its time limit, as a tool error.
+# loops for ever ends at its time limit (`--code-time-limit`), as a tool
+# error naming it.
 source "$(dirname "$0")/../lib.sh"
 
 SERVER="py=$PY $ROOT/interop/python/env_server.py"
-start_mcp code --http 127.0.0.1:0 --root "$SCRATCH" --code-mode --upstream "$SERVER"
+start_mcp code --http 127.0.0.1:0 --root "$SCRATCH" --code-mode --code-time-limit 2 --upstream "$SERVER"
 "$PY" - "http://$ADDRESS/mcp" <<'PY' || fail "code mode through the Python SDK"
 import sys
 import anyio
@@ -49,7 +50,7 @@ async def main(url):
 
         spun = await client.call_tool("run_code", {"code": "while (true) {}"})
         assert spun.is_error, spun
-        assert "time limit" in spun.content[0].text, spun
+        assert "time limit of 2 s" in spun.content[0].text, spun
     print("code mode over MCP: OK")
 
 

@@ -88,14 +88,14 @@ pub async fn add_upstreams_or_later(
 
 /// Serves each of `later`'s tools through `server` once it connects
 /// (those not named in `core` deferred, as `--defer-all-except` defers the
-/// others; with `code_mode`, `run_code` built again over them), telling
+/// others; with `code_mode`'s limits, `run_code` built again over them), telling
 /// the server's clients. The tasks hold the clients for
 /// as long as the runtime runs. Needs a tokio runtime.
 pub fn serve_when_connected(
     later: Vec<Later>,
     server: &McpServer,
     core: &[String],
-    code_mode: bool,
+    code_mode: Option<tool_code::CodeLimits>,
 ) {
     for upstream in later {
         let server = server.clone();
@@ -107,9 +107,9 @@ pub fn serve_when_connected(
             let registered = server.update_tools(|tools| {
                 let count = register(&client, tools, &upstream.prefix, &core)?;
                 // `run_code` again, over the tools that came with it.
-                if code_mode {
+                if let Some(limits) = code_mode {
                     let current = std::mem::replace(tools, ToolRegistry::new());
-                    *tools = crate::code_mode::with_run_code(current)
+                    *tools = crate::code_mode::with_run_code(current, limits)
                         .map_err(|error| std::io::Error::other(error.to_string()))?;
                 }
                 Ok::<usize, std::io::Error>(count)

@@ -106,6 +106,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             stateless,
             defer_without_sessions,
             code_mode,
+            code_time_limit,
             approval_key_file,
             state,
             repair,
@@ -134,11 +135,11 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
             let core_now = Deferral {
                 core: late_upstream::names_known_now(&deferral.core, &later),
             };
-            let tools = if code_mode {
-                tool_examples::code_mode::with_run_code(tools)
-                    .map_err(|error| std::io::Error::other(format!("mcp --code-mode: {error}")))?
-            } else {
-                tools
+            let code_limits = code_mode.then(|| code_limits(code_time_limit));
+            let tools = match code_limits {
+                Some(limits) => tool_examples::code_mode::with_run_code(tools, limits)
+                    .map_err(|error| std::io::Error::other(format!("mcp --code-mode: {error}")))?,
+                None => tools,
             };
             let tools = deferred(tools, &core_now, "mcp")?;
             oauth.check_tools(&tools, &later)?;
@@ -146,7 +147,7 @@ fn run(command: Option<Command>) -> std::io::Result<()> {
                 tool_mcp::McpServer::new(tools).with_call_options(call_context(repair));
             {
                 let _runtime = runtime.enter();
-                late_upstream::serve_when_connected(later, &server, &deferral.core, code_mode);
+                late_upstream::serve_when_connected(later, &server, &deferral.core, code_limits);
             }
             if defer_without_sessions {
                 server = server.with_deferral_without_sessions();
@@ -257,6 +258,16 @@ fn call_context(repair: bool) -> tool_core::RunOptions {
         ctx.with_repair(tool_core::repair::RepairPolicy::all())
     } else {
         ctx
+    }
+}
+
+/// The limits of `mcp --code-mode`'s programs: the library's, with
+/// `--code-time-limit` when given.
+fn code_limits(time: Option<std::time::Duration>) -> tool_code::CodeLimits {
+    let limits = tool_code::CodeLimits::default();
+    match time {
+        Some(time) => limits.with_time(time),
+        None => limits,
     }
 }
 

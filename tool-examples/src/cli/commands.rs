@@ -275,6 +275,11 @@ pub struct McpArgs {
     /// only what it prints and returns goes back. --defer-all-except may name run_code.
     #[arg(long)]
     pub code_mode: bool,
+    /// Wall time of one run_code program, its tool calls included [default: 30]
+    ///
+    /// A program still running then is stopped, and the model told which limit ended it.
+    #[arg(long, value_name = "SECONDS", requires = "code_mode", value_parser = parse_time_limit)]
+    pub code_time_limit: Option<Duration>,
     /// Seal the approval state sent to clients on revision 2026-07-28 with the key in FILE
     ///
     /// 32 bytes or more, as `call`'s. A client's answer then runs its call in any process given
@@ -483,6 +488,17 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         .map_err(|_| format!("'{text}' is not a number of seconds, such as 30 or 0.5"))?;
     Duration::try_from_secs_f64(seconds)
         .map_err(|_| format!("'{text}' is not a number of seconds from 0 up, such as 30 or 0.5"))
+}
+
+/// A time limit: seconds, more than none.
+fn parse_time_limit(text: &str) -> Result<Duration, String> {
+    let limit = parse_seconds(text)?;
+    if limit.is_zero() {
+        return Err(format!(
+            "'{text}' would stop every program at once: give more than 0 seconds"
+        ));
+    }
+    Ok(limit)
 }
 
 /// `completions`: a script for the user's shell.

@@ -81,6 +81,7 @@ fn mcp_args(root: &str, http: Option<&str>) -> McpArgs {
         stateless: false,
         defer_without_sessions: false,
         code_mode: false,
+        code_time_limit: None,
         approval_key_file: None,
         state: SharedState::default(),
         repair: false,
@@ -638,4 +639,38 @@ fn shared_state_flags_parse_on_call_and_mcp() {
         let refused = error(args).to_string();
         assert!(refused.contains(says), "{args:?}: {refused}");
     }
+}
+
+#[test]
+fn code_mode_takes_a_time_limit_above_zero_only_with_code_mode() {
+    let mut expected = mcp_args("/tmp", None);
+    expected.code_mode = true;
+    expected.code_time_limit = Some(std::time::Duration::from_millis(2500));
+    assert_eq!(
+        command(&[
+            "mcp",
+            "--root",
+            "/tmp",
+            "--code-mode",
+            "--code-time-limit",
+            "2.5"
+        ]),
+        Some(Command::Mcp(expected))
+    );
+    let zero = error(&[
+        "mcp",
+        "--root",
+        "/tmp",
+        "--code-mode",
+        "--code-time-limit",
+        "0",
+    ]);
+    assert_eq!(zero.kind(), ErrorKind::ValueValidation);
+    assert!(
+        zero.to_string()
+            .contains("would stop every program at once"),
+        "{zero}"
+    );
+    let alone = error(&["mcp", "--root", "/tmp", "--code-time-limit", "5"]);
+    assert_eq!(alone.kind(), ErrorKind::MissingRequiredArgument);
 }
