@@ -12,6 +12,7 @@ use hyper::header::{HeaderValue, RETRY_AFTER};
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -36,19 +37,35 @@ pub(super) struct CallerQuotas {
 /// swept.
 const RENEWED_SWEEP_AT: usize = 1024;
 
-/// A request's place among its caller's in flight, given back (by a task:
-/// the store may be remote) when dropped with the response body.
+/// A request's place among its caller's in flight: given back before the
+/// answer's last bytes go out ([`give_back`](Self::give_back)), so a client
+/// that sends its next request once it has the answer never finds its own
+/// place still taken; or, when the body is dropped first (the client went
+/// away), by a task, since the store may be remote.
 pub(super) struct CallerInFlight {
     store: Arc<dyn QuotaStore>,
     key: String,
     holder: String,
 }
 
+impl CallerInFlight {
+    /// Gives the place back; done when the store has it.
+    pub(super) fn give_back(mut self) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+        let store = Arc::clone(&self.store);
+        let key = std::mem::take(&mut self.key);
+        let holder = std::mem::take(&mut self.holder);
+        Box::pin(async move { log_unreleased(store.release(&key, &holder).await) })
+    }
+}
+
 impl Drop for CallerInFlight {
-    /// Gives the place back: at once when the store answers at once (in
-    /// memory), else on a task, since a remote store's answer must not
-    /// hold the response body's drop.
+    /// Gives the place back unless it was: at once when the store answers
+    /// at once (in memory), else on a task, since a remote store's answer
+    /// must not hold the response body's drop.
     fn drop(&mut self) {
+        if self.key.is_empty() {
+            return;
+        }
         let store = Arc::clone(&self.store);
         let key = std::mem::take(&mut self.key);
         let holder = std::mem::take(&mut self.holder);

@@ -540,12 +540,24 @@ where
 }
 
 /// A response body that holds its request's place in flight until it is
-/// dropped. Its size and end pass through, so an answer of known length
-/// still goes out with `Content-Length`, not chunked.
+/// dropped, and its caller's place until its last frame: that frame goes
+/// out once the place is given back (a store's round trip), so a client
+/// that sends its next request on reading the answer is never refused for
+/// a place its answered request still held. Seen under load across three
+/// processes on Redis: a client's sequential requests met "already has 2
+/// requests in flight" when the places were given back after the answers.
+/// Its size and end pass through, so an answer of known length still goes
+/// out with `Content-Length`, not chunked.
 struct Guarded {
     body: HttpBody,
     _in_flight: InFlight,
-    _caller_in_flight: Option<CallerInFlight>,
+    caller_in_flight: Option<CallerInFlight>,
+    /// The caller's place being given back (in a `Mutex` only so that the
+    /// body is `Sync`; polled through `get_mut`, never locked).
+    giving_back: Option<std::sync::Mutex<Pin<Box<dyn Future<Output = ()> + Send>>>>,
+    /// The body's last frame (`None` inside: its end), held until the
+    /// caller's place is given back.
+    last: Option<Option<Result<Frame<Bytes>, Infallible>>>,
 }
 
 impl Guarded {
@@ -557,7 +569,9 @@ impl Guarded {
         HttpBody::new(Guarded {
             body,
             _in_flight: in_flight,
-            _caller_in_flight: caller_in_flight,
+            caller_in_flight,
+            giving_back: None,
+            last: None,
         })
     }
 }
@@ -570,11 +584,36 @@ impl Body for Guarded {
         mut self: Pin<&mut Self>,
         context: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Pin::new(&mut self.body).poll_frame(context)
+        let this = &mut *self;
+        if this.last.is_none() {
+            let frame = std::task::ready!(Pin::new(&mut this.body).poll_frame(context));
+            let ended = frame.is_none() || this.body.is_end_stream();
+            match this.caller_in_flight.take() {
+                Some(place) if ended => {
+                    this.giving_back = Some(std::sync::Mutex::new(place.give_back()));
+                    this.last = Some(frame);
+                }
+                place => {
+                    this.caller_in_flight = place;
+                    return Poll::Ready(frame);
+                }
+            }
+        }
+        if let Some(giving_back) = &mut this.giving_back {
+            let giving_back = giving_back
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            std::task::ready!(giving_back.as_mut().poll(context));
+            this.giving_back = None;
+        }
+        Poll::Ready(this.last.take().flatten())
     }
 
     fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
+        self.caller_in_flight.is_none()
+            && self.giving_back.is_none()
+            && self.last.is_none()
+            && self.body.is_end_stream()
     }
 
     fn size_hint(&self) -> SizeHint {

@@ -853,3 +853,66 @@ async fn a_search_on_one_process_shows_in_the_list_another_gives() {
     })
     .await;
 }
+
+/// A quota store whose places come back long after they are given back:
+/// a remote store's round trip, made long enough to see.
+struct SlowRelease(tool_mcp::MemoryQuotas);
+
+impl tool_mcp::QuotaStore for SlowRelease {
+    fn admit<'a>(
+        &'a self,
+        key: &'a str,
+        rate: tool_mcp::Rate,
+    ) -> StateFuture<'a, Option<Duration>> {
+        self.0.admit(key, rate)
+    }
+
+    fn acquire<'a>(
+        &'a self,
+        key: &'a str,
+        holder: &'a str,
+        max: u32,
+        lease: Duration,
+    ) -> StateFuture<'a, bool> {
+        self.0.acquire(key, holder, max, lease)
+    }
+
+    fn release<'a>(&'a self, key: &'a str, holder: &'a str) -> StateFuture<'a, ()> {
+        Box::pin(async move {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            self.0.release(key, holder).await
+        })
+    }
+
+    fn describe(&self) -> String {
+        "a slow quota store".to_owned()
+    }
+}
+
+/// A caller's place in flight is back before its answer's last bytes go
+/// out, however slow the store: a client that sends its next request on
+/// reading an answer is never refused for the place that answer held.
+/// (When the place was given back after the answer, by a task, sequential
+/// requests across processes on Redis met 429 under load.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answered_request_has_given_its_callers_place_back() {
+    bounded(async {
+        let store = FakeStore::default();
+        let quotas = Arc::new(SlowRelease(tool_mcp::MemoryQuotas::new()));
+        let server = start(|server: HttpServer| {
+            server
+                .with_shared_state(store.state().with_quotas(quotas.clone()))
+                .with_caller_limits(tool_mcp::CallerLimits::new().in_flight(1))
+        })
+        .await;
+        let session = open(&server, &[], V_2025_11_25).await;
+        for _ in 0..3 {
+            let answer = post_in(&server, &[], &session, V_2025_11_25, PING_9).await;
+            assert_eq!(answer.status, 200, "{answer:?}");
+        }
+        server.stop().await;
+    })
+    .await;
+}
+
+const PING_9: &str = r#"{"jsonrpc":"2.0","id":9,"method":"ping"}"#;
