@@ -56,6 +56,9 @@ pub(crate) struct Serve {
     ctx: ToolContext,
     /// Whether answers still go to the script: not once the host ended it.
     listening: bool,
+    /// Whether the calls are recorded for a journal: only when the run can
+    /// suspend (most cannot, and a call then costs no copy of its answer).
+    journaling: bool,
     /// The calls in flight.
     running: FuturesUnordered<Answering>,
     /// How many calls the script made.
@@ -63,7 +66,7 @@ pub(crate) struct Serve {
     /// Why the host ended the script, when it did.
     pub(crate) refused: Option<String>,
     /// The calls the script made (call `n` at `n - 1`), with their
-    /// answers once they came.
+    /// answers once they came; only when journaling.
     made: Vec<(Call, Option<Answer>)>,
     /// The calls whose answers reached the script, in the order they did.
     delivered: Vec<u32>,
@@ -90,6 +93,7 @@ impl Serve {
             options: Arc::new(options),
             limits,
             abort,
+            journaling: ctx.can_suspend(),
             ctx,
             listening: true,
             running: FuturesUnordered::new(),
@@ -153,6 +157,13 @@ impl Serve {
         }
     }
 
+    /// Files call `made` for the journal, when the run keeps one.
+    fn record(&mut self, made: Option<Call>) {
+        if let Some(made) = made {
+            self.made.push((made, None));
+        }
+    }
+
     /// Gives the script the recorded answers it may have now (a resumed
     /// run's replay), in the order they first reached it.
     fn give_recorded(&mut self, ready: &mut Vec<Settled>) {
@@ -173,7 +184,9 @@ impl Serve {
         if let Some((_, slot)) = self.made.get_mut(ticket as usize) {
             *slot = Some(answer.clone());
         }
-        self.delivered.push(ticket);
+        if self.journaling {
+            self.delivered.push(ticket);
+        }
         ready.push(Settled { ticket, answer });
     }
 
@@ -261,13 +274,14 @@ impl Host for Serve {
             return;
         }
         let parsed: Result<Value, _> = serde_json::from_str(&arguments);
-        let made = Call {
+        let made = self.journaling.then(|| Call {
             tool: tool.clone(),
             arguments,
-        };
-        let replayed = match &mut self.replay {
-            Some(replay) => replay.check(ticket, &made.made()),
-            None => Replayed::Past,
+        });
+        // A run that replays is a resumed one, which journals.
+        let replayed = match (&mut self.replay, &made) {
+            (Some(replay), Some(made)) => replay.check(ticket, &made.made()),
+            _ => Replayed::Past,
         };
         if let Replayed::Diverged(why) = replayed {
             self.diverged = Some(why);
@@ -279,9 +293,9 @@ impl Host for Serve {
             return;
         }
         match replayed {
-            Replayed::Recorded => self.made.push((made, None)),
+            Replayed::Recorded => self.record(made),
             Replayed::Decided(decision) => {
-                self.made.push((made, None));
+                self.record(made);
                 let deciding = self.decided(ticket, decision);
                 self.running.push(deciding);
             }
@@ -289,7 +303,7 @@ impl Host for Serve {
                 let arguments = match parsed {
                     Ok(arguments) => arguments,
                     Err(error) => {
-                        self.made.push((made, None));
+                        self.record(made);
                         return self
                             .answer_now(ticket, Err(format!("arguments are not JSON: {error}")));
                     }
@@ -299,12 +313,16 @@ impl Host for Serve {
                 if let Some(request) = self.ctx.would_suspend(&call, &self.tools) {
                     // The script stops here; the run suspends once the
                     // calls before this one have answered.
-                    self.waiting = Some((request, made.made()));
+                    let waiting = match &made {
+                        Some(made) => made.made(),
+                        None => Made::new(&call.name, &call.arguments),
+                    };
+                    self.waiting = Some((request, waiting));
                     self.abort.store(true, Ordering::Relaxed);
                     self.listening = false;
                     return;
                 }
-                self.made.push((made, None));
+                self.record(made);
                 let calling = self.call(ticket, call);
                 self.running.push(calling);
             }

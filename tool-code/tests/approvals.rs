@@ -61,7 +61,8 @@ impl Tool for Counted {
     }
 }
 
-fn tools() -> (ToolRegistry, Ran) {
+/// The four counted tools under `run_code`, and the log of what ran.
+fn counted_tools() -> (ToolRegistry, Ran) {
     let ran = Ran::default();
     let mut inner = ToolRegistry::new();
     for name in ["lookup", "pay", "other", "slow"] {
@@ -161,7 +162,7 @@ fn waiting(suspension: &Suspension) -> (String, Value, String) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_script_suspends_for_approval_and_its_earlier_calls_run_once() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let script = r#"
         const a = await tools.lookup({ n: 1 });
         console.log("looked up", a);
@@ -207,7 +208,7 @@ async fn a_script_suspends_for_approval_and_its_earlier_calls_run_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_approvals_in_one_script_suspend_it_twice() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let script = r#"
         const first = await tools.pay({ n: 1 });
         const seen = await tools.lookup({ n: 2 });
@@ -254,7 +255,7 @@ async fn two_approvals_in_one_script_suspend_it_twice() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_denial_rejects_the_call_inside_the_script() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let script = r#"
         await tools.lookup({ n: 1 });
         try { await tools.pay({ n: 2 }); } catch (error) { console.log("refused:", error.message); }
@@ -276,7 +277,7 @@ async fn a_denial_rejects_the_call_inside_the_script() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn edited_arguments_run_and_an_always_approve_stands_for_the_rest_of_the_script() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let script = r#"
         const edited = await tools.pay({ n: 2 });
         const again = await tools.pay({ n: 3 });
@@ -311,7 +312,7 @@ async fn edited_arguments_run_and_an_always_approve_stands_for_the_rest_of_the_s
     assert_eq!(ran(&log), ["pay:7", "pay:3"]);
 
     // AlwaysApprove on the first call: the second runs without suspending.
-    let (tools, log) = tools_again();
+    let (tools, log) = counted_tools();
     let suspension = suspended(start(&tools, script, options()).await);
     let result = complete(
         resume(&tools, &suspension, Decision::AlwaysApprove, options())
@@ -320,10 +321,6 @@ async fn edited_arguments_run_and_an_always_approve_stands_for_the_rest_of_the_s
     );
     assert_eq!(text(&result), "[returned] [\"pay:2\",\"pay:3\"]\n");
     assert_eq!(ran(&log), ["pay:2", "pay:3"]);
-}
-
-fn tools_again() -> (ToolRegistry, Ran) {
-    tools()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -338,7 +335,7 @@ async fn a_script_that_makes_other_calls_on_replay_is_refused_and_runs_nothing()
     "#;
     let all = || options().with_enabled(["run_code", "lookup", "pay", "other"]);
     let fewer = || options().with_enabled(["run_code", "lookup", "pay"]);
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let suspension = suspended(start(&tools, script, all()).await);
     assert_eq!(ran(&log), ["lookup:3"]);
     let result = complete(
@@ -369,7 +366,7 @@ async fn a_script_that_makes_other_calls_on_replay_is_refused_and_runs_nothing()
         }
         return "short";
     "#;
-    let (tools, log) = tools_again();
+    let (tools, log) = counted_tools();
     let suspension = suspended(start(&tools, script, all()).await);
     let result = complete(
         resume(&tools, &suspension, Decision::Approve, fewer())
@@ -390,7 +387,7 @@ async fn a_script_that_makes_other_calls_on_replay_is_refused_and_runs_nothing()
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_replayed_resume_is_refused_and_runs_nothing_again() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let script = "await tools.lookup({ n: 1 }); return await tools.pay({ n: 2 });";
     let suspension = suspended(start(&tools, script, options()).await);
     let result = complete(
@@ -409,7 +406,7 @@ async fn a_replayed_resume_is_refused_and_runs_nothing_again() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_suspension_is_not_resumed_and_closes_without_running() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let approvals = Approvals::suspend(key()).with_ttl(Duration::from_millis(1));
     let options = || RunOptions::new().with_approvals(approvals.clone());
     let script = "await tools.lookup({ n: 1 }); return await tools.pay({ n: 2 });";
@@ -429,7 +426,7 @@ async fn an_expired_suspension_is_not_resumed_and_closes_without_running() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn in_parallel_the_calls_before_the_waiting_one_finish_and_those_after_it_wait() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     // Calls are made in the order the script makes them: 1, 2, 3, 4.
     let script = r#"
         return await Promise.all([
@@ -471,7 +468,7 @@ async fn in_parallel_the_calls_before_the_waiting_one_finish_and_those_after_it_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn outside_a_batch_a_suspending_approval_is_answered_and_nothing_runs() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let call = run_code("try { await tools.pay({ n: 1 }); } catch (e) { return e.message; }");
     let result = execute_tool_call(&call, &tools, options()).await;
     let said = text(&result);
@@ -484,7 +481,7 @@ async fn outside_a_batch_a_suspending_approval_is_answered_and_nothing_runs() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn answers_are_replayed_in_the_order_they_first_came() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     // Which call the script makes next depends on which answer came first:
     // the quick lookup. Replayed in call order, the slow one would come
     // first, and the script would call otherwise.
@@ -510,7 +507,7 @@ async fn answers_are_replayed_in_the_order_they_first_came() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_that_needed_approval_itself_is_not_asked_again_when_it_resumes() {
-    let (tools, log) = tools();
+    let (tools, log) = counted_tools();
     let approvals = Approvals::suspend(key())
         .with_policy(ApprovalPolicy::when(|tool, _| tool.name() == "run_code"));
     let options = || RunOptions::new().with_approvals(approvals.clone());

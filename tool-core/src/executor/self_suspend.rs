@@ -173,6 +173,15 @@ impl ToolContext {
         format!("suspended until a person decides on its call of {tool}").into()
     }
 
+    /// Whether this call can [suspend](Self::suspend) itself: a call of a
+    /// tool that runs tools, in [`execute_batch`](crate::execute_batch) or
+    /// [`resume_batch`](crate::resume_batch) with suspending approvals. A
+    /// tool that keeps a record only to suspend with (a code mode's journal
+    /// of its inner calls) keeps none otherwise.
+    pub fn can_suspend(&self) -> bool {
+        self.call_suspension().is_some()
+    }
+
     /// What this call's earlier suspension left, when it is a resumed call
     /// that [suspended itself](Self::suspend): the state it suspended with,
     /// the inner call that waited, and the person's decision for it.

@@ -378,6 +378,17 @@ async fn headless(url: String) -> Result<String, AuthorizeError> {
     Ok(location.to_str()?.to_owned())
 }
 
+/// The servers started with `settings`, and a client that authorized
+/// with them (the person's step counted in `asked`).
+async fn connected(settings: Settings) -> (Servers, Arc<AtomicUsize>, McpClient) {
+    let servers = Servers::start(settings).await;
+    let asked = Arc::new(AtomicUsize::new(0));
+    let client = McpClient::connect(Upstream::http(servers.url()).with_oauth(person(&asked)))
+        .await
+        .expect("authorizes and connects");
+    (servers, asked, client)
+}
+
 /// Calls `note` through a registry of `client`'s tools: its text, and
 /// whether it failed.
 async fn call_note(client: &McpClient) -> (String, bool) {
@@ -396,11 +407,7 @@ async fn call_note(client: &McpClient) -> (String, bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_401_runs_the_code_flow_with_pkce_and_registration() {
     bounded(async {
-        let servers = Servers::start(Settings::default()).await;
-        let asked = Arc::new(AtomicUsize::new(0));
-        let client = McpClient::connect(Upstream::http(servers.url()).with_oauth(person(&asked)))
-            .await
-            .expect("authorizes and connects");
+        let (servers, asked, client) = connected(Settings::default()).await;
         assert_eq!(call_note(&client).await, ("noted".to_owned(), false));
         assert_eq!(asked.load(Ordering::SeqCst), 1, "the person, once");
 
@@ -492,16 +499,12 @@ async fn the_token_request_authenticates_as_the_registration_says() {
     bounded(async {
         // The server takes both methods, and registered the client for
         // client_secret_post.
-        let servers = Servers::start(Settings {
+        let (servers, _, client) = connected(Settings {
             auth_methods: vec!["client_secret_basic", "client_secret_post"],
             registered: ("client_secret_post", Some("given-secret")),
             ..Settings::default()
         })
         .await;
-        let asked = Arc::new(AtomicUsize::new(0));
-        let client = McpClient::connect(Upstream::http(servers.url()).with_oauth(person(&asked)))
-            .await
-            .expect("authorizes and connects");
         servers.seen(|seen| {
             assert_eq!(seen.registrations, 1);
             let (form, authorization) = &seen.token_requests[0];
@@ -553,15 +556,11 @@ async fn a_stored_token_is_used_by_the_next_run_without_asking() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_expired_token_is_refreshed_without_asking_the_person_again() {
     bounded(async {
-        let servers = Servers::start(Settings {
+        let (servers, asked, client) = connected(Settings {
             expires_in: 1,
             ..Settings::default()
         })
         .await;
-        let asked = Arc::new(AtomicUsize::new(0));
-        let client = McpClient::connect(Upstream::http(servers.url()).with_oauth(person(&asked)))
-            .await
-            .expect("authorizes and connects");
         tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
         assert_eq!(call_note(&client).await, ("noted".to_owned(), false));
         assert_eq!(asked.load(Ordering::SeqCst), 1, "the person, once");
@@ -580,15 +579,11 @@ async fn an_expired_token_is_refreshed_without_asking_the_person_again() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_403_for_scope_steps_up_with_the_union_of_scopes() {
     bounded(async {
-        let servers = Servers::start(Settings {
+        let (servers, asked, client) = connected(Settings {
             withheld_once: Some("tools:write"),
             ..Settings::default()
         })
         .await;
-        let asked = Arc::new(AtomicUsize::new(0));
-        let client = McpClient::connect(Upstream::http(servers.url()).with_oauth(person(&asked)))
-            .await
-            .expect("authorizes and connects");
         servers.note_needs_write();
         assert_eq!(call_note(&client).await, ("noted".to_owned(), false));
         assert_eq!(asked.load(Ordering::SeqCst), 2, "asked again for more");
@@ -610,15 +605,11 @@ async fn a_403_for_scope_steps_up_with_the_union_of_scopes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn step_ups_stop_at_the_limit() {
     bounded(async {
-        let servers = Servers::start(Settings {
+        let (servers, asked, client) = connected(Settings {
             never: Some("tools:write"),
             ..Settings::default()
         })
         .await;
-        let asked = Arc::new(AtomicUsize::new(0));
-        let client = McpClient::connect(Upstream::http(servers.url()).with_oauth(person(&asked)))
-            .await
-            .expect("authorizes and connects");
         servers.note_needs_write();
         let (text, failed) = call_note(&client).await;
         assert!(failed, "{text}");
